@@ -1,0 +1,54 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { WRITE_OUTPUTS } from '../shared/outputs';
+import { asNodeError, errorItems } from '../shared/errors';
+import { executeSend, sendProperties } from './operations/send';
+
+export class CampaignAlimtalk implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Campaign Alimtalk',
+		name: 'campaignAlimtalk',
+		icon: { light: 'file:../../icons/campaign.svg', dark: 'file:../../icons/campaign.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{"Send to " + $parameter["phoneNumber"]}}',
+		description:
+			'Send a KakaoTalk Alimtalk message of an API-trigger campaign to one recipient per input item, with template variables',
+		defaults: { name: 'Campaign Alimtalk' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: WRITE_OUTPUTS,
+		credentials: [{ name: 'campaignApi', required: true }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				default: 'send',
+				options: [
+					{
+						name: 'Send',
+						value: 'send',
+						action: 'Send an alimtalk message',
+						description:
+							'Send the message of an API-trigger campaign to one phone number, with the template variables for that recipient',
+					},
+				],
+			},
+			...sendProperties,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		try {
+			return await executeSend.call(this, items);
+		} catch (error) {
+			if (this.continueOnFail()) {
+				return [errorItems(items, error), []];
+			}
+			throw asNodeError(this.getNode(), error);
+		}
+	}
+}

@@ -1,0 +1,278 @@
+/**
+ * Alimtalk `send`: one request per input item (the service takes one recipient per request),
+ * validated before sending, sent with bounded concurrency, output in input order.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { describeCode } from '../../shared/codes';
+import { readOptions, readTransportSettings, transportOptions } from '../../shared/options';
+import { WriteOutputs } from '../../shared/outputs';
+import { internationalMobile } from '../../shared/phone';
+import { runOrdered } from '../../shared/pool';
+import type { ApiResult } from '../../shared/transport';
+import { CampaignClient } from '../../shared/transport';
+
+export const TRIGGER_PATH = '/messages/alimtalk/trigger';
+export const MAX_CONCURRENCY = 50;
+/** The send's documented length rule (spec 4.5, code 7012). */
+const PHONE_LENGTH = 12;
+
+const show = { show: { operation: ['send'] } };
+
+export const sendProperties: INodeProperties[] = [
+	{
+		displayName: 'Campaign Key',
+		name: 'campaignKey',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: show,
+		description: 'Key of the API-trigger campaign, issued when the campaign was created in the service',
+	},
+	{
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: show,
+		placeholder: '821012345678',
+		description:
+			'Recipient phone number. The service requires exactly 12 characters (e.g. 821012345678); see the Convert Phone Numbers option.',
+	},
+	{
+		displayName: 'Variables Input',
+		name: 'variablesInput',
+		type: 'options',
+		default: 'fields',
+		displayOptions: show,
+		options: [
+			{ name: 'Fields Below', value: 'fields', description: 'Add each template variable as a key and a value' },
+			{ name: 'JSON', value: 'json', description: 'Give all template variables as one JSON object' },
+		],
+		description: 'How to give the template variables of the recipient',
+	},
+	{
+		displayName: 'Template Variables',
+		name: 'properties',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Variable',
+		displayOptions: { show: { operation: ['send'], variablesInput: ['fields'] } },
+		description: 'Personalisation variables of the campaign template, for this recipient',
+		options: [
+			{
+				displayName: 'Variable',
+				name: 'property',
+				values: [
+					{ displayName: 'Key', name: 'key', type: 'string', default: '', description: 'Variable name in the template' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this recipient' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Template Variables (JSON)',
+		name: 'propertiesJson',
+		type: 'json',
+		default: '{}',
+		displayOptions: { show: { operation: ['send'], variablesInput: ['json'] } },
+		description: 'An object of variable name to value, e.g. {"name": "Kim", "coupon": "WELCOME10"}',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options: [
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+				default: 5,
+				description: 'How many send requests may be in flight at once (1 to 50)',
+			},
+			{
+				displayName: 'Convert Phone Numbers',
+				name: 'convertPhoneNumbers',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to convert Korean mobile numbers such as 010-1234-5678 or +82 10 1234 5678 to the 12-character form 821012345678. This assumes the service expects the international form without "+", which its documentation implies but does not state.',
+			},
+			{
+				displayName: 'Pause Between Requests (Ms)',
+				name: 'pauseMs',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 60000, numberPrecision: 0 },
+				default: 0,
+				description: 'Milliseconds each concurrent sender waits after a request before the next one',
+			},
+			{
+				displayName: 'Retry When Delivery Is Unknown (May Send Twice)',
+				name: 'retryUnknownDelivery',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
+			},
+			...transportOptions,
+		],
+	},
+];
+
+interface PreparedSend {
+	campaignKey: string;
+	phoneNumber: string;
+	properties: IDataObject;
+}
+
+type Prepared = { send: PreparedSend } | { failure: IDataObject & { code: string; message: string } };
+
+function rule(code: string, message: string, fields: IDataObject): Prepared {
+	return { failure: { code, message, ...fields } };
+}
+
+function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string {
+	const mode = ctx.getNodeParameter('variablesInput', i, 'fields') as string;
+	let pairs: Array<[unknown, unknown]>;
+	if (mode === 'json') {
+		let raw = ctx.getNodeParameter('propertiesJson', i, {}) as unknown;
+		if (typeof raw === 'string') {
+			try {
+				raw = raw.trim() === '' ? {} : JSON.parse(raw);
+			} catch {
+				return 'Template Variables (JSON) is not valid JSON';
+			}
+		}
+		if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+			return 'Template Variables (JSON) must be a JSON object of variable name to value';
+		}
+		pairs = Object.entries(raw);
+	} else {
+		const collection = ctx.getNodeParameter('properties.property', i, []) as Array<{ key?: unknown; value?: unknown }>;
+		pairs = collection.map((p) => [p.key, p.value]);
+	}
+	const variables: IDataObject = {};
+	for (const [rawKey, value] of pairs) {
+		const key = typeof rawKey === 'string' ? rawKey.trim() : '';
+		if (key === '') return 'A template variable has an empty key';
+		if (/[\r\n]/.test(key)) return `Template variable key "${key.replace(/[\r\n]+/g, ' ')}" contains a line break`;
+		if (Object.prototype.hasOwnProperty.call(variables, key)) return `Template variable key "${key}" is given twice; keys must be unique`;
+		variables[key] = value as IDataObject[string];
+	}
+	return variables;
+}
+
+/** Reads and checks one item's parameters; a broken rule becomes a Failed row, never a request. */
+function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared {
+	const rawKey = ctx.getNodeParameter('campaignKey', i, '') as unknown;
+	const rawPhone = ctx.getNodeParameter('phoneNumber', i, '') as unknown;
+	const campaignKey = typeof rawKey === 'string' || typeof rawKey === 'number' ? String(rawKey).trim() : '';
+	const given = typeof rawPhone === 'string' || typeof rawPhone === 'number' ? String(rawPhone).trim() : '';
+	const fields = { campaignKey, phoneNumber: given };
+	if (campaignKey === '') return rule('7011', 'Campaign Key is empty: set the key of the API-trigger campaign', fields);
+	if (given === '') return rule('7012', 'Phone Number is empty', fields);
+	const phoneNumber = convert ? (internationalMobile(given) ?? given) : given;
+	if (phoneNumber.length !== PHONE_LENGTH) {
+		return rule(
+			'7012',
+			`Phone Number must be exactly ${PHONE_LENGTH} characters (got ${phoneNumber.length}: "${phoneNumber}")${convert ? '' : '; turn on the Convert Phone Numbers option for numbers such as 010-1234-5678'}`,
+			fields,
+		);
+	}
+	const variables = readVariables(ctx, i);
+	if (typeof variables === 'string') return rule('1203', variables, { ...fields, phoneNumber });
+	return { send: { campaignKey, phoneNumber, properties: variables } };
+}
+
+export async function executeSend(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+	const options = readOptions(this);
+	const settings = readTransportSettings(this, options);
+	const concurrency = Number(options.concurrency ?? 5);
+	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+		throw new NodeOperationError(this.getNode(), `Option "Concurrency" must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+	}
+	const pauseMs = Number(options.pauseMs ?? 0);
+	const convert = options.convertPhoneNumbers === true;
+	const retryUnknownDelivery = options.retryUnknownDelivery === true;
+
+	// Every parameter of every item is read before the first request: an expression error can
+	// then never stop the node half-way through, after some messages went out.
+	const prepared = items.map((_, i) => prepare(this, i, convert));
+	const client = await CampaignClient.create(this, settings);
+
+	let accountError: NodeApiError | undefined;
+	let sentCount = 0;
+	const results = await runOrdered<ApiResult | NodeApiError | undefined>(
+		items.length,
+		concurrency,
+		async (i) => {
+			const entry = prepared[i];
+			if (!('send' in entry)) return undefined;
+			const { campaignKey, phoneNumber, properties } = entry.send;
+			try {
+				const result = await client.call({
+					method: 'POST',
+					path: TRIGGER_PATH,
+					body: { campaignKey, users: [{ phoneNumber, properties }] },
+					safety: 'unsafe',
+					retryUnknownDelivery,
+					envelope: 'optional',
+					itemIndex: i,
+				});
+				if (result.code === '0') sentCount++;
+				return result;
+			} catch (error) {
+				// Only account-level failures are thrown by the transport for a send.
+				accountError = accountError ?? (error as NodeApiError);
+				return error as NodeApiError;
+			}
+		},
+		{ pauseMs, shouldStop: () => accountError !== undefined },
+	);
+
+	// An account failure before anything was sent fails the whole node: every item would fail
+	// the same way, and "Retry On Fail" can then repeat the node without sending twice.
+	if (accountError && sentCount === 0) throw accountError;
+
+	const out = new WriteOutputs();
+	prepared.forEach((entry, i) => {
+		if (!('send' in entry)) {
+			out.fail(entry.failure, i);
+			return;
+		}
+		const { campaignKey, phoneNumber } = entry.send;
+		const result = results[i];
+		if (result === undefined || result instanceof Error) {
+			// The account failed after some messages went out: those stay on Success, the rest are
+			// reported here instead of failing the node (a re-run would send the others twice).
+			const reason = accountError ?? result;
+			out.fail(
+				{ code: String((reason?.context?.campaignCode as string) ?? 'notSent'), message: `Not sent: ${reason?.message ?? 'the node stopped'}`, campaignKey, phoneNumber },
+				i,
+			);
+			return;
+		}
+		if (result.code === '0') {
+			out.ok({ campaignKey, phoneNumber, code: '0', status: 'sent', response: (result.body ?? null) as IDataObject }, i);
+			return;
+		}
+		const info = describeCode(result.code);
+		out.fail(
+			{
+				code: result.code,
+				message: result.serviceMessage ? `${info.message} (${result.serviceMessage})` : info.message,
+				campaignKey,
+				phoneNumber,
+				...(result.deliveryUnknown ? { deliveryUnknown: true } : {}),
+			},
+			i,
+		);
+	});
+	return out.toArray();
+}

@@ -1,0 +1,128 @@
+/**
+ * Every result code of the service (spec section 7) in one table: what it means in plain
+ * words, what the user can do, and how the package reacts to it. Nodes never spell these
+ * messages themselves; they look the code up here.
+ */
+
+/**
+ * How a code is handled:
+ * - `success`: the call worked (0, and 1 = partial success whose rows are reported).
+ * - `account`: the key or the customer account is unusable; every call would fail the same
+ *   way, so the whole node fails (or gives error items under "On Error: Continue").
+ * - `transient`: a passing fault; retried with backoff when the request is safe to repeat.
+ * - `deliveryUnknown`: a server error on a send: the message may or may not have gone out.
+ * - `rejected`: the service refused this request's data; the rows go to the `Failed` output.
+ * - `deleteRefused`: a delete the service asks to repeat after 30 minutes.
+ * - `limit`: a request larger than the service allows (a package bug if it ever happens).
+ */
+export type CodeKind =
+	| 'success'
+	| 'account'
+	| 'transient'
+	| 'deliveryUnknown'
+	| 'rejected'
+	| 'deleteRefused'
+	| 'limit';
+
+export interface CodeInfo {
+	kind: CodeKind;
+	/** What happened, in plain words. */
+	message: string;
+	/** What the user can do about it. */
+	hint: string;
+}
+
+const CHECK_KEY = 'Check the API key in the Campaign API credential (site settings, key management).';
+const CONTACT = 'Contact the service operator to resolve it.';
+const FIX_TEMPLATE = 'Fix the campaign in the service, then send again.';
+
+export const CODES: Readonly<Record<string, CodeInfo>> = {
+	// 7.1 custom data and member endpoints
+	'0': { kind: 'success', message: 'Success', hint: '' },
+	'1': { kind: 'success', message: 'Partial success: some rows were rejected', hint: 'See the Failed output.' },
+	'-1000': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
+	'-1001': { kind: 'account', message: 'The customer does not exist (wrong API key?)', hint: CHECK_KEY },
+	'-1002': { kind: 'account', message: 'The customer account is not approved yet', hint: CONTACT },
+	'-1003': { kind: 'account', message: 'The customer contract period has expired', hint: CONTACT },
+	'-1004': { kind: 'limit', message: 'Data limit exceeded: too many data or requests', hint: 'Lower the Batch Size option or wait before sending more.' },
+	'-1005': { kind: 'transient', message: 'A process is already in progress on the service', hint: 'Wait and run the workflow again.' },
+	'-1006': { kind: 'rejected', message: 'Member ID is not valid', hint: 'Send a non-empty member ID.' },
+	'-1007': { kind: 'rejected', message: 'Phone number is not valid', hint: 'Send a Korean mobile number such as 010-1234-5678.' },
+	'-1009': { kind: 'deleteRefused', message: 'Deletion is refused right now; request it again after 30 minutes', hint: 'Run the delete again after the time in retryAfter.' },
+	'-1010': { kind: 'deleteRefused', message: 'Data deletion error; request it again after 30 minutes', hint: 'Run the delete again after the time in retryAfter.' },
+	'-1012': { kind: 'rejected', message: 'The SMS receive-consent field (isReceive) is missing', hint: 'Send isReceive as true or false.' },
+	'-1013': { kind: 'rejected', message: 'Member name is longer than 20 characters', hint: 'Shorten the name to at most 20 characters.' },
+	'-9997': { kind: 'rejected', message: 'The service says the data is not valid', hint: 'Check the values sent.' },
+	'-9998': { kind: 'transient', message: 'HTTP-related error on the service', hint: 'Try again later.' },
+	'-9999': { kind: 'transient', message: 'The service API server had an error', hint: 'Try again later.' },
+	// 7.3 triggered send
+	'1101': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
+	'1102': { kind: 'account', message: 'The Content-Type header is missing', hint: 'This is a bug in the node; please report it.' },
+	'1201': { kind: 'rejected', message: 'The request body is empty', hint: 'Set a campaign key and a phone number.' },
+	'1202': { kind: 'rejected', message: 'Too many request data rows', hint: 'Send one recipient per request.' },
+	'1203': { kind: 'rejected', message: 'The request format is wrong', hint: 'Check the template variables.' },
+	'1204': { kind: 'rejected', message: 'A date value is not in a valid format', hint: 'Send dates as YYYY-MM-DD.' },
+	'1401': { kind: 'account', message: 'The API key is not valid', hint: CHECK_KEY },
+	'1402': { kind: 'account', message: 'This key has no permission to use the API', hint: CONTACT },
+	'1403': { kind: 'account', message: 'The customer is not registered', hint: CHECK_KEY },
+	'1404': { kind: 'account', message: 'The customer account is not approved yet', hint: CONTACT },
+	'1405': { kind: 'account', message: 'The customer account has expired', hint: CONTACT },
+	'2000': { kind: 'deliveryUnknown', message: 'Internal server error: the message may or may not have been sent', hint: 'Check in the service before sending again.' },
+	'7001': { kind: 'rejected', message: 'The campaign needs a channel link', hint: FIX_TEMPLATE },
+	'7002': { kind: 'rejected', message: 'The sender profile is blocked', hint: FIX_TEMPLATE },
+	'7003': { kind: 'rejected', message: 'The sender profile is dormant', hint: FIX_TEMPLATE },
+	'7004': { kind: 'rejected', message: 'The campaign template is waiting', hint: FIX_TEMPLATE },
+	'7005': { kind: 'rejected', message: 'The campaign template review is requested', hint: FIX_TEMPLATE },
+	'7006': { kind: 'rejected', message: 'The campaign template is dormant', hint: FIX_TEMPLATE },
+	'7007': { kind: 'rejected', message: 'The campaign template is blocked', hint: FIX_TEMPLATE },
+	'7008': { kind: 'rejected', message: 'The campaign template is suspended', hint: FIX_TEMPLATE },
+	'7009': { kind: 'rejected', message: 'The campaign template review was rejected', hint: FIX_TEMPLATE },
+	'7010': { kind: 'rejected', message: 'The campaign template has expired', hint: FIX_TEMPLATE },
+	'7011': { kind: 'rejected', message: 'A required send parameter is missing (campaign key or a template variable)', hint: 'Check the campaign key and the template variables.' },
+	'7012': { kind: 'rejected', message: 'The phone number is not 12 characters long', hint: 'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.' },
+	'7997': { kind: 'rejected', message: 'No message unit price is applied to the account', hint: CONTACT },
+	'7998': { kind: 'deliveryUnknown', message: 'The messaging provider API call failed: the message may or may not have been sent', hint: CONTACT },
+	'7999': { kind: 'deliveryUnknown', message: 'Internal server error: the message may or may not have been sent', hint: 'Check in the service before sending again.' },
+};
+
+/** Row-level codes (spec 4.1 rule 3, 4.4 rules 6 and 7): their meaning depends on the endpoint. */
+export const ROW_CODES = {
+	customData: {
+		F01: 'The custom data key is not registered in the service',
+		F02: 'The value does not match the format registered for this key',
+	},
+	members: {
+		F00: 'No member ID, and the phone number format does not match',
+		F01: 'No member ID',
+		F02: 'The phone number format does not match (expected e.g. 010-1234-5678)',
+		F03: 'The name is longer than 20 characters',
+		F11: 'Duplicate phone number in the same request: an earlier row with this number was saved instead',
+	},
+} as const;
+
+export type RowArea = keyof typeof ROW_CODES;
+
+/** Plain words for a row-level code, with the service's own detail when it sent one. */
+export function describeRowCode(area: RowArea, code: string, serviceMessage?: unknown): string {
+	const table = ROW_CODES[area] as Record<string, string>;
+	const known = table[code] ?? `The service rejected this row with code ${code}`;
+	return typeof serviceMessage === 'string' && serviceMessage.trim() !== '' && serviceMessage !== known
+		? `${known} (${serviceMessage.trim()})`
+		: known;
+}
+
+/** Codes that mean the key or the account is unusable (the credential test fails on these). */
+export const ACCOUNT_CODES: readonly string[] = Object.keys(CODES).filter(
+	(code) => CODES[code].kind === 'account' && code !== '1102',
+);
+
+/** Looks a code up; an unknown code is reported as such, never guessed. */
+export function describeCode(code: string): CodeInfo {
+	return (
+		CODES[code] ?? {
+			kind: 'rejected',
+			message: `The service answered with an unknown code ${code}`,
+			hint: 'Check the service documentation for this code.',
+		}
+	);
+}

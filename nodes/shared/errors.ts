@@ -1,0 +1,26 @@
+import type { INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Under "On Error: Continue", a whole-call failure becomes one error item per input item,
+ * paired with it, carrying the message and the service code (never the key: messages come
+ * from the transport, which redacts them).
+ */
+export function errorItems(items: INodeExecutionData[], error: unknown): INodeExecutionData[] {
+	const err = error as { message?: string; description?: string; context?: { campaignCode?: unknown } };
+	const code = err.context?.campaignCode;
+	return items.map((_, index) => ({
+		json: {
+			error: err.message ?? 'Unknown error',
+			...(err.description ? { description: err.description } : {}),
+			...(code !== undefined ? { code: String(code) } : {}),
+		},
+		pairedItem: { item: index },
+	}));
+}
+
+/** The error to throw from a node: n8n's own error types pass through, anything else is wrapped. */
+export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error));
+}

@@ -1,0 +1,86 @@
+/**
+ * Options every node offers (the `options` collection), and how they are read. One place,
+ * so that bounds and defaults are the same everywhere.
+ */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { TransportSettings } from './transport';
+import { DEFAULT_TRANSPORT } from './transport';
+
+/** The service's limit of rows (member ids) per write request (spec section 8). */
+export const MAX_BATCH = 1000;
+
+export const batchSizeOption: INodeProperties = {
+	displayName: 'Batch Size',
+	name: 'batchSize',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_BATCH, numberPrecision: 0 },
+	default: 1000,
+	description: 'How many rows (member IDs) to send per request, 1 to 1000',
+};
+
+export const transportOptions: INodeProperties[] = [
+	{
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+		default: 3,
+		description:
+			'How many times a request is repeated after a passing failure (server error, timeout, busy service), with growing pauses',
+	},
+	{
+		displayName: 'Retry Delay (Ms)',
+		name: 'retryDelayMs',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 60000, numberPrecision: 0 },
+		default: 1000,
+		description: 'Pause before the first retry, in milliseconds; it doubles on each further retry, with jitter',
+	},
+	{
+		displayName: 'Timeout (Ms)',
+		name: 'timeoutMs',
+		type: 'number',
+		typeOptions: { minValue: 1000, maxValue: 600000, numberPrecision: 0 },
+		default: 30000,
+		description: 'How long to wait for the service to answer one request, in milliseconds',
+	},
+];
+
+function boundedInteger(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	name: string,
+	min: number,
+	max: number,
+	fallback: number,
+): number {
+	if (value === undefined || value === null || value === '') return fallback;
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < min || n > max) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Option "${name}" must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
+		);
+	}
+	return n;
+}
+
+type Options = Record<string, unknown>;
+
+/** The `options` collection of the node (node-level, read once with item 0). */
+export function readOptions(ctx: IExecuteFunctions): Options {
+	return (ctx.getNodeParameter('options', 0, {}) ?? {}) as Options;
+}
+
+export function readTransportSettings(ctx: IExecuteFunctions, options: Options): TransportSettings {
+	return {
+		maxRetries: boundedInteger(ctx, options.maxRetries, 'Max Retries', 0, 10, DEFAULT_TRANSPORT.maxRetries),
+		retryDelayMs: boundedInteger(ctx, options.retryDelayMs, 'Retry Delay (Ms)', 0, 60000, DEFAULT_TRANSPORT.retryDelayMs),
+		timeoutMs: boundedInteger(ctx, options.timeoutMs, 'Timeout (Ms)', 1000, 600000, DEFAULT_TRANSPORT.timeoutMs),
+	};
+}
+
+export function readBatchSize(ctx: IExecuteFunctions, options: Options): number {
+	return boundedInteger(ctx, options.batchSize, 'Batch Size', 1, MAX_BATCH, MAX_BATCH);
+}
