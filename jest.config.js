@@ -4,7 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json'}],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }],
 	},
+	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 	testTimeout: 60000,
 };

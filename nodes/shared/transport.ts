@@ -218,12 +218,17 @@ export class CampaignClient {
 		const { info, code } = result;
 		const tries = result.attempts > 1 ? ` (after ${result.attempts} attempts)` : '';
 		const detail = result.serviceMessage ? ` The service said: ${result.serviceMessage}` : '';
+		// n8n replaces a message that names a network code (ECONNREFUSED...) by its own generic
+		// text, so a network code goes to the description and the message keeps our words.
+		const network = /^E[A-Z_]+$/.test(code);
+		const label = network ? '' : ` (code ${code})`;
+		const networkDetail = network ? ` Network error: ${code}.` : '';
 		const error = new NodeApiError(
 			this.ctx.getNode(),
 			{ campaignCode: code, request: `${call.method} ${call.path}` } as JsonObject,
 			{
-				message: this.redact(`${info.message} (code ${code})${tries}`),
-				description: this.redact(`${info.hint}${detail} Request: ${call.method} ${call.path}.`.trim()),
+				message: this.redact(`${info.message}${label}${tries}`),
+				description: this.redact(`${info.hint}${detail}${networkDetail} Request: ${call.method} ${call.path}.`.trim()),
 				httpCode: result.httpStatus === undefined ? undefined : String(result.httpStatus),
 				itemIndex: call.itemIndex,
 			},
@@ -368,15 +373,17 @@ export class CampaignClient {
  * undefined when the failure is not a network one (then it must not be retried).
  */
 function networkCodeOf(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && isObject(current); depth++) {
-		const code = current.code;
-		if (code === 'ERR_CANCELED') return undefined;
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
-		const message = typeof current.message === 'string' ? current.message : '';
-		if (/timeout/i.test(message)) return 'ETIMEDOUT';
-		if (/socket hang up|aborted/i.test(message)) return 'ECONNRESET';
-		current = current.cause;
+	const chain: Array<Record<string, unknown>> = [];
+	for (let current: unknown = error; isObject(current) && chain.length < 6; current = current.cause) {
+		chain.push(current);
 	}
+	const messages = chain.map((e) => (typeof e.message === 'string' ? e.message : '')).join(' | ');
+	const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$|^ERR_/.test(c));
+	if (code === 'ERR_CANCELED') return undefined;
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(messages)) {
+		return /timeout/i.test(messages) || code === 'ETIMEDOUT' ? 'ETIMEDOUT' : 'ECONNRESET';
+	}
+	if (code !== undefined && /^E[A-Z_]+$/.test(code)) return code;
+	if (/socket hang up|aborted/i.test(messages)) return 'ECONNRESET';
 	return undefined;
 }

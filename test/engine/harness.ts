@@ -186,6 +186,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 
 export interface RunOptions {
 	nodes: INode[];
+	/** Test-only node types, by full type name. */
+	extraTypes?: Record<string, INodeType>;
 	connections: IConnections;
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	/** Workflow time zone (default UTC). */
@@ -206,6 +208,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const pkg = loadPackage();
 	const types = new Map(pkg.nodes);
 	types.set(SOURCE_TYPE, sourceNode);
+	for (const [name, type] of Object.entries(options.extraTypes ?? {})) types.set(name, type);
 	const nodeTypes = new PackageNodeTypes(types);
 	const workflow = new Workflow({
 		id: 'test-workflow',
@@ -272,8 +275,9 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 }
 
 export interface NodeRun {
-	/** The node's type `name` (without the package prefix), e.g. "campaignAlimtalk". */
+	/** The node's type `name` (without the package prefix), e.g. "campaignAlimtalk", or a full test type name. */
 	type: string;
+	extraTypes?: Record<string, INodeType>;
 	parameters: IDataObject;
 	/** Items fed into the node. */
 	input: IDataObject[];
@@ -293,7 +297,7 @@ export async function runNode(options: NodeRun): Promise<RunResult & { out: INod
 	const node: INode = {
 		id: 'node-under-test',
 		name: NODE_NAME,
-		type: `${PACKAGE_NAME}.${options.type}`,
+		type: options.type.includes('.') ? options.type : `${PACKAGE_NAME}.${options.type}`,
 		typeVersion: 1,
 		position: [200, 0],
 		parameters: options.parameters as INode['parameters'],
@@ -316,6 +320,7 @@ export async function runNode(options: NodeRun): Promise<RunResult & { out: INod
 		connections: { Source: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 		credentials: options.credentials ? { campaignApi: options.credentials } : {},
 		timezone: options.timezone,
+		extraTypes: options.extraTypes,
 	});
 	return { ...result, out: result.outputs(NODE_NAME) };
 }

@@ -1,0 +1,77 @@
+/**
+ * Custom data v2 (spec 4.1) and legacy custom data v1 (spec 4.2) are one idea with two
+ * dialects: the paths, the names of the key and value fields on read, and what a write
+ * answers (failure rows or a count). Everything else is shared code configured by one of these.
+ */
+
+export interface DataDialect {
+	/** The node's `name` (part of every saved workflow: never rename). */
+	nodeName: 'campaignCustomData' | 'campaignLegacyData';
+	displayName: string;
+	/** How the data is called in labels and descriptions ("custom data", "legacy data"). */
+	noun: string;
+	basePath: '/v2/custom' | '/v1/legacy';
+	/** Field names of an entry in a read page (spec 2.2 / 2.3). */
+	keyField: 'customDataKey' | 'legacyDataKey';
+	valueField: 'customDataValue' | 'legacyDataValue';
+	/**
+	 * What register and change answer: v2 lists the failed rows (processCode 1), v1 tells how many
+	 * entries it stored and nothing about which.
+	 */
+	writeResult: 'failureRows' | 'count';
+	docsUrl: string;
+}
+
+export const CUSTOM_DATA: DataDialect = {
+	nodeName: 'campaignCustomData',
+	displayName: 'Campaign Custom Data',
+	noun: 'custom data',
+	basePath: '/v2/custom',
+	keyField: 'customDataKey',
+	valueField: 'customDataValue',
+	writeResult: 'failureRows',
+	docsUrl: 'https://github.com/campaign-messaging/n8n-nodes-campaign-messaging#campaign-custom-data',
+};
+
+export const LEGACY_DATA: DataDialect = {
+	nodeName: 'campaignLegacyData',
+	displayName: 'Campaign Legacy Data',
+	noun: 'legacy data',
+	basePath: '/v1/legacy',
+	keyField: 'legacyDataKey',
+	valueField: 'legacyDataValue',
+	writeResult: 'count',
+	docsUrl: 'https://github.com/campaign-messaging/n8n-nodes-campaign-messaging#campaign-legacy-data',
+};
+
+export const READ_OPERATIONS = ['get', 'getAll'] as const;
+export const WRITE_OPERATIONS = ['create', 'update', 'delete', 'deleteKeys'] as const;
+
+export type DataOperation = (typeof READ_OPERATIONS)[number] | (typeof WRITE_OPERATIONS)[number];
+
+export function isReadOperation(operation: string): boolean {
+	return (READ_OPERATIONS as readonly string[]).includes(operation);
+}
+
+/** The path of "delete some keys" (spec 4.1 / 4.2). */
+export const deleteKeysPath = (dialect: DataDialect): string => `${dialect.basePath}/data-format-name`;
+
+/**
+ * Failed rows the node rejects itself carry the code the service uses for the same rule
+ * (GUIDE: one set of codes whoever caught the problem):
+ * - a value that cannot be sent (null, object, array, invalid date): F02, "the value does not
+ *   match the format" (spec 4.1 rule 3); also for legacy data, whose format rules are the same
+ *   (spec 2.3) although its service answers with a count instead of rows;
+ * - an empty key name: F01, "key not registered" (no key can be registered under an empty name);
+ * - a missing, empty or unusable member id, an item with nothing to write, a deleteKeys item
+ *   without key names: -9997, "data is not valid", which is what the custom data service
+ *   answers for such a request (it has no row code for member ids; -1006 belongs to the member
+ *   API).
+ */
+export const NODE_RULE_CODES = {
+	badValue: 'F02',
+	badKey: 'F01',
+	badMemberId: '-9997',
+	nothingToWrite: '-9997',
+	noKeys: '-9997',
+} as const;

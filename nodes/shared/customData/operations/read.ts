@@ -1,0 +1,118 @@
+/**
+ * `get` (one member's entries) and `getAll` (every entry, page after page). Both run once per
+ * input item, as n8n reads do, and have one output. Entries go straight from the page to the
+ * output list: 200,000 entries are 200,000 small objects and nothing more.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { asNodeError, errorItems } from '../../errors';
+import { readMemberId, setField } from '../../mapping';
+import { readOptions, readTransportSettings } from '../../options';
+import { readPages } from '../../paging';
+import { CampaignClient } from '../../transport';
+import type { DataDialect } from '../dialect';
+
+type OutputFormat = 'entry' | 'member';
+
+/** The key and value of an entry, by the dialect's field names, tolerant of the other dialect's and of plain key/value. */
+function entryParts(dialect: DataDialect, entry: Record<string, unknown>): { memberId: string; key: string; value: unknown } {
+	const memberId = entry.memberId;
+	const key = entry[dialect.keyField] ?? entry.customDataKey ?? entry.legacyDataKey ?? entry.key;
+	const value = entry[dialect.valueField] ?? entry.customDataValue ?? entry.legacyDataValue ?? entry.value;
+	return {
+		memberId: memberId === undefined || memberId === null ? '' : String(memberId),
+		key: key === undefined || key === null ? '' : String(key),
+		value: value === undefined ? null : value,
+	};
+}
+
+/** Groups entries by member (insertion order); a key named "memberId" never overwrites the member id. */
+class MemberGrouper {
+	readonly members = new Map<string, IDataObject>();
+
+	add(memberId: string, key: string, value: unknown): void {
+		let json = this.members.get(memberId);
+		if (!json) {
+			json = { memberId };
+			this.members.set(memberId, json);
+		}
+		setField(json, key === 'memberId' ? 'memberId (key)' : key, value);
+	}
+}
+
+function readFormat(ctx: IExecuteFunctions, options: IDataObject): OutputFormat {
+	const format = options.outputFormat ?? 'entry';
+	if (format !== 'entry' && format !== 'member') {
+		throw new NodeOperationError(ctx.getNode(), `Option "Output Format" must be "entry" or "member" (got ${JSON.stringify(format)})`);
+	}
+	return format;
+}
+
+function readLimit(ctx: IExecuteFunctions, i: number): number | undefined {
+	if (ctx.getNodeParameter('returnAll', i, false) === true) return undefined;
+	const limit = Number(ctx.getNodeParameter('limit', i, 50));
+	if (!Number.isInteger(limit) || limit < 1) {
+		throw new NodeOperationError(ctx.getNode(), `Limit must be a whole number of at least 1 (got ${JSON.stringify(limit)})`, {
+			itemIndex: i,
+		});
+	}
+	return limit;
+}
+
+export async function executeRead(
+	this: IExecuteFunctions,
+	dialect: DataDialect,
+	operation: 'get' | 'getAll',
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
+	const options = readOptions(this) as IDataObject;
+	const format = readFormat(this, options);
+	const client = await CampaignClient.create(this, readTransportSettings(this, options));
+	const out: INodeExecutionData[] = [];
+
+	for (let i = 0; i < items.length; i++) {
+		const start = out.length;
+		try {
+			let firstQuery: Record<string, string> | undefined;
+			let limit: number | undefined;
+			let requested: string | undefined;
+			if (operation === 'get') {
+				const id = readMemberId(this.getNodeParameter('memberId', i, ''));
+				if (!id.ok) {
+					throw new NodeOperationError(this.getNode(), `Member ID ${id.reason}`, {
+						itemIndex: i,
+						description: 'Set the ID of the member whose data to get.',
+					});
+				}
+				requested = id.value;
+				firstQuery = { memberId: id.value };
+			} else {
+				limit = readLimit(this, i);
+			}
+
+			const grouper = format === 'member' ? new MemberGrouper() : undefined;
+			await readPages(this, client, {
+				path: dialect.basePath,
+				firstQuery,
+				limit,
+				itemIndex: i,
+				onEntry: (entry) => {
+					const { memberId, key, value } = entryParts(dialect, entry);
+					if (grouper) grouper.add(memberId, key, value);
+					else out.push({ json: { memberId, key, value } as IDataObject, pairedItem: { item: i } });
+				},
+			});
+			if (grouper) {
+				// `get` always answers for the member asked about, even when it has no data yet.
+				if (requested !== undefined && grouper.members.size === 0) grouper.members.set(requested, { memberId: requested });
+				for (const json of grouper.members.values()) out.push({ json, pairedItem: { item: i } });
+			}
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
+			// Under "On Error: Continue" this item becomes one error item; what it read before the error is dropped.
+			out.length = start;
+			out.push({ json: errorItems([items[i]], error)[0].json, pairedItem: { item: i } });
+		}
+	}
+	return [out];
+}

@@ -1,0 +1,101 @@
+/**
+ * Reading what a write or delete answered, tolerantly (the spec shows failure rows as "an
+ * array"; its container and a count's exact form are not shown), and turning a non-success
+ * code of one request into Failed items for each of its members.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { describeCode } from '../../codes';
+import type { WriteOutputs } from '../../outputs';
+import { retryAfter } from '../../outputs';
+import type { ApiResult } from '../../transport';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const text = (value: unknown): string | undefined =>
+	typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+
+export interface FailureRow {
+	memberId?: string;
+	key?: string;
+	value: unknown;
+	code?: string;
+	message?: string;
+}
+
+/** Array fields a failure list may be wrapped in, tried first; then any array field. */
+const LIST_FIELDS = ['failList', 'failureList', 'failures', 'failedList', 'failRows', 'rows', 'dataList', 'list'];
+
+/**
+ * The failure rows of a v2 register/change (`memberId`, `failKey`, `failValue`, `failCode`),
+ * as a bare array or wrapped in an object; undefined when there is no list at all.
+ */
+export function readFailureRows(processValue: unknown): FailureRow[] | undefined {
+	let list: unknown[] | undefined;
+	if (Array.isArray(processValue)) list = processValue;
+	else if (isObject(processValue)) {
+		const field = LIST_FIELDS.find((name) => Array.isArray(processValue[name]));
+		const value = field ? processValue[field] : Object.values(processValue).find((v) => Array.isArray(v));
+		list = value as unknown[] | undefined;
+	}
+	if (list === undefined) return undefined;
+	return list.filter(isObject).map((row) => ({
+		memberId: text(row.memberId),
+		key: text(row.failKey ?? row.key ?? row.customDataKey ?? row.legacyDataKey),
+		value: row.failValue !== undefined ? row.failValue : row.value,
+		code: text(row.failCode ?? row.failureCode ?? row.code),
+		message: text(row.failMessage ?? row.failureMessage ?? row.message),
+	}));
+}
+
+/** A count answered by a v1 write or any delete: a number, numeric text, or an object with a count. */
+export function readCount(processValue: unknown): number | undefined {
+	const asCount = (value: unknown): number | undefined => {
+		const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+		return Number.isInteger(n) && n >= 0 ? n : undefined;
+	};
+	const direct = asCount(processValue);
+	if (direct !== undefined || !isObject(processValue)) return direct;
+	for (const name of ['count', 'storedCount', 'savedCount', 'changedCount', 'deletedCount', 'deleteCount', 'totalCount']) {
+		const n = asCount(processValue[name]);
+		if (n !== undefined) return n;
+	}
+	return undefined;
+}
+
+/** The code table's words for a code, with the service's own message when it sent one. */
+export function codeMessage(result: ApiResult): string {
+	const info = describeCode(result.code);
+	const said = result.serviceMessage && result.serviceMessage !== info.message ? ` (${result.serviceMessage})` : '';
+	return `${info.message}${said}`;
+}
+
+export interface ChunkMember {
+	memberId: string;
+	sources: readonly number[];
+	/** Extra identifying fields of the row (e.g. the keys it was about). */
+	fields?: IDataObject;
+}
+
+/**
+ * A request the service refused as a whole (any code but success): each of its members goes to
+ * Failed with the code and the code table's message, nothing is lost. A refused delete
+ * (-1009/-1010) also carries `retryAfter`, 30 minutes on.
+ */
+export function failChunk(members: readonly ChunkMember[], result: ApiResult, out: WriteOutputs): void {
+	const message = codeMessage(result);
+	const refused = describeCode(result.code).kind === 'deleteRefused';
+	const retry = refused ? retryAfter() : undefined;
+	for (const member of members) {
+		out.fail(
+			{
+				code: result.code,
+				message,
+				memberId: member.memberId,
+				...(member.fields ?? {}),
+				...(retry ? { retryAfter: retry } : {}),
+			},
+			member.sources,
+		);
+	}
+}

@@ -1,0 +1,287 @@
+/**
+ * Items -> rows: member ids, key/value pairs, the value rules of custom data (spec 2.2 / 2.3)
+ * and the merge of items that name the same member. Pure functions and small classes, no HTTP.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export type WireValue = string | number;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Sets `obj[key]` as an own, enumerable field whatever the key is. A plain assignment of
+ * `__proto__` would change the object's prototype instead of adding a field (and the key
+ * would silently disappear from the JSON body).
+ */
+export function setField(obj: Record<string, unknown>, key: string, value: unknown): void {
+	if (key === '__proto__') {
+		Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+	} else {
+		obj[key] = value;
+	}
+}
+
+/** A short, readable name of a value's type for messages. */
+export function typeName(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (value instanceof Date) return 'a date';
+	if (typeof value === 'object') return 'an object';
+	return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+}
+
+/** A value as it can appear in an item's JSON (undefined -> null, dates -> ISO text). */
+export function jsonSafe(value: unknown): IDataObject[string] {
+	if (value === undefined) return null;
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+	if (isObject(value) && typeof value.toISO === 'function') return String(value.toString());
+	return value as IDataObject[string];
+}
+
+/** Characters a member id must not contain: control characters (line breaks, tabs, NUL). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The member id rules the node checks before sending: text or a finite number, not empty or
+ * blank, no control characters. The id is otherwise sent exactly as given (not trimmed): it is
+ * an identifier, and the service matches it exactly. No length limit is checked because the
+ * service documents none.
+ */
+export function readMemberId(value: unknown): Checked<string> {
+	let id: string;
+	if (typeof value === 'string') id = value;
+	else if (typeof value === 'number' && Number.isFinite(value)) id = String(value);
+	else if (value === undefined || value === null) return { ok: false, reason: 'is missing (empty)' };
+	else return { ok: false, reason: `must be text or a number (got ${typeName(value)})` };
+	if (id.trim() === '') return { ok: false, reason: 'is empty' };
+	if (CONTROL.test(id)) return { ok: false, reason: 'must not contain line breaks, tabs or other control characters' };
+	return { ok: true, value: id };
+}
+
+/**
+ * A list given as comma-separated text or as an array of texts: each name trimmed, blanks
+ * dropped, duplicates removed (first occurrence kept).
+ */
+export function splitList(raw: unknown): string[] {
+	let parts: unknown[];
+	if (Array.isArray(raw)) parts = raw;
+	else if (typeof raw === 'string') parts = raw.split(',');
+	else if (typeof raw === 'number' && Number.isFinite(raw)) parts = [String(raw)];
+	else parts = [];
+	const seen = new Set<string>();
+	for (const part of parts) {
+		const text = typeof part === 'string' ? part.trim() : typeof part === 'number' ? String(part) : '';
+		if (text !== '') seen.add(text);
+	}
+	return [...seen];
+}
+
+/** Formats instants as YYYY-MM-DD in one time zone (the workflow's). */
+export class DateFormatter {
+	private readonly format: Intl.DateTimeFormat;
+
+	constructor(readonly timeZone: string) {
+		// Throws a RangeError for an unknown zone; the caller reports it.
+		this.format = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			era: 'short',
+		});
+	}
+
+	/** The calendar date of an instant (ms since epoch) in the zone, or undefined outside years 1..9999. */
+	day(instant: number): string | undefined {
+		if (!Number.isFinite(instant)) return undefined;
+		const parts: Record<string, string> = {};
+		for (const part of this.format.formatToParts(new Date(instant))) parts[part.type] = part.value;
+		const year = Number(parts.year);
+		if (!/^A/i.test(parts.era ?? 'AD') || !Number.isInteger(year) || year < 1 || year > 9999) return undefined;
+		return `${String(year).padStart(4, '0')}-${parts.month}-${parts.day}`;
+	}
+}
+
+function isRealDate(year: number, month: number, day: number): boolean {
+	const date = new Date(Date.UTC(2000, month - 1, day));
+	date.setUTCFullYear(year);
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** ISO 8601 date-time: date, `T`, hours and minutes, optional seconds and fraction, optional zone. */
+const ISO_DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * An ISO date-time text as the YYYY-MM-DD it means in the workflow zone: with a zone (`Z`,
+ * `+09:00`) the instant is converted; without one the text is a wall-clock time, whose date is
+ * kept. Undefined when the text is not a valid ISO date-time (it is then sent unchanged).
+ */
+export function isoDateTimeToDay(text: string, dates: DateFormatter): string | undefined {
+	const m = ISO_DATE_TIME.exec(text);
+	if (!m) return undefined;
+	const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
+	if (!isRealDate(year, month, day) || hour > 24 || minute > 59 || second > 60) return undefined;
+	if (hour === 24 && (minute !== 0 || second !== 0)) return undefined;
+	const zone = m[8];
+	if (zone === undefined) return hour === 24 ? undefined : `${m[1]}-${m[2]}-${m[3]}`;
+	let offsetMinutes = 0;
+	if (zone !== 'Z' && zone !== 'z') {
+		const digits = zone.slice(1).replace(':', '');
+		const hours = Number(digits.slice(0, 2));
+		const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+		if (hours > 23 || minutes > 59) return undefined;
+		offsetMinutes = (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
+	}
+	const fraction = m[7] === undefined ? 0 : Number(`0.${m[7]}`) * 1000;
+	const utc = new Date(Date.UTC(2000, month - 1, day, hour, minute, Math.min(second, 59), fraction));
+	utc.setUTCFullYear(year);
+	return dates.day(utc.getTime() - offsetMinutes * 60000);
+}
+
+/** A decimal number written as text, e.g. "12", "-3.5", "1e3" (not "", " 1", "0x10", "Infinity"). */
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+interface LuxonLike {
+	isLuxonDateTime: true;
+	isValid: boolean;
+	invalidReason?: string | null;
+	toMillis(): number;
+}
+
+interface MomentLike {
+	_isAMomentObject: true;
+	isValid(): boolean;
+	valueOf(): number;
+}
+
+/**
+ * The value rules of custom data (spec 2.2, 2.3): what is sent for a value, or why it is not
+ * sent.
+ * - numbers pass as numbers (NaN and Infinity are rejected);
+ * - a numeric text passes as a number when that changes nothing about it ("42", "-3.5"); a
+ *   text whose digits would change ("007", "1.50", "1e3", 20-digit ids) stays text, so a
+ *   string key never loses a leading zero or precision (a number key accepts numeric text
+ *   anyway);
+ * - JS Date, Luxon DateTime, Moment and ISO date-time text become YYYY-MM-DD in the workflow
+ *   zone; a plain YYYY-MM-DD text stays as it is;
+ * - booleans become "true" / "false";
+ * - other text is sent as it is;
+ * - null, undefined, objects and arrays are rejected.
+ */
+export function toWireValue(value: unknown, dates: DateFormatter): Checked<WireValue> {
+	switch (typeof value) {
+		case 'number':
+			return Number.isFinite(value)
+				? { ok: true, value }
+				: { ok: false, reason: `is not a finite number (${String(value)})` };
+		case 'boolean':
+			return { ok: true, value: value ? 'true' : 'false' };
+		case 'bigint':
+			return { ok: true, value: value.toString() };
+		case 'string': {
+			if (NUMERIC.test(value)) {
+				const n = Number(value);
+				if (Number.isFinite(n) && String(n) === value) return { ok: true, value: n };
+				return { ok: true, value };
+			}
+			const day = value.length <= 40 ? isoDateTimeToDay(value, dates) : undefined;
+			return { ok: true, value: day ?? value };
+		}
+		case 'undefined':
+			return { ok: false, reason: 'has no value (undefined); a value must be text, a number, a boolean or a date' };
+		case 'object': {
+			if (value === null) {
+				return { ok: false, reason: 'is null; a value must be text, a number, a boolean or a date' };
+			}
+			let instant: number | undefined;
+			let invalid = '';
+			if (value instanceof Date) {
+				instant = value.getTime();
+			} else if ((value as Partial<LuxonLike>).isLuxonDateTime === true) {
+				const dt = value as LuxonLike;
+				if (dt.isValid) instant = dt.toMillis();
+				else invalid = dt.invalidReason ? ` (${dt.invalidReason})` : '';
+			} else if ((value as Partial<MomentLike>)._isAMomentObject === true) {
+				const mo = value as MomentLike;
+				if (mo.isValid()) instant = mo.valueOf();
+			} else {
+				return {
+					ok: false,
+					reason: `is ${typeName(value)}, which cannot be stored; a value must be text, a number, a boolean or a date`,
+				};
+			}
+			const day = instant === undefined ? undefined : dates.day(instant);
+			if (day === undefined) return { ok: false, reason: `is not a valid date${invalid}` };
+			return { ok: true, value: day };
+		}
+		default:
+			return { ok: false, reason: `is ${typeName(value)}, which cannot be stored` };
+	}
+}
+
+/** One key of one member: the value to send and every input item that gave this key. */
+export interface KeyValue {
+	value: WireValue;
+	sources: number[];
+}
+
+/** Everything to write for one member, merged from every input item that named it. */
+export interface MemberRow {
+	memberId: string;
+	/** Key -> value, in first-seen key order; the later value of a key wins. */
+	values: Map<string, KeyValue>;
+	/** Every input item that named this member, in input order, each once. */
+	sources: number[];
+}
+
+function addOnce(list: number[], index: number): void {
+	if (list[list.length - 1] !== index) list.push(index);
+}
+
+/**
+ * Merges items into one row per member, in the order members first appear. Items are added in
+ * input order, so "the later value wins" is simply the last `set`.
+ */
+export class MemberMerger {
+	private readonly rows = new Map<string, MemberRow>();
+
+	member(memberId: string, itemIndex: number): MemberRow {
+		let row = this.rows.get(memberId);
+		if (!row) {
+			row = { memberId, values: new Map(), sources: [] };
+			this.rows.set(memberId, row);
+		}
+		addOnce(row.sources, itemIndex);
+		return row;
+	}
+
+	set(row: MemberRow, key: string, value: WireValue, itemIndex: number): void {
+		const current = row.values.get(key);
+		if (current) {
+			current.value = value;
+			addOnce(current.sources, itemIndex);
+		} else {
+			row.values.set(key, { value, sources: [itemIndex] });
+		}
+	}
+
+	all(): MemberRow[] {
+		return [...this.rows.values()];
+	}
+}
+
+/** The `{ key: value }` object of a row's keys (optionally only some of them). */
+export function valuesObject(row: MemberRow, keys?: readonly string[]): IDataObject {
+	const out: IDataObject = {};
+	for (const key of keys ?? row.values.keys()) {
+		const entry = row.values.get(key);
+		if (entry) setField(out, key, entry.value);
+	}
+	return out;
+}

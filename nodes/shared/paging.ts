@@ -1,0 +1,99 @@
+/**
+ * The `nextPageSeq` loop of the paged reads (spec 4.1 rule 1, 4.2 rule 1): page after page,
+ * with an end and a loop guard. Entries are handed to a callback as they arrive, so a read of
+ * hundreds of thousands of entries is never copied from list to list.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { CampaignClient } from './transport';
+
+export interface PagedRead {
+	path: string;
+	/** Query of the first request (e.g. `{ memberId }`); the next pages send only `{ seq }` (spec 4.1). */
+	firstQuery?: Record<string, string>;
+	/** Stop after this many entries; undefined reads to the end. No page is requested beyond the one that fills it. */
+	limit?: number;
+	itemIndex: number;
+	onEntry: (entry: Record<string, unknown>) => void;
+}
+
+export interface PagedReadResult {
+	entries: number;
+	pages: number;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The next-page marker as text, or undefined at the end: null, absent, or empty text end the
+ * listing (the spec shows a number; one sample a string).
+ */
+export function readNextPageSeq(value: unknown): string | undefined | { invalid: string } {
+	if (value === null || value === undefined) return undefined;
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : { invalid: String(value) };
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	return { invalid: JSON.stringify(value) ?? String(value) };
+}
+
+/** A page's entries and marker, tolerant of a bare array instead of `{ nextPageSeq, dataList }`. */
+function readPage(processValue: unknown): { dataList: unknown[]; next: unknown } {
+	if (Array.isArray(processValue)) return { dataList: processValue, next: undefined };
+	if (isObject(processValue)) {
+		const list = processValue.dataList;
+		return { dataList: Array.isArray(list) ? list : [], next: processValue.nextPageSeq };
+	}
+	return { dataList: [], next: undefined };
+}
+
+/**
+ * Reads pages until the end: `nextPageSeq` null, absent or empty, or an empty `dataList`. A
+ * `nextPageSeq` seen before stops with an error instead of reading the same pages forever. A
+ * non-success code fails the read (the transport already retried what was transient).
+ */
+export async function readPages(
+	ctx: IExecuteFunctions,
+	client: CampaignClient,
+	read: PagedRead,
+): Promise<PagedReadResult> {
+	const seen = new Set<string>();
+	let query: Record<string, string> = read.firstQuery ?? {};
+	let entries = 0;
+	let pages = 0;
+	for (;;) {
+		if (read.limit !== undefined && entries >= read.limit) break;
+		const call = { method: 'GET' as const, path: read.path, qs: query, safety: 'idempotent' as const, itemIndex: read.itemIndex };
+		const result = await client.call(call);
+		pages++;
+		if (result.code !== '0') throw client.error(result, call);
+		const { dataList, next } = readPage(result.processValue);
+		for (const entry of dataList) {
+			if (!isObject(entry)) continue;
+			read.onEntry(entry);
+			entries++;
+			if (read.limit !== undefined && entries >= read.limit) return { entries, pages };
+		}
+		if (dataList.length === 0) break;
+		const seq = readNextPageSeq(next);
+		if (seq === undefined) break;
+		if (typeof seq === 'object') {
+			throw new NodeOperationError(ctx.getNode(), `The service sent a next-page marker that cannot be used: nextPageSeq ${seq.invalid}`, {
+				itemIndex: read.itemIndex,
+				description: `${entries} entries were read in ${pages} pages before it. The marker should be a number or a text.`,
+			});
+		}
+		if (seen.has(seq)) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The service sent the same next-page marker twice (nextPageSeq "${seq}"): stopped to avoid reading the same pages forever`,
+				{
+					itemIndex: read.itemIndex,
+					description: `${entries} entries were read in ${pages} pages before the repeat. Run the node again later; if it happens again, the service's paging is broken.`,
+				},
+			);
+		}
+		seen.add(seq);
+		query = { seq };
+	}
+	return { entries, pages };
+}

@@ -1,0 +1,109 @@
+/**
+ * The credential test, run the way n8n's CredentialsTester runs a declarative test: the
+ * credential's `test.request` becomes the routing of a temporary node, executed by the real
+ * engine (RoutingNode) with the credential applied, then `test.rules` are checked in order.
+ */
+import type { ICredentialDataDecryptedObject, ICredentialTestRequest, INodeType } from 'n8n-workflow';
+import { get } from 'lodash';
+import { loadPackage, runWorkflow, SOURCE_TYPE } from '../engine/harness';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+
+async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const credential = loadPackage().credentials.get('campaignApi');
+	const test = credential?.test as ICredentialTestRequest;
+	const probe: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: 'credentialTest',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Test' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: 'campaignApi', required: true }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } },
+			],
+		},
+	};
+	const result = await runWorkflow({
+		nodes: [
+			{ id: 's', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: '[{}]' } },
+			{
+				id: 't',
+				name: 'Test',
+				type: 'test.credentialTest',
+				typeVersion: 1,
+				position: [1, 0],
+				parameters: {},
+				credentials: { campaignApi: { id: '1', name: 'c' } },
+			},
+		],
+		connections: { Source: { main: [[{ node: 'Test', type: 'main', index: 0 }]] } },
+		credentials: { campaignApi: data },
+		extraTypes: { 'test.credentialTest': probe },
+	});
+	if (result.error) {
+		const cause = (result.error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
+		if (cause?.response) return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
+		return { status: 'Error', message: cause?.code ?? result.error.message };
+	}
+	const body = result.outputs('Test')[0][0].json;
+	for (const rule of test.rules ?? []) {
+		if (rule.type === 'responseSuccessBody' && get(body, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+describe('credential test', () => {
+	let sb: Sandbox;
+	beforeAll(async () => {
+		sb = await startSandbox({
+			accounts: { 'unapproved-key': 'unapproved', 'expired-key': 'expired', 'unregistered-key': 'unregistered' },
+		});
+	});
+	afterAll(() => sb.close());
+	beforeEach(() => sb.configure({ stringCodes: false, errorHttpStatus: 'ok' }));
+
+	it('passes for a working key, with a trailing slash on the base URL', async () => {
+		expect(await testCredential({ baseUrl: `${sb.baseUrl}//`, apiKey: sb.apiKey })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const last = sb.requests[sb.requests.length - 1];
+		expect(last.path).toBe('/v2/custom');
+		expect(last.headers['x-api-key']).toBe('[redacted]');
+	});
+
+	it.each([
+		['a wrong key', 'no-such-key', 'The customer does not exist (wrong API key?) (code -1001)'],
+		['a missing key', '', 'The x-api-key header is missing (code -1000)'],
+		['an unapproved customer', 'unapproved-key', 'The customer account is not approved yet (code -1002)'],
+		['an expired customer', 'expired-key', 'The customer contract period has expired (code -1003)'],
+		['an unregistered customer', 'unregistered-key', 'The customer does not exist (wrong API key?) (code -1001)'],
+	])('fails with the service meaning for %s', async (_label, apiKey, message) => {
+		const result = await testCredential({ baseUrl: sb.baseUrl, apiKey });
+		expect(result.status).toBe('Error');
+		expect(result.message.startsWith(message)).toBe(true);
+	});
+
+	it('recognises codes sent as strings', async () => {
+		sb.configure({ stringCodes: true });
+		const result = await testCredential({ baseUrl: sb.baseUrl, apiKey: 'expired-key' });
+		expect(result.message).toContain('code -1003');
+	});
+
+	it('has a rule for every account code of the trigger family too (1101, 1401-1405)', () => {
+		const rules = (loadPackage().credentials.get('campaignApi')?.test?.rules ?? []) as Array<{ properties: { value: unknown } }>;
+		const values = rules.map((r) => r.properties.value);
+		for (const code of [-1000, -1001, -1002, -1003, 1101, 1401, 1402, 1403, 1404, 1405]) {
+			expect(values).toContain(code);
+			expect(values).toContain(String(code));
+		}
+	});
+
+	it('fails when nothing answers at the base URL', async () => {
+		const result = await testCredential({ baseUrl: 'http://127.0.0.1:9', apiKey: 'x' });
+		expect(result.status).toBe('Error');
+	});
+});
