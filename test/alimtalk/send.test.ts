@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { runNode } from '../engine/harness';
+import { logLines, runNode } from '../engine/harness';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { http, timer } from '../support/node';
 import { startScripted } from '../support/scripted-server';
@@ -10,7 +10,11 @@ let sb: Sandbox;
 beforeAll(async () => {
 	sb = await startSandbox({ accounts: { 'expired-key': 'expired', 'unknown-perm': 'noPermission' } });
 });
-afterAll(() => sb.close());
+afterAll(async () => {
+	// Nothing n8n logged during these runs holds the key.
+	expect(logLines.join('\n')).not.toContain(sb.apiKey);
+	await sb.close();
+});
 beforeEach(() => {
 	sb.reset();
 	sb.configure({ latencyMs: 0, faults: undefined, triggerResponse: 'envelope' });
@@ -147,6 +151,8 @@ describe('Campaign Alimtalk send', () => {
 		expect(out).toEqual([]);
 		expect(error?.message).toBe('The API key is not valid (code 1401)');
 		expect(JSON.stringify(error)).not.toContain('wrong-key-abcdef');
+		expect(JSON.stringify(error?.description ?? '')).not.toContain('wrong-key-abcdef');
+		expect(logLines.join('\n')).not.toContain('wrong-key-abcdef');
 		expect(sb.requests).toHaveLength(1);
 	});
 

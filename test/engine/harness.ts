@@ -25,7 +25,28 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	Workflow as WorkflowType,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
+
+/** Every line n8n's logger received during the test run (tests assert that no secret is in them). */
+export const logLines: string[] = [];
+const capture =
+	(level: string) =>
+	(message: string, meta?: object): void => {
+		let extra = '';
+		try {
+			extra = meta ? JSON.stringify(meta) : '';
+		} catch {
+			extra = String(meta);
+		}
+		logLines.push(`${level} ${message} ${extra}`);
+	};
+LoggerProxy.init({
+	error: capture('error'),
+	warn: capture('warn'),
+	info: capture('info'),
+	debug: capture('debug'),
+	scoped: () => LoggerProxy,
+} as never);
 
 export const PACKAGE_NAME = 'n8n-nodes-campaign-messaging';
 
