@@ -46,7 +46,7 @@ export class CampaignAlimtalk implements INodeType {
 			return await executeSend.call(this, items);
 		} catch (error) {
 			if (this.continueOnFail()) {
-				return [errorItems(items, error), []];
+				return [errorItems(items, error, this.getNode()), []];
 			}
 			throw asNodeError(this.getNode(), error);
 		}

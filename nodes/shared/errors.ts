@@ -4,16 +4,22 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 /**
  * Under "On Error: Continue", a whole-call failure becomes one error item per input item,
  * paired with it, carrying the message and the service code (never the key: messages come
- * from the transport, which redacts them).
+ * from the transport, which redacts them). Under "Continue (using error output)" n8n moves an
+ * item to its Error output only when its JSON holds nothing but `error`, `message` and
+ * `details`, so there the code and the description go under `details`.
  */
-export function errorItems(items: INodeExecutionData[], error: unknown): INodeExecutionData[] {
+export function errorItems(items: INodeExecutionData[], error: unknown, node?: INode): INodeExecutionData[] {
 	const err = error as { message?: string; description?: string; context?: { campaignCode?: unknown } };
 	const code = err.context?.campaignCode;
+	const extra = {
+		...(err.description ? { description: err.description } : {}),
+		...(code !== undefined ? { code: String(code) } : {}),
+	};
+	const errorOutput = node?.onError === 'continueErrorOutput';
 	return items.map((_, index) => ({
 		json: {
 			error: err.message ?? 'Unknown error',
-			...(err.description ? { description: err.description } : {}),
-			...(code !== undefined ? { code: String(code) } : {}),
+			...(errorOutput ? (Object.keys(extra).length > 0 ? { details: extra } : {}) : extra),
 		},
 		pairedItem: { item: index },
 	}));

@@ -4,7 +4,6 @@
  * engine (RoutingNode) with the credential applied, then `test.rules` are checked in order.
  */
 import type { ICredentialDataDecryptedObject, ICredentialTestRequest, INodeType } from 'n8n-workflow';
-import { get } from 'lodash';
 import { loadPackage, runWorkflow, SOURCE_TYPE } from '../engine/harness';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
@@ -51,7 +50,7 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 	}
 	const body = result.outputs('Test')[0][0].json;
 	for (const rule of test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && get(body, rule.properties.key) === rule.properties.value) {
+		if (rule.type === 'responseSuccessBody' && (body as Record<string, unknown>)[rule.properties.key] === rule.properties.value) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}

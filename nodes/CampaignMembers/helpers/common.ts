@@ -1,0 +1,125 @@
+/**
+ * What every member operation shares: opening the client with the version guard, the option
+ * properties, turning one answer of the service into a `SendOutcome`, and building the two
+ * write outputs from an isolation report.
+ */
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { errorItems } from '../../shared/errors';
+import { readOptions, readTransportSettings } from '../../shared/options';
+import { retryAfter, WriteOutputs } from '../../shared/outputs';
+import type { ApiCall } from '../../shared/transport';
+import { CampaignClient } from '../../shared/transport';
+import type { ApiVersion, MemberDialect } from './dialects';
+import { DIALECTS, ruleWords } from './dialects';
+import type { IsolationReport, SendOutcome } from './isolate';
+import type { MatchedFailures, SentRow } from './responses';
+import { failureRowsOf, matchFailures } from './responses';
+import type { RowFailure } from './rows';
+
+export const normalizePhoneOption: INodeProperties = {
+	displayName: 'Normalize Phone Numbers',
+	name: 'normalizePhoneNumbers',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to convert Korean mobile numbers such as 01012345678, 010 1234 5678 or +82 10-1234-5678 to the hyphenated form 010-1234-5678 before sending. A value that cannot be a mobile number is not sent: its item goes to the Failed output.',
+};
+
+export interface MembersContext {
+	client: CampaignClient;
+	dialect: MemberDialect;
+	options: Record<string, unknown>;
+	normalize: boolean;
+}
+
+/**
+ * Fails when the credential pins the account to the other member API (spec 1 and 9: v1 and v2
+ * must not be used together). Called before anything is sent.
+ */
+export function assertVersionAllowed(node: INode, credentialVersion: 'any' | ApiVersion, nodeVersion: ApiVersion): void {
+	if (credentialVersion === 'any' || credentialVersion === nodeVersion) return;
+	throw new NodeOperationError(
+		node,
+		`This node uses member API ${nodeVersion}, but its Campaign API credential is set to member API ${credentialVersion} only`,
+		{
+			description: `The service forbids using member API v1 and v2 together on one account, so nothing was sent. Set "API Version" of this node to ${credentialVersion.toUpperCase()}, or, if the account really uses ${nodeVersion}, change "Member API Version" in the credential to ${nodeVersion.toUpperCase()} Only.`,
+		},
+	);
+}
+
+export async function openMembers(ctx: IExecuteFunctions): Promise<MembersContext> {
+	const version = ctx.getNodeParameter('apiVersion', 0, 'v2') as unknown;
+	if (version !== 'v1' && version !== 'v2') {
+		throw new NodeOperationError(ctx.getNode(), `API Version must be v1 or v2 (got ${JSON.stringify(version)})`);
+	}
+	const options = readOptions(ctx);
+	const settings = readTransportSettings(ctx, options);
+	const client = await CampaignClient.create(ctx, settings);
+	assertVersionAllowed(ctx.getNode(), client.memberApiVersion, version);
+	return { client, dialect: DIALECTS[version], options, normalize: options.normalizePhoneNumbers !== false };
+}
+
+const isProcessCode = (code: string) => /^-?\d+$/.test(code);
+
+/**
+ * Sends one request of rows and says what it did to them:
+ * - success (processCode 0/1): applied; the failure rows in processValue (v2) are matched to
+ *   the rows sent, every other row counts as applied;
+ * - a refusal of the request's data (a member code such as -1006, or -9997): `rowRefused`, so the
+ *   caller isolates the row that caused it;
+ * - a delete refused for now (-1009/-1010): every row fails with `retryAfter`;
+ * - anything else (the data limit -1004, an HTTP error without an envelope): a whole-call error.
+ * Account failures and passing faults after the retries are thrown by the transport itself.
+ */
+export async function sendRows<R extends SentRow>(client: CampaignClient, call: ApiCall, rows: R[]): Promise<SendOutcome<R>> {
+	const result = await client.call(call);
+	const { info, code } = result;
+	if (info.kind === 'success') {
+		const { matched, unmatched }: MatchedFailures<R> = matchFailures(failureRowsOf(result.processValue), rows);
+		return { kind: 'applied', failures: matched, unmatched };
+	}
+	if (info.kind === 'rejected' && isProcessCode(code)) {
+		return { kind: 'rowRefused', failure: { code, message: ruleWords(code, result.serviceMessage) } };
+	}
+	if (info.kind === 'deleteRefused') {
+		return {
+			kind: 'allFailed',
+			failure: { code, message: `${ruleWords(code, result.serviceMessage)}. ${info.hint}`, retryAfter: retryAfter() },
+		};
+	}
+	throw client.error(result, call);
+}
+
+/** Error items for "On Error: Continue" (the shared rule, which knows the error-output shape). */
+export function errorOutputItems(node: INode, items: INodeExecutionData[], error: unknown): INodeExecutionData[] {
+	return errorItems(items, error, node);
+}
+
+/** The first input index an item is paired with (for sorting outputs into input order). */
+function firstIndex(entry: INodeExecutionData): number {
+	const pair = Array.isArray(entry.pairedItem) ? entry.pairedItem[0] : entry.pairedItem;
+	return typeof pair === 'object' && pair !== null ? pair.item : 0;
+}
+
+/** Success and Failed, each in input order, from rows refused before sending and the reports of the requests. */
+export function writeOutputs<R extends SentRow>(
+	refused: Array<{ index: number; failure: RowFailure }>,
+	reports: Array<IsolationReport<R>>,
+	success: (row: R) => IDataObject,
+	failed: (row: R) => IDataObject,
+): INodeExecutionData[][] {
+	const out = new WriteOutputs();
+	for (const { index, failure } of refused) out.fail(failure, index);
+	for (const report of reports) {
+		for (const row of report.succeeded) out.ok(success(row), row.index);
+		for (const { row, failure } of report.failed) out.fail({ ...failure, ...failed(row) }, row.index);
+		for (const { rows, failure } of report.unmatched) {
+			out.fail(failure, rows.map((row) => row.index));
+		}
+	}
+	const byInput = (a: INodeExecutionData, b: INodeExecutionData) => firstIndex(a) - firstIndex(b);
+	out.success.sort(byInput);
+	out.failed.sort(byInput);
+	return out.toArray();
+}

@@ -1,0 +1,90 @@
+/**
+ * What differs between member API v1 and v2 on the wire, in one place. Everything else
+ * (reading rows, validating them, chunking, isolating a refused row, routing to the outputs)
+ * is written once in the operations and works through this table.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { describeCode, describeRowCode } from '../../shared/codes';
+import { isHyphenatedMobile, mobileDigits } from '../../shared/phone';
+
+export type ApiVersion = 'v1' | 'v2';
+
+/** The service's code for each rule the node checks before sending (spec 4.4 rule 6, 7.2). */
+export interface RuleCodes {
+	missingId: string;
+	badPhone: string;
+	/** No member id AND a bad phone number. */
+	missingIdAndBadPhone: string;
+	/** isReceive given in a form that is neither consent nor refusal. */
+	badConsent: string;
+	nameTooLong: string;
+}
+
+/** One member row after validation, in the node's own terms (not yet the wire form). */
+export interface MemberRow {
+	memberId: string;
+	/** As it will be sent (hyphenated when normalisation is on). */
+	phoneNumber: string;
+	isReceive: boolean;
+	/** Omitted when no name is given: the service then stores none (spec 2.4, 2.5). */
+	name?: string;
+}
+
+export interface MemberDialect {
+	version: ApiVersion;
+	path: string;
+	codes: RuleCodes;
+	/** The wire form of a save row: v1 sends isReceive as a boolean, v2 as the string "true"/"false". */
+	saveRow(row: MemberRow): IDataObject;
+	/** With phone normalisation off: whether a phone number may be sent exactly as given. */
+	acceptsPhoneAsGiven(phone: string): boolean;
+	/** What the node says when a phone number given as-is is refused (normalisation off). */
+	phoneFormatHint: string;
+}
+
+const v1: MemberDialect = {
+	version: 'v1',
+	path: '/v1/users/sms',
+	// The order the service checks them in: id, phone, consent, name (7.2). With both id and phone
+	// wrong, v1 answers for the id first.
+	codes: { missingId: '-1006', badPhone: '-1007', missingIdAndBadPhone: '-1006', badConsent: '-1012', nameTooLong: '-1013' },
+	saveRow: (row) => ({
+		memberId: row.memberId,
+		phoneNumber: row.phoneNumber,
+		// v1 rejects a missing field with -1012 although it calls absence "refused": always sent.
+		isReceive: row.isReceive,
+		...(row.name !== undefined ? { name: row.name } : {}),
+	}),
+	// v1 reads any Korean mobile number (it answers in the hyphenated form whatever was stored).
+	acceptsPhoneAsGiven: (phone) => mobileDigits(phone) !== undefined,
+	phoneFormatHint: 'expected a Korean mobile number such as 010-1234-5678',
+};
+
+const v2: MemberDialect = {
+	version: 'v2',
+	path: '/v2/users/sms',
+	// No row code exists for a consent value that is neither "true" nor "false"; the service
+	// refuses such a request as "data is not valid" (-9997), so that is the code used.
+	codes: { missingId: 'F01', badPhone: 'F02', missingIdAndBadPhone: 'F00', badConsent: '-9997', nameTooLong: 'F03' },
+	saveRow: (row) => ({
+		memberId: row.memberId,
+		phoneNumber: row.phoneNumber,
+		isReceive: row.isReceive ? 'true' : 'false',
+		...(row.name !== undefined ? { name: row.name } : {}),
+	}),
+	// v2: "only - allowed as separator" (spec 2.5).
+	acceptsPhoneAsGiven: (phone) => isHyphenatedMobile(phone),
+	phoneFormatHint:
+		'member API v2 accepts only the hyphenated form such as 010-1234-5678 (turn on the Normalize Phone Numbers option to convert it)',
+};
+
+export const DIALECTS: Readonly<Record<ApiVersion, MemberDialect>> = { v1, v2 };
+
+/** Plain words for a code the node or the service gave a member row. */
+export function ruleWords(code: string, serviceMessage?: unknown): string {
+	if (/^F\d\d$/.test(code)) return describeRowCode('members', code, serviceMessage);
+	const info = describeCode(code);
+	return typeof serviceMessage === 'string' && serviceMessage.trim() !== ''
+		? `${info.message} (${serviceMessage.trim()})`
+		: info.message;
+}

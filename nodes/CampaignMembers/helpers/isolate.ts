@@ -1,0 +1,81 @@
+/**
+ * Sending rows in requests, so that one bad row never sinks the others.
+ *
+ * Member API v1 refuses a WHOLE save request for one row it does not like (-1006, -1007,
+ * -1012, -1013; spec 7.2), without saying which one in a way the spec guarantees. The node
+ * checks the documented rules before sending, but the service may still refuse a row for a
+ * reason the node cannot see. Then the refused request is split in two halves and each half is
+ * sent again (saves and deletes are idempotent, so resending rows that were fine is harmless),
+ * recursively, until the refused rows stand alone. Valid rows are stored; only the refused ones
+ * fail, with the service's code.
+ *
+ * Cost: a refused request of n rows with one bad row costs 2 more requests per level of
+ * halving, so at most 2 * ceil(log2 n) extra requests per bad row (20 for 1000 rows). Halves
+ * are sent in order, so when a request names the same member twice the later row still wins.
+ * When the service refuses far more rows than that (for instance every row, for a reason no
+ * single row causes), splitting stops after `maxExtraRequests` and the rows not yet isolated
+ * fail together, saying so, instead of costing up to 2n requests.
+ */
+import type { RowFailure } from './rows';
+
+/** What one request did with the rows it carried. */
+export type SendOutcome<R> =
+	/** Accepted; the rows in `failures` were refused one by one, all the others were applied. */
+	| { kind: 'applied'; failures: Map<R, RowFailure>; unmatched?: RowFailure[] }
+	/** The whole request was refused because of (at least) one of its rows: isolate it. */
+	| { kind: 'rowRefused'; failure: RowFailure }
+	/** The whole request was refused for a reason no row causes (e.g. a delete to retry later). */
+	| { kind: 'allFailed'; failure: RowFailure };
+
+export interface IsolationReport<R> {
+	succeeded: R[];
+	failed: Array<{ row: R; failure: RowFailure }>;
+	/** Failures the service reported that match no row, with the rows of the request they came from. */
+	unmatched: Array<{ rows: R[]; failure: RowFailure }>;
+	/** Requests sent, including the ones that isolated refused rows. */
+	requests: number;
+}
+
+/** Extra requests one chunk may spend isolating refused rows: 2 * log2(1000) for 10 bad rows. */
+export const MAX_ISOLATION_REQUESTS = 200;
+
+export async function sendIsolating<R>(
+	rows: R[],
+	send: (rows: R[]) => Promise<SendOutcome<R>>,
+	maxExtraRequests = MAX_ISOLATION_REQUESTS,
+): Promise<IsolationReport<R>> {
+	const report: IsolationReport<R> = { succeeded: [], failed: [], unmatched: [], requests: 0 };
+	const failAll = (part: R[], failure: RowFailure) => {
+		for (const row of part) report.failed.push({ row, failure: { ...failure } });
+	};
+	const run = async (part: R[], refusedAs?: RowFailure): Promise<void> => {
+		if (part.length === 0) return;
+		if (refusedAs !== undefined && report.requests - 1 >= maxExtraRequests) {
+			failAll(part, {
+				...refusedAs,
+				message: `${refusedAs.message}. Not stored: the service refused the request this row was in, and the node stopped splitting it after ${maxExtraRequests} extra requests; this row may itself be valid`,
+			});
+			return;
+		}
+		report.requests++;
+		const outcome = await send(part);
+		if (outcome.kind === 'applied') {
+			for (const row of part) {
+				const failure = outcome.failures.get(row);
+				if (failure === undefined) report.succeeded.push(row);
+				else report.failed.push({ row, failure });
+			}
+			for (const failure of outcome.unmatched ?? []) report.unmatched.push({ rows: part, failure });
+			return;
+		}
+		if (outcome.kind === 'allFailed' || part.length === 1) {
+			failAll(part, outcome.failure);
+			return;
+		}
+		const middle = Math.ceil(part.length / 2);
+		await run(part.slice(0, middle), outcome.failure);
+		await run(part.slice(middle), outcome.failure);
+	};
+	await run(rows);
+	return report;
+}

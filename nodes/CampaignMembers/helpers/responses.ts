@@ -1,0 +1,130 @@
+/**
+ * Reading what the member endpoints answer, tolerantly (the spec shows some shapes only in
+ * words): the records of a read, the failure rows of a v2 save or delete, and matching those
+ * failure rows back to the rows that were sent.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { RowFailure } from './rows';
+import { phoneKey } from './rows';
+import { ruleWords } from './dialects';
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Container keys seen or plausible around a list; any other key holding an array is tried last. */
+const LIST_KEYS = ['failList', 'failureList', 'failedList', 'failures', 'list', 'rows', 'data', 'dataList', 'users'];
+
+function listIn(value: unknown): unknown[] | undefined {
+	if (Array.isArray(value)) return value;
+	if (!isObject(value)) return undefined;
+	for (const key of LIST_KEYS) if (Array.isArray(value[key])) return value[key] as unknown[];
+	const arrays = Object.values(value).filter(Array.isArray);
+	return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
+}
+
+/** The member records of a read: a bare array, an object wrapping one, or one record object. */
+export function recordsOf(processValue: unknown): IDataObject[] {
+	const list = listIn(processValue);
+	if (list !== undefined) return list.filter(isObject);
+	if (isObject(processValue) && ('memberId' in processValue || 'phoneNumber' in processValue)) return [processValue];
+	return [];
+}
+
+/** One failure row of a v2 save or delete (spec 4.4 rules 5 and 7). */
+export interface ServiceFailureRow {
+	code: string;
+	message?: string;
+	memberId?: string;
+	phoneNumber?: string;
+}
+
+const str = (value: unknown): string | undefined =>
+	typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+
+/**
+ * The failure rows in a processValue: a bare array or an object wrapping one (e.g.
+ * `{failList: [...]}`). A row counts when it carries a failure code (`failureCode`, or the
+ * `failCode`/`code` spellings); empty values (null, "", []) mean no failures.
+ */
+export function failureRowsOf(processValue: unknown): ServiceFailureRow[] {
+	const list = listIn(processValue) ?? (isObject(processValue) ? [processValue] : []);
+	const rows: ServiceFailureRow[] = [];
+	for (const entry of list) {
+		if (!isObject(entry)) continue;
+		const code = str(entry.failureCode ?? entry.failCode ?? entry.code);
+		if (code === undefined || code.trim() === '') continue;
+		rows.push({
+			code: code.trim().toUpperCase(),
+			message: str(entry.failureMessage ?? entry.failMessage ?? entry.message),
+			memberId: str(entry.memberId),
+			phoneNumber: str(entry.phoneNumber),
+		});
+	}
+	return rows;
+}
+
+/** A row that was sent, as far as matching needs it. */
+export interface SentRow {
+	index: number;
+	memberId?: string;
+	phoneNumber?: string;
+}
+
+export interface MatchedFailures<R extends SentRow> {
+	/** Failures matched to the row they belong to. */
+	matched: Map<R, RowFailure>;
+	/** Failure rows that name no row of the request (reported against the whole request). */
+	unmatched: RowFailure[];
+}
+
+/**
+ * Pairs each failure row with the sent row it is about: by phone number first (the unique key
+ * of v2), then by member id. Rows repeat a phone number only in the duplicate case: F11 is the
+ * answer for a LATER row whose phone number an earlier row of the same request already used
+ * (spec 4.4 rule 3), so an F11 never claims the first row with that number, and among the later
+ * ones the one with the same member id, else the earliest unclaimed one, is taken. Every sent
+ * row is claimed at most once.
+ */
+export function matchFailures<R extends SentRow>(failures: ServiceFailureRow[], sent: readonly R[]): MatchedFailures<R> {
+	const byPhone = new Map<string, R[]>();
+	const byId = new Map<string, R[]>();
+	for (const row of sent) {
+		const phone = phoneKey(row.phoneNumber);
+		if (phone !== undefined) byPhone.set(phone, [...(byPhone.get(phone) ?? []), row]);
+		if (row.memberId !== undefined) byId.set(row.memberId, [...(byId.get(row.memberId) ?? []), row]);
+	}
+	const matched = new Map<R, RowFailure>();
+	const unmatched: RowFailure[] = [];
+	const free = (row: R) => !matched.has(row);
+	const sameId = (failure: ServiceFailureRow) => (row: R) => failure.memberId !== undefined && row.memberId === failure.memberId;
+
+	for (const failure of failures) {
+		const phone = phoneKey(failure.phoneNumber);
+		const samePhone = phone === undefined ? [] : (byPhone.get(phone) ?? []);
+		let candidates = samePhone;
+		if (failure.code === 'F11' && samePhone.length > 1) candidates = samePhone.slice(1);
+		candidates = candidates.filter(free);
+		let row = candidates.find(sameId(failure)) ?? candidates[0];
+		if (row === undefined && failure.memberId !== undefined) row = (byId.get(failure.memberId) ?? []).filter(free)[0];
+
+		let message = ruleWords(failure.code, failure.message);
+		if (row === undefined) {
+			unmatched.push({
+				code: failure.code,
+				message: `${message}. The service named a row that matches no row sent in this request.`,
+				memberId: failure.memberId ?? null,
+				phoneNumber: failure.phoneNumber ?? null,
+			});
+			continue;
+		}
+		const winner = samePhone[0];
+		const extra: RowFailure = { code: failure.code, message };
+		if (failure.code === 'F11' && winner !== undefined && winner !== row) {
+			message += `. Input item ${winner.index}${winner.memberId !== undefined ? ` (member ID ${JSON.stringify(winner.memberId)})` : ''} has the same phone number earlier in the same request; the service kept that row and left this one out`;
+			extra.message = message;
+			extra.duplicateOfItem = winner.index;
+		}
+		matched.set(row, extra);
+	}
+	return { matched, unmatched };
+}

@@ -1,0 +1,165 @@
+/**
+ * Member rows: reading them from items, checking the service's documented rules before
+ * anything is sent, and the one output shape of a member record. Written once for v1 and v2;
+ * the codes and the phone rule come from the dialect.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { hyphenatedMobile, mobileDigits } from '../../shared/phone';
+import type { ApiVersion, MemberDialect, MemberRow } from './dialects';
+import { ruleWords } from './dialects';
+
+/** The documented name limit (spec 2.4, 2.5, section 8), counted in characters. */
+export const MAX_NAME_LENGTH = 20;
+
+/** A row as given, before any check. */
+export interface RawMemberRow {
+	memberId: unknown;
+	phoneNumber: unknown;
+	isReceive: unknown;
+	name: unknown;
+}
+
+/** A row the node refuses itself: the service's code for the broken rule, and plain words. */
+export interface RowFailure extends IDataObject {
+	code: string;
+	message: string;
+}
+
+export type CheckedRow = { row: MemberRow } | { failure: RowFailure; memberId: string | null; phoneNumber: string | null };
+
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * Receive consent in every form a workflow is likely to hold: booleans, "true"/"false",
+ * "Y"/"N" (the service's own wording, spec 2.4) and 1/0, strings in any case. Absent (undefined,
+ * null, empty text) means refused (spec 2.4, 2.5, section 3). Anything else: `undefined`.
+ */
+export function parseConsent(value: unknown): { value: boolean; given: boolean } | undefined {
+	if (isBlank(value)) return { value: false, given: false };
+	if (typeof value === 'boolean') return { value, given: true };
+	if (typeof value === 'number') {
+		if (value === 1) return { value: true, given: true };
+		if (value === 0) return { value: false, given: true };
+		return undefined;
+	}
+	if (typeof value === 'string') {
+		const text = value.trim().toLowerCase();
+		if (text === 'true' || text === 'y' || text === '1') return { value: true, given: true };
+		if (text === 'false' || text === 'n' || text === '0') return { value: false, given: true };
+	}
+	return undefined;
+}
+
+/** Text of a scalar field (member id, phone number, name): trimmed; undefined when absent. */
+function text(value: unknown): string | undefined {
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'bigint') return String(value);
+	return undefined;
+}
+
+/** How a value is shown inside a message. */
+export function shown(value: unknown): string {
+	if (typeof value === 'string') return JSON.stringify(value);
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
+
+/** Normalises a phone number for sending, or says why it cannot be one. */
+export function sendablePhone(
+	raw: unknown,
+	dialect: MemberDialect,
+	normalize: boolean,
+): { phone: string } | { problem: string } {
+	const given = text(raw);
+	if (given === undefined) return { problem: 'no phone number given' };
+	if (normalize) {
+		const hyphenated = hyphenatedMobile(given);
+		return hyphenated === undefined
+			? { problem: `${shown(given)} cannot be a Korean mobile number (expected e.g. 010-1234-5678)` }
+			: { phone: hyphenated };
+	}
+	return dialect.acceptsPhoneAsGiven(given)
+		? { phone: given }
+		: { problem: `${shown(given)}: ${dialect.phoneFormatHint}` };
+}
+
+function failure(code: string, detail: string): RowFailure {
+	return { code, message: `${ruleWords(code)}: ${detail}` };
+}
+
+/**
+ * Checks one save row against the documented rules, in the order the service checks them, and
+ * gives either the row to send or the failure with the service's own code for that rule.
+ * Duplicate phone numbers are not checked here: the service decides which row wins (F11).
+ */
+export function checkSaveRow(raw: RawMemberRow, dialect: MemberDialect, normalize: boolean): CheckedRow {
+	const memberId = text(raw.memberId);
+	const phone = sendablePhone(raw.phoneNumber, dialect, normalize);
+	const ids = {
+		memberId: memberId ?? null,
+		phoneNumber: 'phone' in phone ? phone.phone : (text(raw.phoneNumber) ?? null),
+	};
+	const { codes } = dialect;
+	const idProblem = isBlank(raw.memberId)
+		? 'no member ID given'
+		: memberId === undefined
+			? `member ID must be text (got ${shown(raw.memberId)})`
+			: undefined;
+	if (idProblem !== undefined && 'problem' in phone) {
+		return { failure: failure(codes.missingIdAndBadPhone, `${idProblem}, and phone number: ${phone.problem}`), ...ids };
+	}
+	if (idProblem !== undefined) return { failure: failure(codes.missingId, idProblem), ...ids };
+	if ('problem' in phone) return { failure: failure(codes.badPhone, phone.problem), ...ids };
+
+	const consent = parseConsent(raw.isReceive);
+	if (consent === undefined) {
+		return {
+			failure: failure(
+				codes.badConsent,
+				`isReceive is ${shown(raw.isReceive)}; use true/false, "true"/"false", Y/N or 1/0 (empty means refused)`,
+			),
+			...ids,
+		};
+	}
+
+	let name: string | undefined;
+	if (!isBlank(raw.name)) {
+		name = text(raw.name);
+		if (name === undefined) return { failure: failure(codes.nameTooLong, `name must be text (got ${shown(raw.name)})`), ...ids };
+		const length = [...name].length;
+		if (length > MAX_NAME_LENGTH) {
+			return {
+				failure: failure(codes.nameTooLong, `${shown(name)} has ${length} characters, at most ${MAX_NAME_LENGTH} are allowed`),
+				...ids,
+			};
+		}
+	}
+	return { row: { memberId: memberId as string, phoneNumber: phone.phone, isReceive: consent.value, ...(name !== undefined ? { name } : {}) } };
+}
+
+/** The national digits of a phone number for matching rows (falls back to the digits it has). */
+export function phoneKey(phone: unknown): string | undefined {
+	if (typeof phone !== 'string' && typeof phone !== 'number') return undefined;
+	return mobileDigits(phone) ?? (String(phone).replace(/\D/g, '') || undefined);
+}
+
+/**
+ * The one output shape of a member record, whichever version produced it:
+ * `{ memberId, phoneNumber, isReceive: boolean, name: string | null, apiVersion }`.
+ * v1 answers isReceive as a boolean, v2 as "true"/"false" (spec 4.3 rule 3, 4.4 rule 1).
+ */
+export function memberRecord(raw: IDataObject, version: ApiVersion): IDataObject {
+	const consent = parseConsent(raw.isReceive);
+	const name = typeof raw.name === 'string' && raw.name !== '' ? raw.name : null;
+	return {
+		memberId: raw.memberId === undefined || raw.memberId === null ? null : String(raw.memberId),
+		phoneNumber: raw.phoneNumber === undefined || raw.phoneNumber === null ? null : String(raw.phoneNumber),
+		isReceive: consent?.value ?? false,
+		name,
+		apiVersion: version,
+	};
+}

@@ -1,0 +1,137 @@
+/**
+ * Members `delete`: v1 by member id, v2 by phone number (the key of each version), one member
+ * per input item, sent in chunks of Batch Size. Every item ends on Success or Failed.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { batchSizeOption, readBatchSize, transportOptions } from '../../shared/options';
+import { chunk } from '../../shared/outputs';
+import type { ApiCall } from '../../shared/transport';
+import { normalizePhoneOption, openMembers, sendRows, writeOutputs } from '../helpers/common';
+import type { IsolationReport } from '../helpers/isolate';
+import { sendIsolating } from '../helpers/isolate';
+import type { SentRow } from '../helpers/responses';
+import type { RowFailure } from '../helpers/rows';
+import { sendablePhone } from '../helpers/rows';
+import { ruleWords } from '../helpers/dialects';
+
+const show = (apiVersion: string) => ({ show: { operation: ['delete'], apiVersion: [apiVersion] } });
+
+export const deleteProperties: INodeProperties[] = [
+	{
+		displayName: 'Member ID',
+		name: 'memberId',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: show('v1'),
+		description: 'ID of the member to delete (member API v1 deletes by member ID). This cannot be undone.',
+	},
+	{
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '010-1234-5678',
+		displayOptions: show('v2'),
+		description: 'Phone number of the member record to delete (member API v2 deletes by phone number). This cannot be undone.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { operation: ['delete'] } },
+		options: [
+			{
+				...batchSizeOption,
+				description:
+					'How many members to delete per request, 1 to 1000. In v2 a request of one row sends the single object {"phoneNumber": ...} the documentation shows, so 1 is the most conservative setting.',
+			},
+			{
+				displayName: 'Delete All Information',
+				name: 'deleteAllInformation',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '/apiVersion': ['v1'] } },
+				description:
+					'Whether to remove all information of each member (POST ?delete, one member per request) instead of the member record only (DELETE, in batches). It cannot be undone.',
+			},
+			{ ...normalizePhoneOption, displayOptions: { show: { '/apiVersion': ['v2'] } } },
+			...transportOptions,
+		],
+	},
+];
+
+interface PendingDelete extends SentRow {
+	key: string;
+}
+
+const text = (value: unknown): string =>
+	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+
+export async function executeDelete(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+	const { client, dialect, options, normalize } = await openMembers(this);
+	const batchSize = readBatchSize(this, options);
+	const version = dialect.version;
+	const allInformation = version === 'v1' && options.deleteAllInformation === true;
+
+	const refused: Array<{ index: number; failure: RowFailure }> = [];
+	const pending: PendingDelete[] = [];
+	items.forEach((_, index) => {
+		if (version === 'v1') {
+			const memberId = text(this.getNodeParameter('memberId', index, ''));
+			if (memberId === '') {
+				refused.push({ index, failure: { code: '-1006', message: `${ruleWords('-1006')}: no member ID given`, memberId: null, apiVersion: version } });
+			} else {
+				pending.push({ index, memberId, key: memberId });
+			}
+			return;
+		}
+		const given = this.getNodeParameter('phoneNumber', index, '');
+		const phone = sendablePhone(given, dialect, normalize);
+		if ('problem' in phone) {
+			const phoneNumber = text(given);
+			refused.push({
+				index,
+				failure: { code: 'F02', message: `${ruleWords('F02')}: ${phone.problem}`, phoneNumber: phoneNumber === '' ? null : phoneNumber, apiVersion: version },
+			});
+		} else {
+			pending.push({ index, phoneNumber: phone.phone, key: phone.phone });
+		}
+	});
+
+	const call = (rows: PendingDelete[]): ApiCall => {
+		if (version === 'v2') {
+			// The body container is "not shown" (spec 4.4): only the field `phoneNumber` (a string) is
+			// documented, while the answer speaks of rows ("erroneous rows are returned... correct rows
+			// are processed"), so one request may carry several. Several rows go as an array of
+			// `{phoneNumber}` objects, the same container the save of the same resource takes, which
+			// keeps each row in the documented field shape and lets deletes be batched like saves; a
+			// single row goes as exactly the documented object, so Batch Size 1 never depends on the
+			// guess. The query `delete` is sent with an empty value, as documented.
+			const body = rows.length === 1 ? { phoneNumber: rows[0].key } : rows.map((row) => ({ phoneNumber: row.key }));
+			return { method: 'POST', path: dialect.path, qs: { delete: '' }, body };
+		}
+		if (allInformation) {
+			// Delete by POST takes the single field `memberId` (spec 4.3): one member per request.
+			return { method: 'POST', path: dialect.path, qs: { delete: '' }, body: { memberId: rows[0].key } };
+		}
+		return { method: 'DELETE', path: dialect.path, body: rows.map((row) => row.key) };
+	};
+
+	const reports: Array<IsolationReport<PendingDelete>> = [];
+	for (const rows of chunk(pending, allInformation ? 1 : batchSize)) {
+		reports.push(await sendIsolating(rows, async (part) => sendRows(client, call(part), part)));
+	}
+
+	const identity = (row: PendingDelete) =>
+		version === 'v1' ? { memberId: row.key } : { phoneNumber: row.key };
+	return writeOutputs(
+		refused,
+		reports,
+		(row) => ({ ...identity(row), deleted: true, ...(allInformation ? { allInformation: true } : {}), apiVersion: version }),
+		(row) => ({ ...identity(row), apiVersion: version }),
+	);
+}

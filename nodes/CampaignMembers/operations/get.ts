@@ -1,0 +1,109 @@
+/**
+ * Members `get` (v1 and v2): the records of a member id and/or a phone number, one request per
+ * input item, each record one output item paired with its input item. Both versions give the
+ * same shape (see `memberRecord`): downstream nodes need not care which version answered.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { transportOptions } from '../../shared/options';
+import { item } from '../../shared/outputs';
+import { errorOutputItems, normalizePhoneOption, openMembers } from '../helpers/common';
+import type { MemberDialect } from '../helpers/dialects';
+import { recordsOf } from '../helpers/responses';
+import { memberRecord, sendablePhone } from '../helpers/rows';
+
+const show = { show: { operation: ['get'] } };
+
+export const getProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Each record found is one output item: memberId, phoneNumber, isReceive (true or false, whichever version answered), name (null when none is stored) and apiVersion. A member not found gives no item.',
+		name: 'getNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Member ID',
+		name: 'memberId',
+		type: 'string',
+		default: '',
+		displayOptions: show,
+		description: 'Find the records of this member ID. Set it, the phone number, or both.',
+	},
+	{
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		placeholder: '010-1234-5678',
+		displayOptions: show,
+		description: 'Find the record of this phone number. Set it, the member ID, or both.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options: [normalizePhoneOption, ...transportOptions],
+	},
+];
+
+const text = (value: unknown): string =>
+	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+
+/** The query of one item: at least one of member id and phone number. */
+function query(ctx: IExecuteFunctions, i: number, dialect: MemberDialect, normalize: boolean): Record<string, string> {
+	const memberId = text(ctx.getNodeParameter('memberId', i, ''));
+	const phoneGiven = text(ctx.getNodeParameter('phoneNumber', i, ''));
+	if (memberId === '' && phoneGiven === '') {
+		throw new NodeOperationError(ctx.getNode(), 'Set a Member ID or a Phone Number (or both) to look a member up', {
+			itemIndex: i,
+			description: 'The service needs at least one of them to read member records; both are empty for this item.',
+		});
+	}
+	const qs: Record<string, string> = {};
+	if (memberId !== '') qs.memberId = memberId;
+	if (phoneGiven !== '') {
+		const phone = sendablePhone(phoneGiven, dialect, normalize);
+		if ('problem' in phone) {
+			throw new NodeOperationError(ctx.getNode(), `Phone Number ${phone.problem}`, { itemIndex: i });
+		}
+		qs.phoneNumber = phone.phone;
+	}
+	return qs;
+}
+
+export async function executeGet(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[][]> {
+	const { client, dialect, normalize } = await openMembers(this);
+	const results: INodeExecutionData[] = [];
+	// A problem of one item (no key given, a key the service refuses) is that item's error under
+	// "On Error: Continue"; a failure of the whole call (bad key, service down) is thrown.
+	const itemError = (error: unknown, i: number) => {
+		if (!continueOnFail) throw error;
+		results.push({ ...errorOutputItems(this.getNode(), [items[i]], error)[0], pairedItem: { item: i } });
+	};
+	for (let i = 0; i < items.length; i++) {
+		let qs: Record<string, string>;
+		try {
+			qs = query(this, i, dialect, normalize);
+		} catch (error) {
+			itemError(error, i);
+			continue;
+		}
+		const call = { method: 'GET' as const, path: dialect.path, qs, itemIndex: i };
+		const result = await client.call(call);
+		if (result.info.kind !== 'success') {
+			itemError(client.error(result, call), i);
+			continue;
+		}
+		for (const record of recordsOf(result.processValue)) results.push(item(memberRecord(record, dialect.version), i));
+	}
+	return [results];
+}

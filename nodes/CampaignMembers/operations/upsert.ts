@@ -1,0 +1,155 @@
+/**
+ * Members `upsert` (v1 and v2): save or update one member per input item. Rows are read from
+ * the items (auto-map) or from the parameters (define below), checked against the documented
+ * rules, sent in chunks of Batch Size, and every item ends on Success or Failed.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { batchSizeOption, readBatchSize, transportOptions } from '../../shared/options';
+import { chunk } from '../../shared/outputs';
+import { normalizePhoneOption, openMembers, sendRows, writeOutputs } from '../helpers/common';
+import type { MemberRow } from '../helpers/dialects';
+import type { IsolationReport } from '../helpers/isolate';
+import { sendIsolating } from '../helpers/isolate';
+import type { RawMemberRow, RowFailure } from '../helpers/rows';
+import { checkSaveRow, memberRecord } from '../helpers/rows';
+
+const show = { show: { operation: ['upsert'] } };
+const showDefined = { show: { operation: ['upsert'], mappingMode: ['defineBelow'] } };
+
+export const upsertProperties: INodeProperties[] = [
+	{
+		displayName: 'Mapping Mode',
+		name: 'mappingMode',
+		type: 'options',
+		noDataExpression: true,
+		default: 'autoMapInputData',
+		displayOptions: show,
+		options: [
+			{
+				name: 'Map Automatically',
+				value: 'autoMapInputData',
+				description: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
+			},
+			{
+				name: 'Define Below',
+				value: 'defineBelow',
+				description: 'Set the member fields below, usually with expressions',
+			},
+		],
+		description: 'Where the member fields of each row come from',
+	},
+	{
+		displayName:
+			'Each input item is one member: fields memberId and phoneNumber (required), isReceive (true/false, "Y"/"N" or 1/0; empty means refused) and name (optional, at most 20 characters)',
+		name: 'autoMapNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { operation: ['upsert'], mappingMode: ['autoMapInputData'] } },
+	},
+	{
+		displayName: 'Member ID',
+		name: 'memberId',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showDefined,
+		description: 'ID of the member in your system',
+	},
+	{
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '010-1234-5678',
+		displayOptions: showDefined,
+		description: 'Korean mobile number of the member. In v2 it is the unique key of the record.',
+	},
+	{
+		displayName: 'Receives SMS',
+		name: 'isReceive',
+		type: 'boolean',
+		default: false,
+		displayOptions: showDefined,
+		description:
+			'Whether the member consents to receive SMS. An expression may also give "true"/"false", "Y"/"N" or 1/0; empty means refused.',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		displayOptions: showDefined,
+		description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options: [batchSizeOption, normalizePhoneOption, ...transportOptions],
+	},
+];
+
+/** A row to send, with the input item it came from. */
+interface PendingRow {
+	index: number;
+	memberId: string;
+	phoneNumber: string;
+	row: MemberRow;
+}
+
+function rawRow(ctx: IExecuteFunctions, items: INodeExecutionData[], i: number, mode: string): RawMemberRow {
+	if (mode === 'defineBelow') {
+		return {
+			memberId: ctx.getNodeParameter('memberId', i, ''),
+			phoneNumber: ctx.getNodeParameter('phoneNumber', i, ''),
+			isReceive: ctx.getNodeParameter('isReceive', i, false),
+			name: ctx.getNodeParameter('name', i, ''),
+		};
+	}
+	const json = items[i].json;
+	return { memberId: json.memberId, phoneNumber: json.phoneNumber, isReceive: json.isReceive, name: json.name };
+}
+
+export async function executeUpsert(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+	const { client, dialect, options, normalize } = await openMembers(this);
+	const batchSize = readBatchSize(this, options);
+	const mode = this.getNodeParameter('mappingMode', 0, 'autoMapInputData') as string;
+	const version = dialect.version;
+
+	// Every row is read and checked before the first request: an expression error can never stop
+	// the node half-way through, and rows breaking a documented rule are never sent.
+	const refused: Array<{ index: number; failure: RowFailure }> = [];
+	const pending: PendingRow[] = [];
+	items.forEach((_, index) => {
+		const checked = checkSaveRow(rawRow(this, items, index, mode), dialect, normalize);
+		if ('failure' in checked) {
+			refused.push({
+				index,
+				failure: { ...checked.failure, memberId: checked.memberId, phoneNumber: checked.phoneNumber, apiVersion: version },
+			});
+		} else {
+			pending.push({ index, memberId: checked.row.memberId, phoneNumber: checked.row.phoneNumber, row: checked.row });
+		}
+	});
+
+	const reports: Array<IsolationReport<PendingRow>> = [];
+	for (const rows of chunk(pending, batchSize)) {
+		// Repeated phone numbers stay in one request: the service decides which row wins (F11).
+		reports.push(
+			await sendIsolating(rows, async (part) =>
+				sendRows(client, { method: 'POST', path: dialect.path, body: part.map((p) => dialect.saveRow(p.row)) }, part),
+			),
+		);
+	}
+
+	return writeOutputs(
+		refused,
+		reports,
+		(p) => memberRecord({ ...p.row }, version),
+		(p) => ({ memberId: p.memberId, phoneNumber: p.phoneNumber, apiVersion: version }),
+	);
+}
