@@ -70,6 +70,17 @@ export interface ApiResult {
 /** Network errors after which the request provably never reached the service. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
+/** Socket-level failures that are worth another attempt (anything else is not retried). */
+const NETWORK_CODES = new Set([
+	...NEVER_SENT,
+	'ECONNRESET',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EPROTO',
+]);
+
 const NETWORK_WORDS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ENOTFOUND: 'the host name was not found',
@@ -162,6 +173,23 @@ export function normalizeBaseUrl(raw: unknown, node: INode): string {
 	return `${url.protocol}//${url.host}${path}`;
 }
 
+/** The key goes into a header: it must be present and hold no line break or control character. */
+export function checkApiKey(raw: unknown, node: INode): void {
+	if (typeof raw !== 'string' || raw.trim() === '') {
+		throw new NodeOperationError(node, 'API Key in the Campaign API credential is empty', {
+			description: 'Keys are issued in the service site settings, under key management.',
+		});
+	}
+	// eslint-disable-next-line no-control-regex
+	if (/[\u0000-\u001f\u007f]/.test(raw)) {
+		throw new NodeOperationError(
+			node,
+			'API Key in the Campaign API credential contains a line break or another control character',
+			{ description: 'Paste the key again without surrounding line breaks.' },
+		);
+	}
+}
+
 export class CampaignClient {
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -175,6 +203,7 @@ export class CampaignClient {
 	static async create(ctx: IExecuteFunctions, settings: TransportSettings): Promise<CampaignClient> {
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl, ctx.getNode());
+		checkApiKey(credentials.apiKey, ctx.getNode());
 		const version = credentials.memberApiVersion;
 		return new CampaignClient(
 			ctx,
@@ -383,7 +412,7 @@ function networkCodeOf(error: unknown): string | undefined {
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(messages)) {
 		return /timeout/i.test(messages) || code === 'ETIMEDOUT' ? 'ETIMEDOUT' : 'ECONNRESET';
 	}
-	if (code !== undefined && /^E[A-Z_]+$/.test(code)) return code;
+	if (code !== undefined && NETWORK_CODES.has(code)) return code;
 	if (/socket hang up|aborted/i.test(messages)) return 'ECONNRESET';
 	return undefined;
 }

@@ -204,6 +204,37 @@ describe('base URL rules', () => {
 	});
 });
 
+describe('API key rules', () => {
+	it.each([
+		['empty', '', 'API Key in the Campaign API credential is empty'],
+		['with a line break (header injection)', 'abc\r\nX-Evil: 1', 'contains a line break'],
+	])('refuses a key that is %s before sending', async (_label, apiKey, words) => {
+		server = await startScripted(() => ({ body: envelope(0) }));
+		const result = await runNode({
+			type: PROBE_TYPE,
+			extraTypes: { [PROBE_TYPE]: probeNode },
+			parameters: { call: JSON.stringify({ method: 'GET', path: '/v2/custom' }), options: JSON.stringify(FAST) },
+			input: [{}],
+			credentials: { baseUrl: server.baseUrl, apiKey },
+		});
+		expect(server.seen).toHaveLength(0);
+		expect(result.error?.message).toContain(words);
+		expect(result.error?.message).not.toContain('X-Evil');
+	});
+
+	it('encodes query values whatever they contain', async () => {
+		const { json } = await probe(() => ({ body: envelope(0) }), {
+			method: 'GET',
+			path: '/v2/custom',
+			qs: { memberId: 'a&b=c #d 김' },
+		});
+		expect(json).toMatchObject({ code: '0' });
+		const url = new URL(server?.seen[0].url ?? '', 'http://x');
+		expect(url.searchParams.get('memberId')).toBe('a&b=c #d 김');
+		expect([...url.searchParams.keys()]).toEqual(['memberId']);
+	});
+});
+
 describe('the API key never leaks', () => {
 	it('sends it only as the x-api-key header and redacts it from messages', async () => {
 		const { error } = await probe(() => ({ body: envelope(-1001, null, { message: `unknown key ${KEY}` }) }));
