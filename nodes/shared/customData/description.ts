@@ -5,13 +5,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { batchSizeOption, transportOptions } from '../options';
 import type { DataDialect } from './dialect';
+import { READ_OPERATIONS } from './dialect';
 
 /**
  * Reads have one output, writes two (Success, Failed). n8n evaluates this expression with the
  * node's parameters to draw and route the outputs.
  */
-export const DATA_NODE_OUTPUTS =
-	'={{ ["get", "getAll"].includes($parameter["operation"]) ? [{ "type": "main" }] : [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failed" }] }}';
+export const DATA_NODE_OUTPUTS: `={{${string}}}` = `={{ ${JSON.stringify(READ_OPERATIONS)}.includes($parameter["operation"]) ? [{ "type": "main" }] : [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failed" }] }}`;
 
 const WRITES = ['create', 'update'];
 
@@ -41,7 +41,7 @@ export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 					name: 'Delete Keys',
 					value: 'deleteKeys',
 					action: `Delete ${noun} keys of members`,
-					description: `Delete some keys of the members named by the input items`,
+					description: 'Delete some keys of the members named by the input items',
 				},
 				{
 					name: 'Get',

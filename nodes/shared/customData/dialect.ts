@@ -5,9 +5,6 @@
  */
 
 export interface DataDialect {
-	/** The node's `name` (part of every saved workflow: never rename). */
-	nodeName: 'campaignCustomData' | 'campaignLegacyData';
-	displayName: string;
 	/** How the data is called in labels and descriptions ("custom data", "legacy data"). */
 	noun: string;
 	basePath: '/v2/custom' | '/v1/legacy';
@@ -19,35 +16,26 @@ export interface DataDialect {
 	 * entries it stored and nothing about which.
 	 */
 	writeResult: 'failureRows' | 'count';
-	docsUrl: string;
 }
 
 export const CUSTOM_DATA: DataDialect = {
-	nodeName: 'campaignCustomData',
-	displayName: 'Campaign Custom Data',
 	noun: 'custom data',
 	basePath: '/v2/custom',
 	keyField: 'customDataKey',
 	valueField: 'customDataValue',
 	writeResult: 'failureRows',
-	docsUrl: 'https://github.com/campaign-messaging/n8n-nodes-campaign-messaging#campaign-custom-data',
 };
 
 export const LEGACY_DATA: DataDialect = {
-	nodeName: 'campaignLegacyData',
-	displayName: 'Campaign Legacy Data',
 	noun: 'legacy data',
 	basePath: '/v1/legacy',
 	keyField: 'legacyDataKey',
 	valueField: 'legacyDataValue',
 	writeResult: 'count',
-	docsUrl: 'https://github.com/campaign-messaging/n8n-nodes-campaign-messaging#campaign-legacy-data',
 };
 
+/** Operations with one output; every other operation (create, update, delete, deleteKeys) has Success and Failed. */
 export const READ_OPERATIONS = ['get', 'getAll'] as const;
-export const WRITE_OPERATIONS = ['create', 'update', 'delete', 'deleteKeys'] as const;
-
-export type DataOperation = (typeof READ_OPERATIONS)[number] | (typeof WRITE_OPERATIONS)[number];
 
 export function isReadOperation(operation: string): boolean {
 	return (READ_OPERATIONS as readonly string[]).includes(operation);

@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { asNodeError } from '../shared/errors';
+import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../shared/customData/description';
+import { LEGACY_DATA } from '../shared/customData/dialect';
+import { errorOutputs, executeDataOperation } from '../shared/customData/execute';
+
+/** Legacy custom data v1 (`/v1/legacy`): the same per-member key/value attributes under the older API. */
+export class CampaignLegacyData implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Campaign Legacy Data',
+		name: 'campaignLegacyData',
+		icon: { light: 'file:../../icons/campaign.svg', dark: 'file:../../icons/campaign.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description:
+			'Read, write and delete legacy custom data (v1): per-member key/value attributes of the campaign service; writes report the count the service confirms',
+		defaults: { name: 'Campaign Legacy Data' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: DATA_NODE_OUTPUTS,
+		credentials: [{ name: 'campaignApi', required: true }],
+		properties: dataNodeProperties(LEGACY_DATA),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		try {
+			return await executeDataOperation.call(this, LEGACY_DATA, items);
+		} catch (error) {
+			if (this.continueOnFail()) {
+				return errorOutputs(this, items, error);
+			}
+			throw asNodeError(this.getNode(), error);
+		}
+	}
+}
