@@ -45,7 +45,10 @@ export function defaultOptions(): ResolvedOptions {
  * Merges `partial` over `base`. A key present with the value `undefined` restores that option's
  * default (for `faults`: no faults). `port` is only used at start and ignored here.
  */
-export function mergeOptions(base: ResolvedOptions, partial: Partial<SandboxOptions>): ResolvedOptions {
+export function mergeOptions(
+	base: ResolvedOptions,
+	partial: Partial<SandboxOptions>,
+): ResolvedOptions {
 	const defaults = defaultOptions();
 	const next: ResolvedOptions = { ...base };
 	const assign = <K extends keyof ResolvedOptions>(key: K): void => {
@@ -102,7 +105,10 @@ export interface RequestContext {
 	statusField: 'code' | 'col';
 }
 
-export type ParsedBody = { kind: 'empty' } | { kind: 'invalid'; raw: string } | { kind: 'json'; value: unknown };
+export type ParsedBody =
+	| { kind: 'empty' }
+	| { kind: 'invalid'; raw: string }
+	| { kind: 'json'; value: unknown };
 
 /** A body of only whitespace counts as empty. */
 export function parseBody(raw: string): ParsedBody {

@@ -2,7 +2,7 @@
  * Response building: the envelope of spec 2.1, the triggered-send shapes of 4.5 / 7.3, and the
  * raw (non-envelope) answers used by the fault injection.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../support/node';
 import type { RequestContext, ResolvedOptions } from './context';
 
 /** A fully serialized answer. Handlers return one; the server writes it (or replaces it by a fault). */
@@ -70,10 +70,21 @@ function jsonReply(status: number, value: unknown, processCode?: number): Reply 
  * `{ httpStatus: { code, reasonPhrase }, processCode, processValue }`.
  * `httpStatus.code` always equals the HTTP status actually sent.
  */
-export function envelope(ctx: RequestContext, processCode: number, processValue: unknown = null): Reply {
+export function envelope(
+	ctx: RequestContext,
+	processCode: number,
+	processValue: unknown = null,
+): Reply {
 	const status = ctx.options.errorHttpStatus === 'mapped' ? mappedHttpStatus(processCode) : 200;
-	const httpStatus = { [ctx.statusField]: code(ctx.options, status), reasonPhrase: reasonPhrase(status) };
-	return jsonReply(status, { httpStatus, processCode: code(ctx.options, processCode), processValue }, processCode);
+	const httpStatus = {
+		[ctx.statusField]: code(ctx.options, status),
+		reasonPhrase: reasonPhrase(status),
+	};
+	return jsonReply(
+		status,
+		{ httpStatus, processCode: code(ctx.options, processCode), processValue },
+		processCode,
+	);
 }
 
 /** HTTP status of each triggered-send code (spec 7.3). */
@@ -181,5 +192,13 @@ export function htmlReply(status: number): Reply {
 
 /** Answer for an unknown path (404) or a method the path does not support (405); HTTP level, no processCode. */
 export function notRoutedReply(status: 404 | 405): Reply {
-	return jsonReply(status, { httpStatus: { code: status, reasonPhrase: reasonPhrase(status) }, processCode: -9998, processValue: null }, -9998);
+	return jsonReply(
+		status,
+		{
+			httpStatus: { code: status, reasonPhrase: reasonPhrase(status) },
+			processCode: -9998,
+			processValue: null,
+		},
+		-9998,
+	);
 }

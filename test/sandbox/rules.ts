@@ -31,8 +31,10 @@ export function isV2Phone(value: unknown): value is string {
 /** Hyphenated form returned on read: 010-1234-5678 (11 digits) or 010-123-4567 (10 digits). */
 export function hyphenatePhone(phone: string): string {
 	const digits = phoneDigits(phone);
-	if (/^\d{11}$/.test(digits)) return `${digits.slice(0, 3)}-${digits.slice(3, 7)}-${digits.slice(7)}`;
-	if (/^\d{10}$/.test(digits)) return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
+	if (/^\d{11}$/.test(digits))
+		return `${digits.slice(0, 3)}-${digits.slice(3, 7)}-${digits.slice(7)}`;
+	if (/^\d{10}$/.test(digits))
+		return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
 	return phone;
 }
 
@@ -43,7 +45,9 @@ export function isIsoDate(value: unknown): value is string {
 	if (!m) return false;
 	const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
 	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return (
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+	);
 }
 
 /** A decimal number written as text, e.g. "12", "-3.5", " 7 ", "1e3". Not "", "0x10", "Infinity". */
@@ -64,13 +68,15 @@ export function coerceToFormat(format: KeyFormat, value: unknown): CoerceResult 
 	switch (format) {
 		case 'number':
 			if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value };
-			if (typeof value === 'string' && isNumericString(value)) return { ok: true, value: Number(value) };
+			if (typeof value === 'string' && isNumericString(value))
+				return { ok: true, value: Number(value) };
 			return { ok: false };
 		case 'date':
 			return isIsoDate(value) ? { ok: true, value } : { ok: false };
 		case 'string':
 			if (typeof value === 'string') return { ok: true, value };
-			if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value: String(value) };
+			if (typeof value === 'number' && Number.isFinite(value))
+				return { ok: true, value: String(value) };
 			return { ok: false };
 	}
 }

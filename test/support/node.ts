@@ -47,3 +47,12 @@ export const cpuUsage = () => process.cpuUsage();
 export const memoryUsage = () => process.memoryUsage();
 
 export const hrtime = process.hrtime;
+
+export { createServer, STATUS_CODES } from 'node:http';
+export type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+export type { AddressInfo, Socket } from 'node:net';
+
+/** Timers and the process, for test code (see the note at the top of this file). */
+export const setTimer = setTimeout;
+export const clearTimer = clearTimeout;
+export const proc = process;

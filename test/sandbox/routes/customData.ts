@@ -109,11 +109,13 @@ interface FailRow {
  */
 export function writeEntries(ctx: RequestContext, dialect: Dialect): Reply {
 	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !isPlainObject(parsed.value)) return envelope(ctx, DATA_NOT_VALID, null);
+	if (parsed.kind !== 'json' || !isPlainObject(parsed.value))
+		return envelope(ctx, DATA_NOT_VALID, null);
 	const body = parsed.value;
 	const memberIds = Object.keys(body);
 	if (memberIds.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
-	if (memberIds.some((id) => id === '' || !isPlainObject(body[id]))) return envelope(ctx, DATA_NOT_VALID, null);
+	if (memberIds.some((id) => id === '' || !isPlainObject(body[id])))
+		return envelope(ctx, DATA_NOT_VALID, null);
 
 	const store = dialect.store(ctx.state);
 	const failures: FailRow[] = [];
@@ -135,7 +137,8 @@ export function writeEntries(ctx: RequestContext, dialect: Dialect): Reply {
 			} else {
 				const coerced = coerceToFormat(format, raw);
 				if (!coerced.ok) {
-					if (dialect.writeResult === 'rows') failures.push({ memberId, failKey: key, failValue: raw, failCode: 'F02' });
+					if (dialect.writeResult === 'rows')
+						failures.push({ memberId, failKey: key, failValue: raw, failCode: 'F02' });
 					continue;
 				}
 				value = coerced.value;
@@ -169,10 +172,12 @@ function lockedCode(ctx: RequestContext, memberIds: string[]): number | undefine
  */
 export function deleteMembers(ctx: RequestContext, dialect: Dialect): Reply {
 	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !Array.isArray(parsed.value)) return envelope(ctx, DATA_NOT_VALID, null);
+	if (parsed.kind !== 'json' || !Array.isArray(parsed.value))
+		return envelope(ctx, DATA_NOT_VALID, null);
 	const ids = parsed.value;
 	if (ids.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
-	if (!ids.every((id): id is string => typeof id === 'string')) return envelope(ctx, DATA_NOT_VALID, null);
+	if (!ids.every((id): id is string => typeof id === 'string'))
+		return envelope(ctx, DATA_NOT_VALID, null);
 	const locked = lockedCode(ctx, ids);
 	if (locked !== undefined) return envelope(ctx, locked, null);
 
@@ -194,7 +199,8 @@ export function deleteMembers(ctx: RequestContext, dialect: Dialect): Reply {
  */
 export function deleteKeys(ctx: RequestContext, dialect: Dialect): Reply {
 	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !isPlainObject(parsed.value)) return envelope(ctx, DATA_NOT_VALID, null);
+	if (parsed.kind !== 'json' || !isPlainObject(parsed.value))
+		return envelope(ctx, DATA_NOT_VALID, null);
 	const body = parsed.value;
 	const memberIds = Object.keys(body);
 	if (memberIds.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
