@@ -2,7 +2,7 @@
  * Options every node offers (the `options` collection), and how they are read. One place,
  * so that bounds and defaults are the same everywhere.
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { TransportSettings } from './transport';
 import { DEFAULT_TRANSPORT } from './transport';
@@ -46,6 +46,22 @@ export const transportOptions: INodeProperties[] = [
 		description: 'How long to wait for the service to answer one request, in milliseconds',
 	},
 ];
+
+/**
+ * The `options` collection of an operation: its own options first, then the transport options
+ * every operation shares (Max Retries, Retry Delay, Timeout).
+ */
+export function optionsCollection(show: IDisplayOptions['show'], own: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [...own, ...transportOptions],
+	};
+}
 
 function boundedInteger(
 	ctx: IExecuteFunctions,

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { runNode } from '../engine/harness';
 import type { Sandbox } from '../sandbox/server';
-import { http, type net } from '../support/node';
+import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
 
 export const FAST = { retryDelayMs: 0 };
 
@@ -95,53 +95,19 @@ export function fill(store: Map<string, Map<string, string | number>>, members: 
 	}
 }
 
-export interface PageServer {
-	baseUrl: string;
-	seen: string[];
-	close(): Promise<void>;
-}
+export type PageServer = ScriptedServer;
 
 /**
- * A scripted server: every request URL is logged and answered with the envelope whose
+ * A scripted server: every request is logged (see `seen`) and answered with the envelope whose
  * processValue (and code) `page` returns.
  */
 export async function startPageServer(
 	page: (url: URL, index: number, body: string) => { processCode?: number | string; processValue: unknown },
 ): Promise<PageServer> {
-	const seen: string[] = [];
-	const sockets = new Set<net.Socket>();
-	const server = http.createServer((req, res) => {
-		let body = '';
-		req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-		req.on('end', () => {
-			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-			seen.push(`${req.method} ${req.url}`);
-			const answer = page(url, seen.length - 1, body);
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(
-				JSON.stringify({
-					httpStatus: { code: 200, reasonPhrase: 'OK' },
-					processCode: answer.processCode ?? 0,
-					processValue: answer.processValue,
-				}),
-			);
-		});
+	return await startScripted((req, index) => {
+		const answer = page(new URL(req.url, 'http://127.0.0.1'), index, req.body);
+		return { body: envelope(answer.processCode ?? 0, answer.processValue) };
 	});
-	server.on('connection', (socket: net.Socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as net.AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}`,
-		seen,
-		close: () =>
-			new Promise<void>((resolve) => {
-				for (const socket of sockets) socket.destroy();
-				server.close(() => resolve());
-			}),
-	};
 }
 
 /** A credential for a scripted server (its key is never checked). */

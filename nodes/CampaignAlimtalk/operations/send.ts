@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { describeCode } from '../../shared/codes';
-import { readOptions, readTransportSettings, transportOptions } from '../../shared/options';
+import { optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
 import { runOrdered } from '../../shared/pool';
@@ -80,49 +80,40 @@ export const sendProperties: INodeProperties[] = [
 		displayOptions: { show: { operation: ['send'], variablesInput: ['json'] } },
 		description: 'An object of variable name to value, e.g. {"name": "Kim", "coupon": "WELCOME10"}',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Concurrency',
-				name: 'concurrency',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-				default: 5,
-				description: 'How many send requests may be in flight at once (1 to 50)',
-			},
-			{
-				displayName: 'Convert Phone Numbers',
-				name: 'convertPhoneNumbers',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to convert Korean mobile numbers such as 010-1234-5678 or +82 10 1234 5678 to the 12-character form 821012345678. This assumes the service expects the international form without "+", which its documentation implies but does not state.',
-			},
-			{
-				displayName: 'Pause Between Requests (Ms)',
-				name: 'pauseMs',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 60000, numberPrecision: 0 },
-				default: 0,
-				description: 'Milliseconds each concurrent sender waits after a request before the next one',
-			},
-			{
-				displayName: 'Retry When Delivery Is Unknown (May Send Twice)',
-				name: 'retryUnknownDelivery',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
-			},
-			...transportOptions,
-		],
-	},
+	optionsCollection(show.show, [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+			default: 5,
+			description: 'How many send requests may be in flight at once (1 to 50)',
+		},
+		{
+			displayName: 'Convert Phone Numbers',
+			name: 'convertPhoneNumbers',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to convert Korean mobile numbers such as 010-1234-5678 or +82 10 1234 5678 to the 12-character form 821012345678. This assumes the service expects the international form without "+", which its documentation implies but does not state.',
+		},
+		{
+			displayName: 'Pause Between Requests (Ms)',
+			name: 'pauseMs',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 60000, numberPrecision: 0 },
+			default: 0,
+			description: 'Milliseconds each concurrent sender waits after a request before the next one',
+		},
+		{
+			displayName: 'Retry When Delivery Is Unknown (May Send Twice)',
+			name: 'retryUnknownDelivery',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
+		},
+	]),
 ];
 
 interface PreparedSend {

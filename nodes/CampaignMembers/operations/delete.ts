@@ -3,7 +3,7 @@
  * per input item, sent in chunks of Batch Size. Every item ends on Success or Failed.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { batchSizeOption, readBatchSize, transportOptions } from '../../shared/options';
+import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
 import type { ApiCall } from '../../shared/transport';
 import { normalizePhoneOption, openMembers, sendRows, writeOutputs } from '../helpers/common';
@@ -36,32 +36,23 @@ export const deleteProperties: INodeProperties[] = [
 		displayOptions: show('v2'),
 		description: 'Phone number of the member record to delete (member API v2 deletes by phone number). This cannot be undone.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { operation: ['delete'] } },
-		options: [
-			{
-				...batchSizeOption,
-				description:
-					'How many members to delete per request, 1 to 1000. In v2 a request of one row sends the single object {"phoneNumber": ...} the documentation shows, so 1 is the most conservative setting.',
-			},
-			{
-				displayName: 'Delete All Information',
-				name: 'deleteAllInformation',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { '/apiVersion': ['v1'] } },
-				description:
-					'Whether to remove all information of each member (POST ?delete, one member per request) instead of the member record only (DELETE, in batches). It cannot be undone.',
-			},
-			{ ...normalizePhoneOption, displayOptions: { show: { '/apiVersion': ['v2'] } } },
-			...transportOptions,
-		],
-	},
+	optionsCollection({ operation: ['delete'] }, [
+		{
+			...batchSizeOption,
+			description:
+				'How many members to delete per request, 1 to 1000. In v2 a request of one row sends the single object {"phoneNumber": ...} the documentation shows, so 1 is the most conservative setting.',
+		},
+		{
+			displayName: 'Delete All Information',
+			name: 'deleteAllInformation',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '/apiVersion': ['v1'] } },
+			description:
+				'Whether to remove all information of each member (POST ?delete, one member per request) instead of the member record only (DELETE, in batches). It cannot be undone.',
+		},
+		{ ...normalizePhoneOption, displayOptions: { show: { '/apiVersion': ['v2'] } } },
+	]),
 ];
 
 interface PendingDelete extends SentRow {

@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { transportOptions } from '../../shared/options';
+import { optionsCollection } from '../../shared/options';
 import { item } from '../../shared/outputs';
 import { errorOutputItems, normalizePhoneOption, openMembers } from '../helpers/common';
 import type { MemberDialect } from '../helpers/dialects';
@@ -40,15 +40,7 @@ export const getProperties: INodeProperties[] = [
 		displayOptions: show,
 		description: 'Find the record of this phone number. Set it, the member ID, or both.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [normalizePhoneOption, ...transportOptions],
-	},
+	optionsCollection(show.show, [normalizePhoneOption]),
 ];
 
 const text = (value: unknown): string =>

@@ -4,7 +4,7 @@
  * rules, sent in chunks of Batch Size, and every item ends on Success or Failed.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { batchSizeOption, readBatchSize, transportOptions } from '../../shared/options';
+import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
 import { normalizePhoneOption, openMembers, sendRows, writeOutputs } from '../helpers/common';
 import type { MemberRow } from '../helpers/dialects';
@@ -82,15 +82,7 @@ export const upsertProperties: INodeProperties[] = [
 		displayOptions: showDefined,
 		description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [batchSizeOption, normalizePhoneOption, ...transportOptions],
-	},
+	optionsCollection(show.show, [batchSizeOption, normalizePhoneOption]),
 ];
 
 /** A row to send, with the input item it came from. */

@@ -3,7 +3,7 @@
  * operation values are fixed by INTERFACE.md: never rename them.
  */
 import type { INodeProperties } from 'n8n-workflow';
-import { batchSizeOption, transportOptions } from '../options';
+import { batchSizeOption, optionsCollection } from '../options';
 import type { DataDialect } from './dialect';
 import { READ_OPERATIONS } from './dialect';
 
@@ -179,81 +179,55 @@ export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 		},
 
 		// ----- options -----
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: { show: { operation: ['get', 'getAll'] } },
-			options: [
-				{
-					displayName: 'Output Format',
-					name: 'outputFormat',
-					type: 'options',
-					default: 'entry',
-					options: [
-						{
-							name: 'One Item per Entry',
-							value: 'entry',
-							description: 'Each item holds memberId, key and value',
-						},
-						{
-							name: 'One Item per Member',
-							value: 'member',
-							description: 'Each item holds memberId and every key of the member as a field',
-						},
-					],
-					description: 'How to turn the entries into items',
-				},
-				...transportOptions,
-			],
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: { show: { operation: WRITES } },
-			options: [
-				batchSizeOption,
-				{
-					displayName: 'Fields to Ignore',
-					name: 'excludeFields',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. email, createdAt',
-					description: 'Input fields not to write, separated by commas (Map Automatically only)',
-				},
-				{
-					displayName: 'Fields to Write',
-					name: 'includeFields',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. grade, lastOrderDate',
-					description:
-						'Only these input fields are written, separated by commas; empty writes every field (Map Automatically only)',
-				},
-				{
-					displayName: 'Skip Empty Values',
-					name: 'skipNullValues',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to leave out keys whose value is null or undefined. Off: each such key is reported on the Failed output.',
-				},
-				...transportOptions,
-			],
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: { show: { operation: ['delete', 'deleteKeys'] } },
-			options: [batchSizeOption, ...transportOptions],
-		},
+		optionsCollection({ operation: ['get', 'getAll'] }, [
+			{
+				displayName: 'Output Format',
+				name: 'outputFormat',
+				type: 'options',
+				default: 'entry',
+				options: [
+					{
+						name: 'One Item per Entry',
+						value: 'entry',
+						description: 'Each item holds memberId, key and value',
+					},
+					{
+						name: 'One Item per Member',
+						value: 'member',
+						description: 'Each item holds memberId and every key of the member as a field',
+					},
+				],
+				description: 'How to turn the entries into items',
+			},
+		]),
+		optionsCollection({ operation: WRITES }, [
+			batchSizeOption,
+			{
+				displayName: 'Fields to Ignore',
+				name: 'excludeFields',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. email, createdAt',
+				description: 'Input fields not to write, separated by commas (Map Automatically only)',
+			},
+			{
+				displayName: 'Fields to Write',
+				name: 'includeFields',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. grade, lastOrderDate',
+				description:
+					'Only these input fields are written, separated by commas; empty writes every field (Map Automatically only)',
+			},
+			{
+				displayName: 'Skip Empty Values',
+				name: 'skipNullValues',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to leave out keys whose value is null or undefined. Off: each such key is reported on the Failed output.',
+			},
+		]),
+		optionsCollection({ operation: ['delete', 'deleteKeys'] }, [batchSizeOption]),
 	];
 }
