@@ -162,7 +162,7 @@ interface MomentLike {
 
 /**
  * The value rules of custom data (spec 2.2, 2.3): what is sent for a value, or why it is not
- * sent.
+ * sent (without allocating anything for a value that is sent: called for every value twice).
  * - numbers pass as numbers (NaN and Infinity are rejected);
  * - a numeric text passes as a number when that changes nothing about it ("42", "-3.5"); a
  *   text whose digits would change ("007", "1.50", "1e3", 20-digit ids) stays text, so a
@@ -174,24 +174,22 @@ interface MomentLike {
  * - other text is sent as it is;
  * - null, undefined, objects and arrays are rejected.
  */
-export function toWireValue(value: unknown, dates: DateFormatter): Checked<WireValue> {
+export function wireValue(value: unknown, dates: DateFormatter): WireValue | { ok: false; reason: string } {
 	switch (typeof value) {
 		case 'number':
-			return Number.isFinite(value)
-				? { ok: true, value }
-				: { ok: false, reason: `is not a finite number (${String(value)})` };
+			return Number.isFinite(value) ? value : { ok: false, reason: `is not a finite number (${String(value)})` };
 		case 'boolean':
-			return { ok: true, value: value ? 'true' : 'false' };
+			return value ? 'true' : 'false';
 		case 'bigint':
-			return { ok: true, value: value.toString() };
+			return value.toString();
 		case 'string': {
 			if (NUMERIC.test(value)) {
 				const n = Number(value);
-				if (Number.isFinite(n) && String(n) === value) return { ok: true, value: n };
-				return { ok: true, value };
+				if (Number.isFinite(n) && String(n) === value) return n;
+				return value;
 			}
 			const day = value.length <= 40 ? isoDateTimeToDay(value, dates) : undefined;
-			return { ok: true, value: day ?? value };
+			return day ?? value;
 		}
 		case 'undefined':
 			return { ok: false, reason: 'has no value (undefined); a value must be text, a number, a boolean or a date' };
@@ -218,10 +216,33 @@ export function toWireValue(value: unknown, dates: DateFormatter): Checked<WireV
 			}
 			const day = instant === undefined ? undefined : dates.day(instant);
 			if (day === undefined) return { ok: false, reason: `is not a valid date${invalid}` };
-			return { ok: true, value: day };
+			return day;
 		}
 		default:
 			return { ok: false, reason: `is ${typeName(value)}, which cannot be stored` };
+	}
+}
+
+/** `wireValue` as a checked result (what a value is sent as, or why it is not sent). */
+export function toWireValue(value: unknown, dates: DateFormatter): Checked<WireValue> {
+	const result = wireValue(value, dates);
+	return typeof result === 'object' ? result : { ok: true, value: result };
+}
+
+/**
+ * Whether `toWireValue` accepts a value whatever it holds (text, booleans, finite numbers,
+ * bigints), so that a check before sending can skip converting it.
+ */
+export function isAlwaysWritable(value: unknown): boolean {
+	switch (typeof value) {
+		case 'string':
+		case 'boolean':
+		case 'bigint':
+			return true;
+		case 'number':
+			return Number.isFinite(value);
+		default:
+			return false;
 	}
 }
 

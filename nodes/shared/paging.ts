@@ -5,6 +5,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { typeName } from './mapping';
 import type { CampaignClient } from './transport';
 
 export interface PagedRead {
@@ -36,14 +37,22 @@ export function readNextPageSeq(value: unknown): string | undefined | { invalid:
 	return { invalid: JSON.stringify(value) ?? String(value) };
 }
 
-/** A page's entries and marker, tolerant of a bare array instead of `{ nextPageSeq, dataList }`. */
-function readPage(processValue: unknown): { dataList: unknown[]; next: unknown } {
+/**
+ * A page's entries and marker, tolerant of a bare array instead of `{ nextPageSeq, dataList }`
+ * and of no value or no dataList at all (no entries). Anything else (a text, a number, an object
+ * that is no page, a dataList that is no list) is `invalid`, said in words: read as "no entries",
+ * it would silently end the listing.
+ */
+function readPage(processValue: unknown): { dataList: unknown[]; next: unknown } | { invalid: string } {
+	if (processValue === null || processValue === undefined) return { dataList: [], next: undefined };
 	if (Array.isArray(processValue)) return { dataList: processValue, next: undefined };
-	if (isObject(processValue)) {
+	if (isObject(processValue) && ('dataList' in processValue || 'nextPageSeq' in processValue)) {
 		const list = processValue.dataList;
-		return { dataList: Array.isArray(list) ? list : [], next: processValue.nextPageSeq };
+		if (list === undefined || list === null) return { dataList: [], next: processValue.nextPageSeq };
+		if (!Array.isArray(list)) return { invalid: `its dataList is ${typeName(list)}` };
+		return { dataList: list, next: processValue.nextPageSeq };
 	}
-	return { dataList: [], next: undefined };
+	return { invalid: `its processValue is ${typeName(processValue)}` };
 }
 
 /**
@@ -66,9 +75,21 @@ export async function readPages(
 		const result = await client.call(call);
 		pages++;
 		if (result.code !== '0') throw client.error(result, call);
-		const { dataList, next } = readPage(result.processValue);
-		for (const entry of dataList) {
-			if (!isObject(entry)) continue;
+		const page = readPage(result.processValue);
+		if ('invalid' in page) {
+			throw new NodeOperationError(ctx.getNode(), `The service sent a page the node cannot read: ${page.invalid} (expected {"nextPageSeq": ..., "dataList": [entries]})`, {
+				itemIndex: read.itemIndex,
+				description: `${entries} entries were read in ${pages} pages before it.`,
+			});
+		}
+		const { dataList, next } = page;
+		for (const [n, entry] of dataList.entries()) {
+			if (!isObject(entry)) {
+				throw new NodeOperationError(ctx.getNode(), `The service sent a page the node cannot read: entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`, {
+					itemIndex: read.itemIndex,
+					description: `${entries} entries were read in ${pages} pages before it.`,
+				});
+			}
 			read.onEntry(entry);
 			entries++;
 			if (read.limit !== undefined && entries >= read.limit) return { entries, pages };

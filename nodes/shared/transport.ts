@@ -28,6 +28,8 @@ export interface TransportSettings {
 
 export const DEFAULT_TRANSPORT: TransportSettings = { maxRetries: 3, retryDelayMs: 1000, timeoutMs: 30000 };
 
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Upper bound of one backoff pause, whatever the attempt number or Retry-After says. */
 const MAX_BACKOFF_MS = 30000;
 
@@ -66,6 +68,12 @@ export interface ApiResult {
 	deliveryUnknown: boolean;
 	attempts: number;
 }
+
+/**
+ * Passing-fault codes that say the service did not process the request at all ("a process is
+ * already in progress"): the only ones a send may repeat without risking a second message.
+ */
+const NOT_PROCESSED_CODES = new Set(['-1005']);
 
 /** Network errors after which the request provably never reached the service. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
@@ -139,6 +147,21 @@ export function envelopeHttpStatus(body: unknown): number | undefined {
 	return code === undefined ? undefined : Number(code);
 }
 
+/** Deeper than any answer of the service: such JSON is not read (walking it could exhaust the stack). */
+const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed value nests deeper than `limit` arrays/objects (walked without recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+	const stack: Array<[unknown, number]> = [[value, 0]];
+	while (stack.length > 0) {
+		const [current, depth] = stack.pop() as [unknown, number];
+		if (typeof current !== 'object' || current === null) continue;
+		if (depth >= limit) return true;
+		for (const child of Object.values(current)) stack.push([child, depth + 1]);
+	}
+	return false;
+}
+
 function parseJson(text: string | undefined): unknown {
 	if (text === undefined || text.trim() === '') return undefined;
 	try {
@@ -188,6 +211,14 @@ export function checkApiKey(raw: unknown, node: INode): void {
 			{ description: 'Paste the key again without surrounding line breaks.' },
 		);
 	}
+	// A header carries bytes: any other character (Korean, an emoji, U+2028) would be sent mangled.
+	if (/[^\u0020-\u007e]/.test(raw)) {
+		throw new NodeOperationError(
+			node,
+			'API Key in the Campaign API credential contains a character that cannot be sent in an HTTP header (only ASCII letters, digits and symbols)',
+			{ description: 'Copy the key again from the service site settings, key management.' },
+		);
+	}
 }
 
 export class CampaignClient {
@@ -218,6 +249,23 @@ export class CampaignClient {
 	redact(text: string): string {
 		if (this.secret.length < 4) return text;
 		return text.split(this.secret).join('[redacted]');
+	}
+
+	/**
+	 * Removes the API key from every text of a parsed answer (values and field names), so that
+	 * nothing the service echoes can carry it into an item, whichever field a node copies.
+	 */
+	private redactAll(value: unknown): unknown {
+		if (typeof value === 'string') return this.redact(value);
+		if (Array.isArray(value)) return value.map((entry) => this.redactAll(entry));
+		if (isObject(value)) {
+			const out: Record<string, unknown> = {};
+			for (const [key, entry] of Object.entries(value)) {
+				Object.defineProperty(out, this.redact(key), { value: this.redactAll(entry), enumerable: true, writable: true, configurable: true });
+			}
+			return out;
+		}
+		return value;
 	}
 
 	/** Sends one call, retrying as its safety allows. Throws for whole-call failures only. */
@@ -275,6 +323,15 @@ export class CampaignClient {
 	}
 
 	private async once(call: ApiCall): Promise<RawOutcome> {
+		for (const [name, value] of Object.entries(call.qs ?? {})) {
+			// Half of a UTF-16 pair has no UTF-8 form: in a URL it would arrive as another character.
+			if (UNPAIRED_SURROGATE.test(value)) {
+				throw new NodeOperationError(this.ctx.getNode(), `The value of "${name}" contains a broken character (half of a UTF-16 surrogate pair) that cannot be sent in a URL`, {
+					itemIndex: call.itemIndex,
+					description: 'Fix the value where it comes from; it was not sent.',
+				});
+			}
+		}
 		const options: IHttpRequestOptions = {
 			method: call.method,
 			url: `${this.baseUrl}${call.path}`,
@@ -287,7 +344,11 @@ export class CampaignClient {
 			timeout: this.settings.timeoutMs,
 		};
 		if (call.body !== undefined) {
-			options.body = JSON.stringify(call.body);
+			// The JSON text as bytes: axios sends them untouched. Given as text with a JSON content type,
+			// axios parses it again to check it (a second copy of every row of a 1,000-row body in
+			// memory) before sending the same bytes; given as an object, it deep-copies it and drops
+			// fields named __proto__ or constructor.
+			options.body = Buffer.from(JSON.stringify(call.body), 'utf8');
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
 		try {
@@ -341,11 +402,25 @@ export class CampaignClient {
 			};
 		}
 		const status = raw.status ?? 0;
-		const body = parseJson(raw.text);
+		const parsed = parseJson(raw.text);
+		const tooDeep = parsed !== undefined && nestsDeeperThan(parsed, MAX_JSON_DEPTH);
+		// Without any escape (no backslash), every text of the JSON is a piece of the raw text: the
+		// key can only be in it if the raw text holds it, so most answers need no second walk.
+		const mayHoldKey = this.secret.length >= 4 && raw.text !== undefined && (raw.text.includes(this.secret) || raw.text.includes('\\'));
+		const body = tooDeep ? undefined : mayHoldKey ? this.redactAll(parsed) : parsed;
 		const envelope = readEnvelope(body);
 		if (envelope?.code !== undefined) {
 			// The envelope's code decides, whatever the HTTP status (spec 7.2: a v1 failure can come as 503).
-			const info = describeCode(envelope.code);
+			let info = describeCode(envelope.code);
+			if (unsafe && info.kind === 'transient' && !NOT_PROCESSED_CODES.has(envelope.code)) {
+				// A server error answered to a send (-9999, -9998) proves the request reached the
+				// service, not that nothing went out: repeating it could send the message twice.
+				info = {
+					kind: 'deliveryUnknown',
+					message: `${info.message}: the message may or may not have been sent`,
+					hint: 'Check in the service before sending again.',
+				};
+			}
 			return {
 				code: envelope.code,
 				info,
@@ -359,19 +434,38 @@ export class CampaignClient {
 		}
 		const base = { httpStatus: status, processValue: undefined, body, attempts };
 		if (status >= 200 && status < 300) {
-			if (call.envelope === 'optional') {
+			const empty = raw.text === undefined || raw.text.trim() === '';
+			// A processCode that is there but is no code (null, "abc", 0.5) says nothing either way.
+			const unreadableCode = isObject(body) && body.processCode !== undefined;
+			if (call.envelope === 'optional' && (empty || (body !== undefined && !unreadableCode && !tooDeep))) {
+				// The send's answer is "not shown": an empty body or JSON of any shape counts as success.
 				return { ...base, code: '0', info: describeCode('0'), deliveryUnknown: false };
 			}
-			const what = raw.text === undefined || raw.text.trim() === '' ? 'an empty body' : body === undefined ? 'a body that is not JSON' : 'JSON without a processCode';
+			const what = empty
+				? 'an empty body'
+				: tooDeep
+					? `JSON nested deeper than ${MAX_JSON_DEPTH} levels`
+					: body === undefined
+						? 'a body that is not JSON'
+						: unreadableCode
+							? `a processCode that is not a code (${(JSON.stringify(body.processCode) ?? '').slice(0, 40)})`
+							: 'JSON without a processCode';
+			const expected = call.envelope === 'optional' ? 'JSON or an empty body' : 'a JSON envelope with processCode';
 			return {
 				...base,
 				code: `HTTP_${status}`,
-				info: {
-					kind: 'transient',
-					message: `The service answered HTTP ${status} with ${what} (expected a JSON envelope with processCode)`,
-					hint: 'This is usually a passing fault of the service or a proxy; try again later.',
-				},
-				deliveryUnknown: false,
+				info: unsafe
+					? {
+							kind: 'deliveryUnknown',
+							message: `The service answered HTTP ${status} with ${what} (expected ${expected}): the message may or may not have been sent`,
+							hint: 'A proxy or the service answered something unreadable; check in the service before sending again.',
+						}
+					: {
+							kind: 'transient',
+							message: `The service answered HTTP ${status} with ${what} (expected ${expected})`,
+							hint: 'This is usually a passing fault of the service or a proxy; try again later.',
+						},
+				deliveryUnknown: unsafe,
 			};
 		}
 		const maybeDelivered = unsafe && status >= 500;

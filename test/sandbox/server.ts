@@ -23,6 +23,7 @@ import {
 	CursorStore,
 	defaultOptions,
 	mergeOptions,
+	parseBody,
 	type RequestContext,
 	type ResolvedOptions,
 } from './context';
@@ -63,11 +64,9 @@ function collectQuery(url: URL): Record<string, string> {
 /** The body as logged: parsed JSON, else the raw string, undefined when empty. */
 function loggedBody(raw: string): unknown {
 	if (raw === '') return undefined;
-	try {
-		return JSON.parse(raw) as unknown;
-	} catch {
-		return raw;
-	}
+	// The same parse the route gets (parseBody remembers it): a large body is parsed once.
+	const parsed = parseBody(raw);
+	return parsed.kind === 'json' ? parsed.value : raw;
 }
 
 class SandboxServer implements Sandbox {

@@ -4,7 +4,6 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { describeCode } from '../../shared/codes';
 import { optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
@@ -253,7 +252,8 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 			out.ok({ campaignKey, phoneNumber, code: '0', status: 'sent', response: (result.body ?? null) as IDataObject }, i);
 			return;
 		}
-		const info = describeCode(result.code);
+		// The transport's words: they also cover answers without a code (a timeout, an HTML error page).
+		const { info } = result;
 		out.fail(
 			{
 				code: result.code,

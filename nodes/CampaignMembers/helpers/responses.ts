@@ -4,6 +4,7 @@
  * failure rows back to the rows that were sent.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { typeName } from '../../shared/mapping';
 import type { RowFailure } from './rows';
 import { phoneKey } from './rows';
 import { ruleWords } from './dialects';
@@ -22,12 +23,26 @@ function listIn(value: unknown): unknown[] | undefined {
 	return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
 }
 
-/** The member records of a read: a bare array, an object wrapping one, or one record object. */
-export function recordsOf(processValue: unknown): IDataObject[] {
+/**
+ * The member records of a read: a bare array, an object wrapping one, or one record object; no
+ * value (or an empty object) means none found. Anything else (a text, a number, an object that
+ * is no record, a record without memberId and phoneNumber) is `invalid`, said in words: read as
+ * "none found", it would silently hide what the service answered.
+ */
+export function recordsOf(processValue: unknown): IDataObject[] | { invalid: string } {
+	if (processValue === null || processValue === undefined) return [];
 	const list = listIn(processValue);
-	if (list !== undefined) return list.filter(isObject);
-	if (isObject(processValue) && ('memberId' in processValue || 'phoneNumber' in processValue)) return [processValue];
-	return [];
+	let records: unknown[];
+	if (list !== undefined) records = list;
+	else if (isObject(processValue) && ('memberId' in processValue || 'phoneNumber' in processValue)) records = [processValue];
+	else if (isObject(processValue) && Object.keys(processValue).length === 0) return [];
+	else return { invalid: `its processValue is ${typeName(processValue)}` };
+	const blank = (value: unknown) => value === undefined || value === null || value === '';
+	for (const [n, record] of records.entries()) {
+		if (!isObject(record)) return { invalid: `record ${n + 1} is ${typeName(record)}` };
+		if (blank(record.memberId) && blank(record.phoneNumber)) return { invalid: `record ${n + 1} has neither memberId nor phoneNumber` };
+	}
+	return records as IDataObject[];
 }
 
 /** One failure row of a v2 save or delete (spec 4.4 rules 5 and 7). */
@@ -86,6 +101,8 @@ export interface MatchedFailures<R extends SentRow> {
  * row is claimed at most once.
  */
 export function matchFailures<R extends SentRow>(failures: ServiceFailureRow[], sent: readonly R[]): MatchedFailures<R> {
+	// Nothing to match (the usual answer): no index of the 1,000 rows sent is needed.
+	if (failures.length === 0) return { matched: new Map(), unmatched: [] };
 	const byPhone = new Map<string, R[]>();
 	const byId = new Map<string, R[]>();
 	for (const row of sent) {

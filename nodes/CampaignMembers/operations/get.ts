@@ -95,7 +95,17 @@ export async function executeGet(
 			itemError(client.error(result, call), i);
 			continue;
 		}
-		for (const record of recordsOf(result.processValue)) results.push(item(memberRecord(record, dialect.version), i));
+		const records = recordsOf(result.processValue);
+		if ('invalid' in records) {
+			itemError(
+				new NodeOperationError(this.getNode(), `The service sent member records the node cannot read: ${records.invalid} (expected a list of {"memberId", "phoneNumber", "isReceive", "name"})`, {
+					itemIndex: i,
+				}),
+				i,
+			);
+			continue;
+		}
+		for (const record of records) results.push(item(memberRecord(record, dialect.version), i));
 	}
 	return [results];
 }

@@ -59,16 +59,34 @@ export function readEntries(ctx: RequestContext, dialect: Dialect): Reply {
 		memberFilter = memberFilter ?? cursor.memberId;
 	}
 
-	const all: Array<Record<string, string | number>> = [];
-	for (const [memberId, entries] of dialect.store(ctx.state)) {
-		if (memberFilter !== undefined && memberId !== memberFilter) continue;
-		for (const [key, value] of entries) {
-			all.push({ memberId, [dialect.keyField]: key, [dialect.valueField]: value });
-		}
-	}
-
+	// Only the entries of the requested page are built: members before it are skipped by their
+	// entry count, and the walk stops one entry past the page (enough to know whether a next page
+	// exists). Same listing, order and offsets as building the whole list, without its cost per page.
 	const { pageSize, pagingEnd, stringCodes } = ctx.options;
-	const dataList = all.slice(offset, offset + pageSize);
+	const store = dialect.store(ctx.state);
+	const filtered = memberFilter === undefined ? undefined : store.get(memberFilter);
+	const members: Iterable<[string, Map<string, string | number>]> =
+		memberFilter === undefined ? store : filtered ? [[memberFilter, filtered]] : [];
+	const dataList: Array<Record<string, string | number>> = [];
+	let before = 0; // entries of the listing before the current member
+	let more = false; // an entry exists after the page
+	for (const [memberId, entries] of members) {
+		if (before + entries.size <= offset) {
+			before += entries.size;
+			continue;
+		}
+		let index = before;
+		for (const [key, value] of entries) {
+			if (index++ < offset) continue;
+			if (dataList.length === pageSize) {
+				more = true;
+				break;
+			}
+			dataList.push({ memberId, [dialect.keyField]: key, [dialect.valueField]: value });
+		}
+		if (more) break;
+		before += entries.size;
+	}
 	const nextOffset = offset + dataList.length;
 	const token = (): number | string => {
 		const issued = ctx.cursors.issue(nextOffset, memberFilter);
@@ -79,7 +97,7 @@ export function readEntries(ctx: RequestContext, dialect: Dialect): Reply {
 	if (pagingEnd === 'emptyPage') {
 		// Every page with data points to a next page; only an empty page ends the listing.
 		value.nextPageSeq = dataList.length > 0 ? token() : null;
-	} else if (nextOffset < all.length) {
+	} else if (more) {
 		value.nextPageSeq = token();
 	} else if (pagingEnd === 'null') {
 		value.nextPageSeq = null;

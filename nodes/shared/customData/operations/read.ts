@@ -14,16 +14,21 @@ import type { DataDialect } from '../dialect';
 
 type OutputFormat = 'entry' | 'member';
 
-/** The key and value of an entry, by the dialect's field names, tolerant of the other dialect's and of plain key/value. */
-function entryParts(dialect: DataDialect, entry: Record<string, unknown>): { memberId: string; key: string; value: unknown } {
+/**
+ * The key and value of an entry, by the dialect's field names, tolerant of the other dialect's and
+ * of plain key/value. An entry without a member id or a key cannot be told apart from another:
+ * `invalid` says what is missing.
+ */
+function entryParts(dialect: DataDialect, entry: Record<string, unknown>): { memberId: string; key: string; value: unknown } | { invalid: string } {
 	const memberId = entry.memberId;
 	const key = entry[dialect.keyField] ?? entry.customDataKey ?? entry.legacyDataKey ?? entry.key;
 	const value = entry[dialect.valueField] ?? entry.customDataValue ?? entry.legacyDataValue ?? entry.value;
-	return {
-		memberId: memberId === undefined || memberId === null ? '' : String(memberId),
-		key: key === undefined || key === null ? '' : String(key),
-		value: value === undefined ? null : value,
-	};
+	const text = (v: unknown) => (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? String(v) : '');
+	const missing = [text(memberId) === '' ? 'memberId' : '', text(key) === '' ? dialect.keyField : ''].filter(Boolean);
+	if (missing.length > 0) {
+		return { invalid: `An entry sent by the service has no usable ${missing.join(' and ')} (expected {"memberId", "${dialect.keyField}", "${dialect.valueField}"})` };
+	}
+	return { memberId: text(memberId), key: text(key), value: value === undefined ? null : value };
 }
 
 /** Groups entries by member (insertion order); a key named "memberId" never overwrites the member id. */
@@ -97,7 +102,9 @@ export async function executeRead(
 				limit,
 				itemIndex: i,
 				onEntry: (entry) => {
-					const { memberId, key, value } = entryParts(dialect, entry);
+					const parts = entryParts(dialect, entry);
+					if ('invalid' in parts) throw new NodeOperationError(this.getNode(), parts.invalid, { itemIndex: i });
+					const { memberId, key, value } = parts;
 					if (grouper) grouper.add(memberId, key, value);
 					else out.push({ json: { memberId, key, value } as IDataObject, pairedItem: { item: i } });
 				},

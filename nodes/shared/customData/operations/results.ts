@@ -4,7 +4,6 @@
  * code of one request into Failed items for each of its members.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { describeCode } from '../../codes';
 import type { WriteOutputs } from '../../outputs';
 import { retryAfter } from '../../outputs';
 import type { ApiResult } from '../../transport';
@@ -63,9 +62,10 @@ export function readCount(processValue: unknown): number | undefined {
 	return undefined;
 }
 
-/** The code table's words for a code, with the service's own message when it sent one. */
+/** The plain words for a result, with the service's own message when it sent one. */
 export function codeMessage(result: ApiResult): string {
-	const info = describeCode(result.code);
+	// The transport's words: they also cover answers without a code (an HTTP status, a timeout).
+	const { info } = result;
 	const said = result.serviceMessage && result.serviceMessage !== info.message ? ` (${result.serviceMessage})` : '';
 	return `${info.message}${said}`;
 }
@@ -84,7 +84,7 @@ export interface ChunkMember {
  */
 export function failChunk(members: readonly ChunkMember[], result: ApiResult, out: WriteOutputs): void {
 	const message = codeMessage(result);
-	const refused = describeCode(result.code).kind === 'deleteRefused';
+	const refused = result.info.kind === 'deleteRefused';
 	const retry = refused ? retryAfter() : undefined;
 	for (const member of members) {
 		out.fail(
