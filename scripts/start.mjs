@@ -1,0 +1,257 @@
+/**
+ * `npm start`: a working n8n editor with this package loaded, talking to the local API sandbox.
+ *
+ *   1. prepares the local n8n runtime on first use (scripts/n8n-runtime.js; several minutes, once),
+ *   2. at once, in two lanes:
+ *      a. builds the package (npm run build), installs its `npm pack` tarball into the demo n8n
+ *         user folder as a community package, compiles the sandbox (gulp sandbox) and starts it
+ *         with demo data on 127.0.0.1;
+ *      b. imports a "Campaign Sandbox" credential pointing at the sandbox, and the example
+ *         workflows (examples/*.json, restored to their original on every start),
+ *   3. starts n8n on 127.0.0.1 with its owner account set from the environment, publishes the
+ *      event example so its webhook answers, and prints the editor URL and the login.
+ * Ctrl-C stops n8n and the sandbox.
+ *
+ * Options:
+ *   --fresh               start from an empty n8n user folder (drops workflows you made in the demo)
+ *   --port <n>            editor port (default 5678, or a free one)
+ *   --sandbox-port <n>    sandbox port (default 8787, or a free one)
+ *   --no-build            skip `npm run build` (use dist/ as it is)
+ *   --no-examples         do not (re-)import the example workflows
+ * The demo user folder is .n8n-runtime/demo in the repository (git-ignored, never published);
+ * N8N_DEMO_USER_FOLDER overrides it.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+	ROOT,
+	httpRequest,
+	SANDBOX_CREDENTIAL as CREDENTIAL,
+	buildPackage,
+	buildSandbox,
+	ensureRuntime,
+	formatDuration,
+	freePort,
+	importCredentials,
+	importWorkflows,
+	installPackage,
+	log,
+	missingDistFiles,
+	packPackage,
+	setupOwner,
+	startN8n,
+} from './n8n-runtime.js';
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const value = (name) => {
+	const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+	if (i < 0) return undefined;
+	return args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
+};
+
+/** The sandbox CLI's API key (its default; checked once the sandbox is up). */
+const SANDBOX_DEMO_KEY = 'sandbox-demo-key';
+
+const started = Date.now();
+const stoppers = [];
+let stopping = false;
+
+async function stopAll(code) {
+	if (stopping) return;
+	stopping = true;
+	for (const stop of stoppers.reverse()) {
+		try {
+			await stop();
+		} catch (error) {
+			process.stderr.write(`while stopping: ${error.message}\n`);
+		}
+	}
+	process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+	process.on(signal, () => {
+		process.stdout.write(`\n${signal}: stopping n8n and the sandbox...\n`);
+		void stopAll(0);
+	});
+}
+
+/** Starts the compiled sandbox CLI and resolves with its URL and key once it listens. */
+function startSandbox(sandboxDir, port) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [path.join(sandboxDir, 'cli.js'), '--port', String(port)], {
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let out = '';
+		let ready = false;
+		const onData = (d) => {
+			out += d;
+			if (ready) return;
+			const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+			const key = /API key: (\S+)/.exec(out)?.[1];
+			if (url && key && /Press Ctrl\+C/.test(out)) {
+				ready = true;
+				const banner = out.split('\n').filter((line) => line && !/Ctrl\+C/.test(line));
+				resolve({
+					url,
+					apiKey: key,
+					banner,
+					process: child,
+					stop: () =>
+						new Promise((done) => {
+							if (child.exitCode !== null || child.signalCode !== null) return done();
+							child.once('exit', () => done());
+							child.kill('SIGTERM');
+							setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+						}),
+				});
+			}
+		};
+		child.stdout.on('data', onData);
+		child.stderr.on('data', (d) => {
+			out += d;
+		});
+		child.on('exit', (code, signal) => {
+			if (!ready) reject(new Error(`the sandbox exited (${signal ?? code}) before it listened:\n${out}`));
+		});
+	});
+}
+
+/** Refuses to run twice on one user folder (two n8n processes on one SQLite database). */
+function claimUserFolder(userFolder) {
+	const pidFile = path.join(userFolder, 'npm-start.pid');
+	try {
+		const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+		if (pid && pid !== process.pid) {
+			process.kill(pid, 0);
+			throw new Error(`npm start is already running (pid ${pid}) with ${userFolder}; stop it first`);
+		}
+	} catch (error) {
+		if (error.code !== 'ENOENT' && error.code !== 'ESRCH') throw error;
+	}
+	fs.writeFileSync(pidFile, String(process.pid));
+	stoppers.unshift(async () => fs.rmSync(pidFile, { force: true }));
+}
+
+/** Publishes the event example so that its webhook answers while the demo runs. */
+async function publishEventExample(url, cookie) {
+	const id = 'cmExampleEventMsg';
+	const current = await httpRequest('GET', `${url}/rest/workflows/${id}`, { headers: { cookie } });
+	if (current.status !== 200) return undefined;
+	const { versionId } = JSON.parse(current.body).data;
+	const res = await httpRequest('POST', `${url}/rest/workflows/${id}/activate`, { headers: { cookie }, body: { versionId } });
+	return res.status === 200 ? `${url}/webhook/campaign-event` : undefined;
+}
+
+async function main() {
+	const fresh = flag('--fresh');
+	const userFolder = path.resolve(process.env.N8N_DEMO_USER_FOLDER || path.join(ROOT, '.n8n-runtime', 'demo'));
+
+	// First use: installs n8n and Node 24 into the cache folder (several minutes, once).
+	const paths = await ensureRuntime();
+
+	if (fresh && fs.existsSync(userFolder)) {
+		log(`--fresh: removing ${userFolder}`);
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	fs.mkdirSync(userFolder, { recursive: true });
+	claimUserFolder(userFolder);
+
+	const sandboxUrl = `http://127.0.0.1:${await freePort(Number(value('--sandbox-port') ?? 8787))}`;
+	const examples = flag('--no-examples')
+		? []
+		: fs
+				.readdirSync(path.join(ROOT, 'examples'))
+				.filter((f) => f.endsWith('.json'))
+				.sort()
+				.map((f) => path.join(ROOT, 'examples', f));
+
+	// Two lanes at once: (a) build, package, sandbox; (b) n8n's imports (each boots n8n's CLI).
+	const [laneA, laneB] = await Promise.allSettled([
+		(async () => {
+			if (!flag('--no-build')) await buildPackage();
+			const missing = missingDistFiles();
+			if (missing.length > 0) log(`warning: not built, so missing from n8n: ${missing.join(', ')}`);
+			const t = Date.now();
+			const tarball = await packPackage(path.join(userFolder, 'pack'));
+			await installPackage(userFolder, tarball);
+			log(`package installed as a community package (${formatDuration(Date.now() - t)})`);
+			const sandboxDir = await buildSandbox();
+			const sandbox = await startSandbox(sandboxDir, Number(new URL(sandboxUrl).port));
+			stoppers.push(sandbox.stop);
+			sandbox.process.on('exit', (code, signal) => {
+				if (!stopping) {
+					process.stderr.write(`the sandbox stopped unexpectedly (${signal ?? code}); stopping n8n\n`);
+					void stopAll(1);
+				}
+			});
+			log(`sandbox listening on ${sandbox.url}`);
+			return sandbox;
+		})(),
+		(async () => {
+			let t = Date.now();
+			await importCredentials(paths, userFolder, [
+				{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, apiKey: SANDBOX_DEMO_KEY, memberApiVersion: 'any' } },
+			]);
+			log(`credential "${CREDENTIAL.name}" points at ${sandboxUrl} (${formatDuration(Date.now() - t)})`);
+			if (examples.length > 0) {
+				t = Date.now();
+				await importWorkflows(paths, userFolder, examples);
+				log(`imported ${examples.length} example workflows (${formatDuration(Date.now() - t)})`);
+			}
+		})(),
+	]);
+	if (laneA.status === 'rejected') throw laneA.reason;
+	if (laneB.status === 'rejected') throw laneB.reason;
+	const sandbox = laneA.value;
+	if (sandbox.apiKey !== SANDBOX_DEMO_KEY || sandbox.url !== sandboxUrl) {
+		await importCredentials(paths, userFolder, [
+			{ ...CREDENTIAL, data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, memberApiVersion: 'any' } },
+		]);
+	}
+
+	const t = Date.now();
+	log('starting n8n');
+	const port = await freePort(Number(value('--port') ?? 5678));
+	const n8n = await startN8n(paths, userFolder, { port });
+	stoppers.push(n8n.stop);
+	n8n.process.on('exit', (code, signal) => {
+		if (!stopping) {
+			process.stderr.write(`n8n stopped unexpectedly (${signal ?? code}); see ${n8n.logFile}\n`);
+			void stopAll(1);
+		}
+	});
+	const owner = await setupOwner(n8n.url);
+	const webhook = examples.length > 0 ? await publishEventExample(n8n.url, owner.cookie).catch(() => undefined) : undefined;
+	log(`n8n ready (${formatDuration(Date.now() - t)})`);
+
+	const lines = [
+		'',
+		`  n8n editor      ${n8n.url}/`,
+		`  login           ${owner.email} / ${owner.password}${owner.created ? ' (owner account created now)' : ''}`,
+		`  sandbox         ${sandbox.url}  (API key ${sandbox.apiKey}; credential "${CREDENTIAL.name}")`,
+		...sandbox.banner.filter((line) => !/listening on|API key/.test(line)).map((line) => `                  ${line}`),
+		`  examples        ${examples.length > 0 ? examples.map((f) => path.basename(f)).join(', ') : '(not imported)'}`,
+		...(webhook
+			? [
+					`  webhook         ${webhook}  (the event example is published), e.g.`,
+					`                  curl -X POST ${webhook} -H 'content-type: application/json' \\`,
+					`                    -d '{"phoneNumber":"821012345678","name":"Kim Minji","coupon":"WELCOME10"}'`,
+				]
+			: []),
+		`  user folder     ${userFolder}  (n8n log: ${path.relative(ROOT, n8n.logFile)})`,
+		'',
+		`  ready in ${formatDuration(Date.now() - started)}. Press Ctrl+C to stop n8n and the sandbox.`,
+		'',
+	];
+	process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error) => {
+	process.stderr.write(`\nnpm start failed: ${error.stack ?? error}\n`);
+	void stopAll(1);
+});
+
