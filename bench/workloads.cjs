@@ -1,0 +1,460 @@
+/**
+ * The workloads of issue 7, as workflows: each is the job done with this package, the same job
+ * done the way a user would without it (n8n's own nodes), or n8n's own cost for the same items
+ * (a No Operation node). One definition serves the in-process engine (bench/worker.cjs) and the
+ * n8n command line (bench/n8n-cli.cjs).
+ */
+'use strict';
+
+const PKG = 'n8n-nodes-campaign-messaging';
+const SOURCE_TYPE = 'bench.source';
+
+/** The campaign the send workloads use, and the custom data keys the write workloads use. */
+const CAMPAIGN = 'BENCH';
+const CUSTOM_KEYS = { name: 'string', points: 'number', joined: 'date', vip: 'string', grade: 'string' };
+
+/**
+ * Item generators, as source text so that the n8n command line can run the very same code in a
+ * Code node. Realistic CRM rows: text, numbers, dates, booleans.
+ */
+const GENERATORS = {
+	custom: `(i) => ({ memberId: 'm' + String(i).padStart(6, '0'), name: 'Kim ' + i, points: i % 1000, joined: '2024-' + String(1 + (i % 12)).padStart(2, '0') + '-' + String(1 + (i % 28)).padStart(2, '0'), vip: i % 7 === 0, grade: ['gold', 'silver', 'bronze'][i % 3] })`,
+	members: `(i) => ({ memberId: 'm' + String(i).padStart(6, '0'), phoneNumber: '010-' + String(i).padStart(8, '0').slice(0, 4) + '-' + String(i).padStart(8, '0').slice(4), isReceive: i % 2 === 0, name: 'Kim ' + i })`,
+	send: `(i) => ({ campaign: '${CAMPAIGN}', phone: '8210' + String(i).padStart(8, '0'), name: 'Kim ' + i })`,
+	entry: `(i) => ({ memberId: 'm' + String(Math.floor(i / 5)).padStart(6, '0'), key: ['name', 'points', 'joined', 'vip', 'grade'][i % 5], value: 'v' + i })`,
+	one: `(i) => ({ run: i })`,
+};
+
+/** Fills a custom data store with `members` members of the five keys (the getAll workloads). */
+function fillCustom(store, members) {
+	const make = new Function(`return ${GENERATORS.custom}`)();
+	for (let i = 0; i < members; i++) {
+		const row = make(i);
+		store.set(
+			row.memberId,
+			new Map([
+				['name', row.name],
+				['points', row.points],
+				['joined', row.joined],
+				['vip', String(row.vip)],
+				['grade', row.grade],
+			]),
+		);
+	}
+}
+
+const position = (n) => [n * 220, 0];
+
+function node(name, type, typeVersion, parameters, index, extra = {}) {
+	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion, position: position(index), parameters, ...extra };
+}
+
+function chain(nodes) {
+	const connections = {};
+	for (let i = 0; i < nodes.length - 1; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+const CREDENTIALS = { campaignApi: { id: 'benchCampaign', name: 'Bench Campaign' } };
+
+/** The package's nodes and n8n's own, by what each workload does after its source. */
+const STEPS = {
+	noop: () => [node('No Operation', 'n8n-nodes-base.noOp', 1, {}, 1)],
+	customCreate: () => [
+		node(
+			'Campaign Custom Data',
+			`${PKG}.campaignCustomData`,
+			1,
+			{ operation: 'create', mappingMode: 'autoMapInputData', memberIdField: 'memberId', options: {} },
+			1,
+			{ credentials: CREDENTIALS },
+		),
+	],
+	customGetAll: () => [
+		node('Campaign Custom Data', `${PKG}.campaignCustomData`, 1, { operation: 'getAll', returnAll: true, options: {} }, 1, {
+			credentials: CREDENTIALS,
+		}),
+	],
+	membersUpsert: () => [
+		node(
+			'Campaign Members',
+			`${PKG}.campaignMembers`,
+			1,
+			{ apiVersion: 'v2', operation: 'upsert', mappingMode: 'autoMapInputData', options: {} },
+			1,
+			{ credentials: CREDENTIALS },
+		),
+	],
+	send: ({ concurrency }) => [
+		node(
+			'Campaign Alimtalk',
+			`${PKG}.campaignAlimtalk`,
+			1,
+			{
+				operation: 'send',
+				campaignKey: CAMPAIGN,
+				phoneNumber: '={{ $json.phone }}',
+				variablesInput: 'fields',
+				properties: { property: [{ key: 'name', value: '={{ $json.name }}' }] },
+				options: { concurrency },
+			},
+			1,
+			{ credentials: CREDENTIALS },
+		),
+	],
+	/** (a) One HTTP Request per item: the body of one member, built with an expression. */
+	httpPerItem: ({ baseUrl, apiKey }) => [
+		node(
+			'HTTP Request',
+			'n8n-nodes-base.httpRequest',
+			4.2,
+			{
+				method: 'POST',
+				url: `${baseUrl}/v2/custom`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
+				sendBody: true,
+				contentType: 'json',
+				specifyBody: 'json',
+				jsonBody:
+					'={{ JSON.stringify({ [$json.memberId]: { name: $json.name, points: $json.points, joined: $json.joined, vip: String($json.vip), grade: $json.grade } }) }}',
+				options: {},
+			},
+			1,
+		),
+	],
+	/** (b) A Code node that builds 1,000-member bodies, then one HTTP Request per body. */
+	codeHttp: ({ baseUrl, apiKey }) => [
+		node(
+			'Build Bodies',
+			'n8n-nodes-base.code',
+			2,
+			{
+				mode: 'runOnceForAllItems',
+				language: 'javaScript',
+				jsCode: [
+					'const items = $input.all();',
+					'const out = [];',
+					'for (let start = 0; start < items.length; start += 1000) {',
+					'  const body = {};',
+					'  for (const { json } of items.slice(start, start + 1000)) {',
+					'    body[json.memberId] = { name: json.name, points: json.points, joined: json.joined, vip: String(json.vip), grade: json.grade };',
+					'  }',
+					'  out.push({ json: { body } });',
+					'}',
+					'return out;',
+				].join('\n'),
+			},
+			1,
+		),
+		node(
+			'HTTP Request',
+			'n8n-nodes-base.httpRequest',
+			4.2,
+			{
+				method: 'POST',
+				url: `${baseUrl}/v2/custom`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
+				sendBody: true,
+				contentType: 'json',
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify($json.body) }}',
+				options: {},
+			},
+			2,
+		),
+	],
+	/** The HTTP Request node's own pagination (seq from the response, done when nextPageSeq is empty), then Split Out. */
+	httpPaginate: ({ baseUrl, apiKey }) => [
+		node(
+			'HTTP Request',
+			'n8n-nodes-base.httpRequest',
+			4.2,
+			{
+				method: 'GET',
+				url: `${baseUrl}/v2/custom`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
+				options: {
+					pagination: {
+						pagination: {
+							paginationMode: 'updateAParameterInEachRequest',
+							parameters: {
+								parameters: [{ type: 'qs', name: 'seq', value: '={{ $response.body?.processValue?.nextPageSeq ?? "" }}' }],
+							},
+							paginationCompleteWhen: 'other',
+							completeExpression: '={{ !$response.body.processValue.nextPageSeq }}',
+						},
+					},
+				},
+			},
+			1,
+		),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'processValue.dataList', include: 'noOtherFields', options: {} }, 2),
+	],
+	/** Sends with the HTTP Request node's batching: `batchSize` requests every `batchInterval` ms. */
+	httpSendBatched: ({ baseUrl, apiKey, batchSize, batchInterval }) => [
+		node(
+			'HTTP Request',
+			'n8n-nodes-base.httpRequest',
+			4.2,
+			{
+				method: 'POST',
+				url: `${baseUrl}/messages/alimtalk/trigger`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
+				sendBody: true,
+				contentType: 'json',
+				specifyBody: 'json',
+				jsonBody: `={{ JSON.stringify({ campaignKey: '${CAMPAIGN}', users: [{ phoneNumber: $json.phone, properties: { name: $json.name } }] }) }}`,
+				options: { batching: { batch: { batchSize, batchInterval } } },
+			},
+			1,
+		),
+	],
+	/** n8n's own cost of reading the send node's parameters (the same expressions) for every item, without sending. */
+	readSendParameters: () => {
+		const { credentials, ...send } = STEPS.send({ concurrency: 1 })[0];
+		return [{ ...send, name: 'Read Parameters', id: 'read-parameters', type: 'bench.readSendParameters' }];
+	},
+	/**
+	 * The least a node can do for the same create: 1,000-member bodies built straight from the
+	 * items (no checks, no merging, no failure rows) sent through n8n's request helper, one
+	 * Success-like item per member. Separates the engine's cost of 100 bulk requests and 100,000
+	 * output items from what the package adds.
+	 */
+	minimalBulkCreate: () => [node('Minimal Bulk', 'bench.minimalBulkCreate', 1, {}, 1, { credentials: CREDENTIALS })],
+	/** The machine's and the sandbox's own ceiling: the same sends with Node's http client (no n8n), `concurrency` at a time. */
+	rawHttpSend: ({ concurrency }) => [node('Raw HTTP', 'bench.rawHttpSend', 1, { concurrency }, 1)],
+};
+
+/** The node whose output holds the workload's result rows, and the name of the last node. */
+const RESULT_NODE = {
+	noop: 'No Operation',
+	customCreate: 'Campaign Custom Data',
+	customGetAll: 'Campaign Custom Data',
+	membersUpsert: 'Campaign Members',
+	send: 'Campaign Alimtalk',
+	httpPerItem: 'HTTP Request',
+	codeHttp: 'HTTP Request',
+	httpPaginate: 'Split Out',
+	httpSendBatched: 'HTTP Request',
+	readSendParameters: 'Read Parameters',
+	rawHttpSend: 'Raw HTTP',
+	minimalBulkCreate: 'Minimal Bulk',
+};
+
+/**
+ * The in-process workflow: the bench source (items generated inside the run, so that the
+ * engine's cost of making them is in every workload alike) and the steps.
+ */
+function inProcessWorkflow(workload, env) {
+	const source = node('Source', SOURCE_TYPE, 1, { shape: workload.shape, count: workload.sourceCount ?? workload.items }, 0);
+	const steps = STEPS[workload.steps](env);
+	const nodes = [source, ...steps.map((n, i) => ({ ...n, position: position(i + 1) }))];
+	return { nodes, connections: chain(nodes), resultNode: RESULT_NODE[workload.steps] };
+}
+
+/** The command-line workflow: Manual Trigger, a Code node that generates the items, then the steps. */
+function cliWorkflow(workload, env, id) {
+	const count = workload.sourceCount ?? workload.items;
+	const trigger = node('Start', 'n8n-nodes-base.manualTrigger', 1, {}, 0);
+	const generate = node(
+		'Generate Items',
+		'n8n-nodes-base.code',
+		2,
+		{
+			mode: 'runOnceForAllItems',
+			language: 'javaScript',
+			jsCode: `const make = ${GENERATORS[workload.shape]};\nreturn Array.from({ length: ${count} }, (_, i) => ({ json: make(i) }));`,
+		},
+		1,
+	);
+	const steps = STEPS[workload.steps](env).map((n, i) => ({ ...n, position: position(i + 2) }));
+	const nodes = [trigger, generate, ...steps];
+	return {
+		id,
+		name: `bench ${workload.id}`,
+		active: false,
+		isArchived: false,
+		nodes,
+		connections: chain(nodes),
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false },
+		pinData: {},
+		resultNode: RESULT_NODE[workload.steps],
+		measuredNodes: steps.map((n) => n.name),
+	};
+}
+
+/** The bench source node: `count` items of a generated shape. */
+function sourceNodeType() {
+	const compiled = {};
+	return {
+		description: {
+			displayName: 'Bench Source',
+			name: 'benchSource',
+			group: ['input'],
+			version: 1,
+			description: 'Emits generated items',
+			defaults: { name: 'Source' },
+			inputs: [],
+			outputs: ['main'],
+			properties: [
+				{ displayName: 'Shape', name: 'shape', type: 'string', default: 'one' },
+				{ displayName: 'Count', name: 'count', type: 'number', default: 1 },
+			],
+		},
+		async execute() {
+			const shape = this.getNodeParameter('shape', 0);
+			const count = this.getNodeParameter('count', 0);
+			compiled[shape] = compiled[shape] ?? new Function(`return ${GENERATORS[shape]}`)();
+			const make = compiled[shape];
+			const items = new Array(count);
+			for (let i = 0; i < count; i++) items[i] = { json: make(i) };
+			return [items];
+		},
+	};
+}
+
+/**
+ * Reads, for every item, the parameters the Alimtalk send node reads before sending (campaign
+ * key, phone number, variables): what n8n's expression engine costs for the same items.
+ */
+function readSendParametersType(sendNodeType) {
+	return {
+		description: { ...sendNodeType.description, name: 'benchReadSendParameters', displayName: 'Bench Read Send Parameters', credentials: [], outputs: ['main'] },
+		async execute() {
+			const items = this.getInputData();
+			const out = new Array(items.length);
+			for (let i = 0; i < items.length; i++) {
+				out[i] = {
+					json: {
+						campaignKey: this.getNodeParameter('campaignKey', i, ''),
+						phoneNumber: this.getNodeParameter('phoneNumber', i, ''),
+						variablesInput: this.getNodeParameter('variablesInput', i, 'fields'),
+						properties: this.getNodeParameter('properties.property', i, []),
+					},
+					pairedItem: { item: i },
+				};
+			}
+			return [out];
+		},
+	};
+}
+
+/**
+ * The same sends as the Alimtalk node makes, with Node's own http client and a new connection a
+ * request (as n8n's request helper does), `concurrency` in flight: what the sandbox and the
+ * machine allow without n8n.
+ */
+function rawHttpSendType({ baseUrl, apiKey }) {
+	const http = require('node:http');
+	return {
+		description: {
+			displayName: 'Bench Raw HTTP Send',
+			name: 'benchRawHttpSend',
+			group: ['output'],
+			version: 1,
+			description: 'Sends with node:http',
+			defaults: { name: 'Raw HTTP' },
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 }],
+		},
+		async execute() {
+			const items = this.getInputData();
+			const concurrency = this.getNodeParameter('concurrency', 0);
+			const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+			const post = (json) =>
+				new Promise((resolve, reject) => {
+					const body = Buffer.from(JSON.stringify({ campaignKey: CAMPAIGN, users: [{ phoneNumber: json.phone, properties: { name: json.name } }] }));
+					const req = http.request(
+						`${baseUrl}/messages/alimtalk/trigger`,
+						{ agent, method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-length': body.length } },
+						(res) => {
+							let text = '';
+							res.setEncoding('utf8');
+							res.on('data', (d) => (text += d));
+							res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }));
+						},
+					);
+					req.on('error', reject);
+					req.end(body);
+				});
+			const out = new Array(items.length);
+			let next = 0;
+			const worker = async () => {
+				while (next < items.length) {
+					const i = next++;
+					out[i] = { json: await post(items[i].json), pairedItem: { item: i } };
+				}
+			};
+			await Promise.all(Array.from({ length: concurrency }, worker));
+			return [out];
+		},
+	};
+}
+
+/** See STEPS.minimalBulkCreate. */
+function minimalBulkCreateType({ baseUrl }) {
+	return {
+		description: {
+			displayName: 'Bench Minimal Bulk Create',
+			name: 'benchMinimalBulkCreate',
+			group: ['output'],
+			version: 1,
+			description: 'Sends 1,000-member bodies without checks',
+			defaults: { name: 'Minimal Bulk' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: 'campaignApi', required: true }],
+			properties: [],
+		},
+		async execute() {
+			const items = this.getInputData();
+			const out = [];
+			for (let start = 0; start < items.length; start += 1000) {
+				const body = {};
+				const part = [];
+				for (let i = start; i < Math.min(items.length, start + 1000); i++) {
+					const json = items[i].json;
+					const values = { name: json.name, points: json.points, joined: json.joined, vip: String(json.vip), grade: json.grade };
+					body[json.memberId] = values;
+					part.push({ json: { memberId: json.memberId, keys: Object.keys(values), values }, pairedItem: { item: i } });
+				}
+				const response = await this.helpers.httpRequestWithAuthentication.call(this, 'campaignApi', {
+					method: 'POST',
+					url: `${baseUrl}/v2/custom`,
+					body: Buffer.from(JSON.stringify(body), 'utf8'),
+					headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+					encoding: 'text',
+					json: false,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: 30000,
+				});
+				if (JSON.parse(response.body).processCode !== 0) throw new Error(`not stored: ${response.body}`);
+				for (const item of part) out.push(item);
+			}
+			return [out];
+		},
+	};
+}
+
+module.exports = {
+	minimalBulkCreateType,
+	readSendParametersType,
+	rawHttpSendType,
+	PKG,
+	SOURCE_TYPE,
+	CAMPAIGN,
+	CUSTOM_KEYS,
+	GENERATORS,
+	fillCustom,
+	inProcessWorkflow,
+	cliWorkflow,
+	sourceNodeType,
+};
