@@ -190,9 +190,11 @@ export function normalizeBaseUrl(raw: unknown, node: INode): string {
 	if (url.protocol === 'http:' && !local) throw fail('must use https (http is allowed only for localhost)');
 	if (url.username !== '' || url.password !== '') throw fail('must not contain a user name or password');
 	if (url.search !== '' || url.hash !== '') throw fail('must not contain a query (?) or a fragment (#)');
-	const path = url.pathname.replace(/\/+$/, '');
-	if (path.split('/').some((segment) => segment === '..' || segment === '.'))
+	// Checked on the text as typed: URL parsing has already resolved "a/../b" (and "%2e%2e") away.
+	const typedPath = text.replace(/^[^:]*:[/\\]*[^/\\?#]*/, '').split(/[?#]/)[0];
+	if (typedPath.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment)))
 		throw fail('must not contain "." or ".." path segments');
+	const path = url.pathname.replace(/\/+$/, '');
 	return `${url.protocol}//${url.host}${path}`;
 }
 

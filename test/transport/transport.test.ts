@@ -3,6 +3,7 @@ import { runNode } from '../engine/harness';
 import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
 import { PROBE_TYPE, probeNode } from './probe-node';
 import { CODES } from '../../nodes/shared/codes';
+import { normalizeBaseUrl } from '../../nodes/shared/transport';
 
 const KEY = ['transport', 'test', 'key', '1234'].join('-');
 const FAST = { retryDelayMs: 0, maxRetries: 3, timeoutMs: 2000 };
@@ -195,6 +196,29 @@ describe('base URL rules', () => {
 		const { error, requests } = await probe(() => ({ body: envelope(0) }), undefined, FAST, baseUrl);
 		expect(requests).toBe(0);
 		expect(error?.message).toContain(words);
+	});
+
+	const node = { id: 'n', name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} } as Parameters<typeof normalizeBaseUrl>[1];
+	it.each([
+		'https://api.example.com/prefix/../../admin',
+		'https://api.example.com/a/%2e%2e/b',
+		'https://api.example.com/a/.%2E/b',
+		'https://api.example.com/./api',
+		'https://api.example.com\\..\\admin',
+		'http://127.0.0.1:8080/v/../x',
+	])('refuses the path escape in %j (checked before URL parsing resolves it away)', (baseUrl) => {
+		expect(() => normalizeBaseUrl(baseUrl, node)).toThrow('must not contain "." or ".." path segments');
+	});
+
+	it.each([
+		['https://api.example.com', 'https://api.example.com'],
+		['  https://api.example.com/prefix//  ', 'https://api.example.com/prefix'],
+		['https://api.example.com:8443/v..1/a.b', 'https://api.example.com:8443/v..1/a.b'],
+		['http://localhost:5678/', 'http://localhost:5678'],
+		['http://127.0.0.1:8787', 'http://127.0.0.1:8787'],
+		['http://[::1]:8787/', 'http://[::1]:8787'],
+	])('accepts %j as %j (http only for the local host)', (baseUrl, expected) => {
+		expect(normalizeBaseUrl(baseUrl, node)).toBe(expected);
 	});
 
 	it('tolerates trailing slashes and keeps a path prefix', async () => {
