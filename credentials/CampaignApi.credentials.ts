@@ -1,5 +1,6 @@
 import type {
 	IAuthenticateGeneric,
+	IAuthenticateRuleResponseCode,
 	IAuthenticateRuleResponseSuccessBody,
 	Icon,
 	ICredentialTestRequest,
@@ -10,20 +11,35 @@ import { ACCOUNT_CODES, describeCode } from '../nodes/shared/codes';
 
 /**
  * The credential test reads one (non-existent) member's custom data: a harmless read that
- * every account may do. The service can answer HTTP 200 with a failing `processCode`, so each
- * account code (as a number and as a numeric string, both are seen) is a rule that fails the
- * test with the service's own meaning.
+ * every account may do. The service can answer HTTP 200 with a failing code, so each account
+ * code is a rule that fails the test with the service's own meaning: as a number and as a
+ * numeric string (both are seen), under `processCode` (the data and member APIs) and under
+ * `code` (the triggered-send family: 1101, 1401-1405).
  */
 const accountRules: IAuthenticateRuleResponseSuccessBody[] = ACCOUNT_CODES.flatMap((code) =>
-	[Number(code), code].map((value) => ({
-		type: 'responseSuccessBody' as const,
-		properties: {
-			key: 'processCode',
-			value,
-			message: `${describeCode(code).message} (code ${code}). ${describeCode(code).hint}`,
-		},
-	})),
+	['processCode', 'code'].flatMap((key) =>
+		[Number(code), code].map((value) => ({
+			type: 'responseSuccessBody' as const,
+			properties: {
+				key,
+				value,
+				message: `${describeCode(code).message} (code ${code}). ${describeCode(code).hint}`,
+			},
+		})),
+	),
 );
+
+/**
+ * When the service answers an account failure with an HTTP error status, n8n checks only the
+ * status (not the body): say what those statuses mean here instead of a bare "Unauthorized".
+ */
+const statusRules: IAuthenticateRuleResponseCode[] = [401, 403].map((value) => ({
+	type: 'responseCode' as const,
+	properties: {
+		value,
+		message: `The service refused the API key (HTTP ${value}): the key is missing or wrong, or the customer account is unknown, not approved or expired. Check the key in the service site settings, under key management.`,
+	},
+}));
 
 export class CampaignApi implements ICredentialType {
 	name = 'campaignApi';
@@ -85,7 +101,9 @@ export class CampaignApi implements ICredentialType {
 			method: 'GET',
 			qs: { memberId: 'n8n-credential-test' },
 		},
-		// HTTP errors (a wrong Base URL answering 404, a 401) fail the test by their status already.
-		rules: accountRules,
+		// Other HTTP errors (a wrong Base URL answering 404) fail the test by their status already.
+		// n8n's tester checks each rule by its type (status rules on an HTTP error, body rules on a
+		// success), so one list may hold both; its type only names lists of one kind.
+		rules: [...statusRules, ...accountRules] as unknown as IAuthenticateRuleResponseSuccessBody[],
 	};
 }

@@ -3,9 +3,16 @@
  * credential's `test.request` becomes the routing of a temporary node, executed by the real
  * engine (RoutingNode) with the credential applied, then `test.rules` are checked in order.
  */
-import type { ICredentialDataDecryptedObject, ICredentialTestRequest, INodeType } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	INodeType,
+} from 'n8n-workflow';
 import { loadPackage, runWorkflow, SOURCE_TYPE } from '../engine/harness';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startScripted } from '../support/scripted-server';
 
 async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const credential = loadPackage().credentials.get('campaignApi');
@@ -43,14 +50,27 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 		credentials: { campaignApi: data },
 		extraTypes: { 'test.credentialTest': probe },
 	});
+	// As n8n's CredentialsTester does: status rules on an HTTP error, body rules (a lodash-style
+	// path) on a success, each checked by its type whichever list it came in.
+	const rules = (test.rules ?? []) as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody>;
 	if (result.error) {
-		const cause = (result.error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
-		if (cause?.response) return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
+		const error = result.error as { httpCode?: string; cause?: { response?: { status: number; statusText?: string }; code?: string } };
+		// n8n's tester reads the status from the thrown error's cause (the HTTP client's error); the
+		// run data of an execution keeps the same status as the NodeApiError's httpCode.
+		const status = error.cause?.response?.status ?? (error.httpCode ? Number(error.httpCode) : undefined);
+		if (status !== undefined && Number.isInteger(status)) {
+			for (const rule of rules) {
+				if (rule.type === 'responseCode' && rule.properties.value === status) return { status: 'Error', message: rule.properties.message };
+			}
+			if (status < 200 || status > 299) return { status: 'Error', message: error.cause?.response?.statusText || `Received HTTP status code: ${status}` };
+		}
+		const cause = error.cause;
 		return { status: 'Error', message: cause?.code ?? result.error.message };
 	}
 	const body = result.outputs('Test')[0][0].json;
-	for (const rule of test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && (body as Record<string, unknown>)[rule.properties.key] === rule.properties.value) {
+	const at = (path: string) => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
+	for (const rule of rules) {
+		if (rule.type === 'responseSuccessBody' && at(rule.properties.key) === rule.properties.value) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}
@@ -92,12 +112,40 @@ describe('credential test', () => {
 		expect(result.message).toContain('code -1003');
 	});
 
-	it('has a rule for every account code of the trigger family too (1101, 1401-1405)', () => {
-		const rules = (loadPackage().credentials.get('campaignApi')?.test?.rules ?? []) as Array<{ properties: { value: unknown } }>;
-		const values = rules.map((r) => r.properties.value);
+	it('has a rule for every account code, under processCode and under the send family field code', () => {
+		const rules = (loadPackage().credentials.get('campaignApi')?.test?.rules ?? []) as Array<{ type: string; properties: { key?: string; value: unknown } }>;
+		const body = rules.filter((r) => r.type === 'responseSuccessBody').map((r) => `${r.properties.key}=${JSON.stringify(r.properties.value)}`);
 		for (const code of [-1000, -1001, -1002, -1003, 1101, 1401, 1402, 1403, 1404, 1405]) {
-			expect(values).toContain(code);
-			expect(values).toContain(String(code));
+			for (const key of ['processCode', 'code']) {
+				expect(body).toContain(`${key}=${code}`);
+				expect(body).toContain(`${key}="${code}"`);
+			}
+		}
+	});
+
+	it('fails with the meaning of the HTTP status when the service answers an account failure with HTTP 401', async () => {
+		sb.configure({ errorHttpStatus: 'mapped' });
+		for (const apiKey of ['no-such-key', 'expired-key']) {
+			const result = await testCredential({ baseUrl: sb.baseUrl, apiKey });
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain('The service refused the API key (HTTP 401)');
+			expect(result.message).not.toContain(apiKey);
+		}
+		expect(await testCredential({ baseUrl: sb.baseUrl, apiKey: sb.apiKey })).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it.each([
+		[1401, 'code'],
+		['1405', 'code'],
+		[-1003, 'processCode'],
+	])('fails with the service meaning for %j under %s in an HTTP 200 answer', async (code, key) => {
+		const server = await startScripted(() => ({ body: { httpStatus: { code: 200, reasonPhrase: 'OK' }, [key]: code } }));
+		try {
+			const result = await testCredential({ baseUrl: server.baseUrl, apiKey: 'some-key' });
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain(`(code ${code})`);
+		} finally {
+			await server.close();
 		}
 	});
 
