@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { logLines, runNode } from '../engine/harness';
+import { loadPackage, logLines, runNode } from '../engine/harness';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { http, timer } from '../support/node';
 import { startScripted } from '../support/scripted-server';
@@ -68,6 +68,54 @@ describe('Campaign Alimtalk send', () => {
 		sb.reset();
 		await send(input.slice(0, 6), { options: { concurrency: 1 } });
 		expect(sb.maxInFlight).toBe(1);
+	});
+
+	it('keeps 5 requests in flight when Concurrency is not set (the default)', async () => {
+		sb.configure({ latencyMs: 40 });
+		const input = Array.from({ length: 12 }, (_, i) => ({ campaign: 'WELCOME', phone: phone(i), name: 'x' }));
+		const { out } = await send(input);
+		expect(sb.maxInFlight).toBe(5);
+		expect(out[0]).toHaveLength(12);
+	});
+
+	it('waits Pause Between Requests after each request of a sender', async () => {
+		const pauseMs = 120;
+		const input = Array.from({ length: 3 }, (_, i) => ({ campaign: 'WELCOME', phone: phone(i), name: 'x' }));
+		const { out } = await send(input, { options: { concurrency: 1, pauseMs } });
+		expect(out[0]).toHaveLength(3);
+		const posts = sb.requests.filter((r) => r.path === '/messages/alimtalk/trigger');
+		expect(posts).toHaveLength(3);
+		for (let i = 1; i < posts.length; i++) {
+			// A lower bound only (the pause is a floor, never a ceiling); 5 ms for timer rounding.
+			expect(posts[i].startedAt - posts[i - 1].endedAt).toBeGreaterThanOrEqual(pauseMs - 5);
+		}
+	});
+
+	it.each(['code7998', 'code7999'] as const)('does not repeat a send answered %s (provider or server error after it went out)', async (kind) => {
+		sb.configure({ faults: { kinds: [kind], firstN: 1, phase: 'after' } });
+		const input = [
+			{ campaign: 'WELCOME', phone: phone(0), name: 'x' },
+			{ campaign: 'WELCOME', phone: phone(1), name: 'y' },
+		];
+		const { out, error } = await send(input, { options: { concurrency: 1 } });
+		expect(error).toBeUndefined();
+		expect(sb.requests).toHaveLength(2);
+		expect(sb.state.sent.map((m) => m.phoneNumber)).toEqual([phone(0), phone(1)]);
+		expect(out[1]).toHaveLength(1);
+		expect(out[1][0].json).toMatchObject({ code: kind.slice(4), deliveryUnknown: true, phoneNumber: phone(0), campaignKey: 'WELCOME' });
+		expect(String(out[1][0].json.message)).toMatch(/may or may not/);
+		expect(pairedIndexes(out[1])).toEqual([0]);
+		expect(pairedIndexes(out[0])).toEqual([1]);
+	});
+
+	it('is usable as an AI agent tool, with descriptions for the tool to fill its parameters', () => {
+		const node = loadPackage().nodes.get('n8n-nodes-campaign-messaging.campaignAlimtalk');
+		expect(node?.description.usableAsTool).toBe(true);
+		expect(node?.description.name.endsWith('Trigger')).toBe(false);
+		for (const name of ['campaignKey', 'phoneNumber']) {
+			const property = node?.description.properties.find((p) => p.name === name);
+			expect(property?.description?.length ?? 0).toBeGreaterThan(20);
+		}
 	});
 
 	it('outputs in input order whatever the completion order', async () => {

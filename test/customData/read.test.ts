@@ -199,6 +199,29 @@ describe('paging guards and volume (scripted server)', () => {
 		}
 	});
 
+	it.each(DIALECTS)('%s: an empty page ends the listing even when it still names a next page', async (_name, dialect) => {
+		const server = await startPageServer((url) => {
+			const seq = url.searchParams.get('seq');
+			if (seq === null) {
+				const dataList = [1, 2, 3].map((n) => ({ memberId: `m${n}`, [dialect.keyField]: 'k', [dialect.valueField]: n }));
+				return { processValue: { nextPageSeq: 'p2', dataList } };
+			}
+			// A service that keeps naming pages after the last entry: trusting it would never end.
+			return { processValue: { nextPageSeq: `after-${seq}`, dataList: [] } };
+		});
+		try {
+			const { out, error } = await run({ baseUrl: '', apiKey: '' }, dialect, { operation: 'getAll', returnAll: true }, [{}], {
+				credentials: scriptedCredential(server.baseUrl),
+			});
+			expect(error).toBeUndefined();
+			expect(out[0].map((i) => i.json)).toEqual([1, 2, 3].map((n) => ({ memberId: `m${n}`, key: 'k', value: n })));
+			expect(server.seen.map((r) => new URL(r.url, 'http://x').searchParams.get('seq'))).toEqual([null, 'p2']);
+			expect(server.seen.every((r) => r.url.startsWith(dialect.path))).toBe(true);
+		} finally {
+			await server.close();
+		}
+	});
+
 	it('reads 200,000 entries in 200 pages quickly, in order, none repeated', async () => {
 		const total = 200000;
 		const pageSize = 1000;

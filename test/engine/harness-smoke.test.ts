@@ -1,4 +1,5 @@
 import { http, type net } from '../support/node';
+import { startSandbox } from '../sandbox/server';
 import { runNode } from './harness';
 
 describe('engine harness (smoke)', () => {
@@ -35,5 +36,34 @@ describe('engine harness (smoke)', () => {
 		expect(JSON.parse(seen[0].body)).toEqual({ campaignKey: 'C1', users: [{ phoneNumber: '821012345678', properties: {} }] });
 		expect(result.out[0]).toHaveLength(1);
 		expect(result.out[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('reaches the sandbox with the credential applied (the key it accepts, in x-api-key)', async () => {
+		const sb = await startSandbox({});
+		try {
+			sb.state.custom.set('smoke-member', new Map([['tier', 'gold']]));
+			const ok = await runNode({
+				type: 'campaignCustomData',
+				parameters: { operation: 'get', memberId: 'smoke-member' },
+				input: [{}],
+				credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey },
+			});
+			expect(ok.error).toBeUndefined();
+			expect(ok.out[0].map((item) => item.json)).toEqual([{ memberId: 'smoke-member', key: 'tier', value: 'gold' }]);
+			// The same workflow with another key: the sandbox refuses it, so the header is what it checks.
+			const refused = await runNode({
+				type: 'campaignCustomData',
+				parameters: { operation: 'get', memberId: 'smoke-member' },
+				input: [{}],
+				credentials: { baseUrl: sb.baseUrl, apiKey: 'not-the-sandbox-key' },
+			});
+			expect(refused.error?.message).toContain('-1001');
+			expect(sb.requests.map((r) => [r.path, r.headers['x-api-key']])).toEqual([
+				['/v2/custom', '[redacted]'],
+				['/v2/custom', '[redacted]'],
+			]);
+		} finally {
+			await sb.close();
+		}
 	});
 });

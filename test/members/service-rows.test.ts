@@ -47,6 +47,28 @@ describe('v2 failure rows from the service', () => {
 		expectEachInputOnce(out, 3);
 	});
 
+	it('routes F00 and F02 save rows the service refuses (a phone the service reads differently) with their codes', async () => {
+		const input = [
+			{ memberId: 'a', phoneNumber: '010-1111-1111' },
+			{ memberId: 'b', phoneNumber: '010-2222-2222' },
+			{ memberId: 'c', phoneNumber: '010-3333-3333', isReceive: 'Y' },
+		];
+		const { out, error, sent } = await run({ operation: 'upsert', apiVersion: 'v2' }, input, [
+			{ memberId: 'a', phoneNumber: '010-1111-1111', isReceive: 'false', name: null, failureCode: 'F02', failureMessage: 'phone format' },
+			{ memberId: '', phoneNumber: '010-2222-2222', isReceive: 'false', name: null, failureCode: 'F00' },
+		]);
+		expect(error).toBeUndefined();
+		expect(sent).toHaveLength(1);
+		expect(json(out[0])).toEqual([{ memberId: 'c', phoneNumber: '010-3333-3333', isReceive: true, name: null, apiVersion: 'v2' }]);
+		expect(json(out[1]).map((r) => [r.code, r.memberId, r.phoneNumber])).toEqual([
+			['F02', 'a', '010-1111-1111'],
+			['F00', 'b', '010-2222-2222'],
+		]);
+		expect(String(json(out[1])[0].message)).toContain('phone format');
+		expect(String(json(out[1])[1].message).length).toBeGreaterThan(10);
+		expectEachInputOnce(out, 3);
+	});
+
 	it('matches a delete failure row (F02) by phone number', async () => {
 		const input = [{ tel: '010-1111-1111' }, { tel: '010-2222-2222' }];
 		const { out, sent } = await run({ operation: 'delete', apiVersion: 'v2', phoneNumber: '={{ $json.tel }}' }, input, [

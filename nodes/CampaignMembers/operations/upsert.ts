@@ -131,6 +131,10 @@ export async function executeUpsert(this: IExecuteFunctions, items: INodeExecuti
 	const reports: Array<IsolationReport<PendingRow>> = [];
 	for (const rows of chunk(pending, batchSize)) {
 		// Repeated phone numbers stay in one request: the service decides which row wins (F11).
+		// The body is a bare array of rows for both versions: spec 4.3 says so for v1, and for v2
+		// ("rows of member objects", container not shown) an array is the only shape that holds rows
+		// without inventing a wrapper field; the sandbox accepts an array and the plausible
+		// wrappers alike, and a v2 answer is read in every shape (helpers/responses.ts).
 		reports.push(
 			await sendIsolating(rows, async (part) =>
 				sendRows(client, { method: 'POST', path: dialect.path, body: part.map((p) => dialect.saveRow(p.row)) }, part),
