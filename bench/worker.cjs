@@ -11,7 +11,7 @@
 'use strict';
 const path = require('node:path');
 const hook = require('./ts-hook.cjs');
-const { SOURCE_TYPE, inProcessWorkflow, minimalBulkCreateType, rawHttpSendType, readSendParametersType, sourceNodeType } = require('./workloads.cjs');
+const { SOURCE_TYPE, inProcessWorkflow, minimalBulkCreateType, minimalSendType, rawHttpSendType, readSendParametersType, sourceNodeType } = require('./workloads.cjs');
 
 function send(message) {
 	return new Promise((resolve, reject) => process.send(message, (error) => (error ? reject(error) : resolve())));
@@ -87,6 +87,7 @@ async function main() {
 		[SOURCE_TYPE]: sourceNodeType(),
 		'bench.readSendParameters': readSendParametersType(sendType),
 		'bench.rawHttpSend': rawHttpSendType(env),
+		'bench.minimalSend': minimalSendType(env),
 		'bench.minimalBulkCreate': minimalBulkCreateType(env),
 		...baseNodeTypes(env.nodesBaseDir),
 	};

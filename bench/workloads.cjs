@@ -105,7 +105,7 @@ const STEPS = {
 		),
 	],
 	/** (a) One HTTP Request per item: the body of one member, built with an expression. */
-	httpPerItem: ({ baseUrl, apiKey }) => [
+	httpPerItem: ({ baseUrl, apiKey, batchSize, batchInterval }) => [
 		node(
 			'HTTP Request',
 			'n8n-nodes-base.httpRequest',
@@ -120,7 +120,9 @@ const STEPS = {
 				specifyBody: 'json',
 				jsonBody:
 					'={{ JSON.stringify({ [$json.memberId]: { name: $json.name, points: $json.points, joined: $json.joined, vip: String($json.vip), grade: $json.grade } }) }}',
-				options: {},
+				// By default n8n starts every item's request at once; Batching paces the starts (it
+				// never waits for an answer before the next batch).
+				options: batchSize ? { batching: { batch: { batchSize, batchInterval } } } : {},
 			},
 			1,
 		),
@@ -229,6 +231,8 @@ const STEPS = {
 	minimalBulkCreate: () => [node('Minimal Bulk', 'bench.minimalBulkCreate', 1, {}, 1, { credentials: CREDENTIALS })],
 	/** The machine's and the sandbox's own ceiling: the same sends with Node's http client (no n8n), `concurrency` at a time. */
 	rawHttpSend: ({ concurrency }) => [node('Raw HTTP', 'bench.rawHttpSend', 1, { concurrency }, 1)],
+	/** The same sends through n8n's request helper with no checks: n8n's own cost of a request. */
+	minimalSend: ({ concurrency }) => [node('Minimal Send', 'bench.minimalSend', 1, { concurrency }, 1, { credentials: CREDENTIALS })],
 };
 
 /** The node whose output holds the workload's result rows, and the name of the last node. */
@@ -244,6 +248,7 @@ const RESULT_NODE = {
 	httpSendBatched: 'HTTP Request',
 	readSendParameters: 'Read Parameters',
 	rawHttpSend: 'Raw HTTP',
+	minimalSend: 'Minimal Send',
 	minimalBulkCreate: 'Minimal Bulk',
 };
 
@@ -352,68 +357,113 @@ function readSendParametersType(sendNodeType) {
  */
 function rawHttpSendType({ baseUrl, apiKey }) {
 	const http = require('node:http');
+	const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+	const post = (json) =>
+		new Promise((resolve, reject) => {
+			const body = Buffer.from(JSON.stringify({ campaignKey: CAMPAIGN, users: [{ phoneNumber: json.phone, properties: { name: json.name } }] }));
+			const req = http.request(
+				`${baseUrl}/messages/alimtalk/trigger`,
+				{ agent, method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-length': body.length } },
+				(res) => {
+					let text = '';
+					res.setEncoding('utf8');
+					res.on('data', (d) => (text += d));
+					res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }));
+				},
+			);
+			req.on('error', reject);
+			req.end(body);
+		});
+	return benchNodeType(
+		'benchRawHttpSend',
+		'Bench Raw HTTP Send',
+		'Sends with node:http',
+		async function execute() {
+			const items = this.getInputData();
+			return [await eachInParallel(items.length, this.getNodeParameter('concurrency', 0), async (i) => ({ json: await post(items[i].json), pairedItem: { item: i } }))];
+		},
+		{ properties: [CONCURRENCY_PROPERTY] },
+	);
+}
+
+/** `task(i)` for every index, `concurrency` at a time; results in index order. */
+async function eachInParallel(count, concurrency, task) {
+	const out = new Array(count);
+	let next = 0;
+	const worker = async () => {
+		while (next < count) {
+			const i = next++;
+			out[i] = await task(i);
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	return out;
+}
+
+/** A bench-only node type: `name` as its type name, `execute` as given. */
+function benchNodeType(name, displayName, description, execute, { credentials = false, properties = [] } = {}) {
 	return {
 		description: {
-			displayName: 'Bench Raw HTTP Send',
-			name: 'benchRawHttpSend',
+			displayName,
+			name,
 			group: ['output'],
 			version: 1,
-			description: 'Sends with node:http',
-			defaults: { name: 'Raw HTTP' },
+			description,
+			defaults: { name: displayName.replace(/^Bench /, '') },
 			inputs: ['main'],
 			outputs: ['main'],
-			properties: [{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 }],
+			...(credentials ? { credentials: [{ name: 'campaignApi', required: true }] } : {}),
+			properties,
 		},
-		async execute() {
-			const items = this.getInputData();
-			const concurrency = this.getNodeParameter('concurrency', 0);
-			const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-			const post = (json) =>
-				new Promise((resolve, reject) => {
-					const body = Buffer.from(JSON.stringify({ campaignKey: CAMPAIGN, users: [{ phoneNumber: json.phone, properties: { name: json.name } }] }));
-					const req = http.request(
-						`${baseUrl}/messages/alimtalk/trigger`,
-						{ agent, method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-length': body.length } },
-						(res) => {
-							let text = '';
-							res.setEncoding('utf8');
-							res.on('data', (d) => (text += d));
-							res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }));
-						},
-					);
-					req.on('error', reject);
-					req.end(body);
-				});
-			const out = new Array(items.length);
-			let next = 0;
-			const worker = async () => {
-				while (next < items.length) {
-					const i = next++;
-					out[i] = { json: await post(items[i].json), pairedItem: { item: i } };
-				}
-			};
-			await Promise.all(Array.from({ length: concurrency }, worker));
-			return [out];
-		},
+		execute,
 	};
+}
+
+/** POSTs a JSON body through n8n's request helper with the credential, as plainly as a node can. */
+async function postThroughN8n(ctx, url, body) {
+	const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'campaignApi', {
+		method: 'POST',
+		url,
+		body: Buffer.from(JSON.stringify(body), 'utf8'),
+		headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: 30000,
+	});
+	return { status: response.statusCode, body: JSON.parse(response.body) };
+}
+
+const CONCURRENCY_PROPERTY = { displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 };
+
+/** See STEPS.minimalSend: one send an item through n8n's request helper, nothing else. */
+function minimalSendType({ baseUrl }) {
+	return benchNodeType(
+		'benchMinimalSend',
+		'Bench Minimal Send',
+		"Sends through n8n's request helper without checks",
+		async function execute() {
+			const items = this.getInputData();
+			return [
+				await eachInParallel(items.length, this.getNodeParameter('concurrency', 0), async (i) => {
+					const { phone, name } = items[i].json;
+					const { status } = await postThroughN8n(this, `${baseUrl}/messages/alimtalk/trigger`, { campaignKey: CAMPAIGN, users: [{ phoneNumber: phone, properties: { name } }] });
+					return { json: { status }, pairedItem: { item: i } };
+				}),
+			];
+		},
+		{ credentials: true, properties: [CONCURRENCY_PROPERTY] },
+	);
 }
 
 /** See STEPS.minimalBulkCreate. */
 function minimalBulkCreateType({ baseUrl }) {
-	return {
-		description: {
-			displayName: 'Bench Minimal Bulk Create',
-			name: 'benchMinimalBulkCreate',
-			group: ['output'],
-			version: 1,
-			description: 'Sends 1,000-member bodies without checks',
-			defaults: { name: 'Minimal Bulk' },
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: 'campaignApi', required: true }],
-			properties: [],
-		},
-		async execute() {
+	return benchNodeType(
+		'benchMinimalBulkCreate',
+		'Bench Minimal Bulk',
+		'Sends 1,000-member bodies without checks',
+		async function execute() {
 			const items = this.getInputData();
 			const out = [];
 			for (let start = 0; start < items.length; start += 1000) {
@@ -425,27 +475,19 @@ function minimalBulkCreateType({ baseUrl }) {
 					body[json.memberId] = values;
 					part.push({ json: { memberId: json.memberId, keys: Object.keys(values), values }, pairedItem: { item: i } });
 				}
-				const response = await this.helpers.httpRequestWithAuthentication.call(this, 'campaignApi', {
-					method: 'POST',
-					url: `${baseUrl}/v2/custom`,
-					body: Buffer.from(JSON.stringify(body), 'utf8'),
-					headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-					encoding: 'text',
-					json: false,
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					timeout: 30000,
-				});
-				if (JSON.parse(response.body).processCode !== 0) throw new Error(`not stored: ${response.body}`);
+				const response = await postThroughN8n(this, `${baseUrl}/v2/custom`, body);
+				if (response.body.processCode !== 0) throw new Error(`not stored: ${JSON.stringify(response.body)}`);
 				for (const item of part) out.push(item);
 			}
 			return [out];
 		},
-	};
+		{ credentials: true },
+	);
 }
 
 module.exports = {
 	minimalBulkCreateType,
+	minimalSendType,
 	readSendParametersType,
 	rawHttpSendType,
 	PKG,

@@ -3,7 +3,6 @@
  * scripted page server where the sandbox cannot misbehave the way a test needs).
  */
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { hrtime } from '../support/node';
 import { DIALECTS, CUSTOM, fill, run, scriptedCredential, startPageServer } from './support';
 
 let sb: Sandbox;
@@ -222,7 +221,7 @@ describe('paging guards and volume (scripted server)', () => {
 		}
 	});
 
-	it('reads 200,000 entries in 200 pages quickly, in order, none repeated', async () => {
+	it('reads 200,000 entries in 200 pages, in order, none repeated (speed: npm run bench)', async () => {
 		const total = 200000;
 		const pageSize = 1000;
 		const server = await startPageServer((url) => {
@@ -235,17 +234,14 @@ describe('paging guards and volume (scripted server)', () => {
 			return { processValue: { nextPageSeq: next, dataList } };
 		});
 		try {
-			const started = hrtime.bigint();
 			const { out, error } = await run({ baseUrl: '', apiKey: '' }, CUSTOM, { operation: 'getAll', returnAll: true }, [{}], {
 				credentials: scriptedCredential(server.baseUrl),
 			});
-			const ms = Number(hrtime.bigint() - started) / 1e6;
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(200);
 			expect(out[0]).toHaveLength(total);
 			for (let n = 0; n < total; n += 9973) expect(out[0][n].json.value).toBe(n);
 			expect(out[0][total - 1].json).toEqual({ memberId: 'm49999', key: 'k3', value: total - 1 });
-			expect(ms).toBeLessThan(20000);
 		} finally {
 			await server.close();
 		}

@@ -11,7 +11,7 @@ import { startSandbox } from '../sandbox/server';
 import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
 import { HOSTILE_IDS, anyText } from './arbitraries';
 import { SEND_PARAMETERS, prepareCampaigns, prepareData, DATA_CASES, sendInputs, sendJson, prepareMembers } from './fixtures';
-import { KEY, SEED, checkHeaders, countSandbox, expectClearError, finishSuite, pairsOf, run, sandboxFixture, scanRequests, tally } from './support';
+import { KEY, SEED, checkHeaders, countSandbox, expectClearError, finishSuite, pairsOf, run, sandboxFixture, scanRequests, tally, type RunResult } from './support';
 
 const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
 finishSuite('security');
@@ -91,6 +91,24 @@ describe('the key echoed by the service never reaches an item, an error or a log
 describe('values never become headers, and arrive as exactly the query value they were', () => {
 	const memberIds = fc.oneof(fc.constantFrom(...HOSTILE_IDS), anyText(12), fc.constantFrom('a\r\nX-Evil: 1', 'x\nX-Evil:1', 'a\u0000b', 'a%0D%0AX-Evil:%201', '%', '+', 'a b', '김철수 😀', '?', '#frag'));
 
+	/**
+	 * Whether the read went out: a value the node refuses (`refusedFor` names the field and rule
+	 * it must give) is never sent, and a URL too long for the server (a 3,000-character id) is
+	 * refused by it and reported clearly.
+	 */
+	function wasSent(result: RunResult, refusedFor: string | undefined): boolean {
+		if (refusedFor !== undefined) {
+			expect(sb().requests).toHaveLength(0);
+			expect(String(result.out[0][0].json.error)).toContain(refusedFor);
+			return false;
+		}
+		if (sb().requests.length === 0) {
+			expect(String(result.out[0][0].json.error)).toMatch(/HTTP 4\d\d/);
+			return false;
+		}
+		return true;
+	}
+
 	/** One member get: the query holds exactly the trimmed id, or the item fails with a clear message and nothing is sent. */
 	async function memberGet(memberId: string, version: 'v1' | 'v2'): Promise<void> {
 		prepareMembers(sb(), [['m1', '010-1234-5678']]);
@@ -108,16 +126,7 @@ describe('values never become headers, and arrive as exactly the query value the
 		expectClearError(result, 'members get');
 		const trimmed = memberId.trim();
 		const refusedFor = trimmed === '' ? 'Member ID' : UNPAIRED.test(trimmed) ? '"memberId" contains a broken character' : undefined;
-		if (refusedFor !== undefined) {
-			expect(sb().requests).toHaveLength(0);
-			expect(String(result.out[0][0].json.error)).toContain(refusedFor);
-			return;
-		}
-		if (sb().requests.length === 0) {
-			// A URL too long for the server (a 3,000-character id): refused by it, reported clearly.
-			expect(String(result.out[0][0].json.error)).toMatch(/HTTP 4\d\d/);
-			return;
-		}
+		if (!wasSent(result, refusedFor)) return;
 		expect(sb().requests).toHaveLength(1);
 		expect(sb().requests[0].path).toBe(`/${version}/users/sms`);
 		expect(sb().requests[0].query).toEqual({ memberId: trimmed });
@@ -142,15 +151,7 @@ describe('values never become headers, and arrive as exactly the query value the
 		expectClearError(result, 'custom data get');
 		// eslint-disable-next-line no-control-regex
 		const refusedFor = memberId.trim() === '' || /[\u0000-\u001f\u007f]/.test(memberId) ? 'Member ID' : UNPAIRED.test(memberId) ? '"memberId" contains a broken character' : undefined;
-		if (refusedFor !== undefined) {
-			expect(sb().requests).toHaveLength(0);
-			expect(String(result.out[0][0].json.error)).toContain(refusedFor);
-			return;
-		}
-		if (sb().requests.length === 0) {
-			expect(String(result.out[0][0].json.error)).toMatch(/HTTP 4\d\d/);
-			return;
-		}
+		if (!wasSent(result, refusedFor)) return;
 		expect(sb().requests.map((r) => r.query)).toEqual([{ memberId }]);
 		// Only member "a" has data: an id matches it exactly or not at all.
 		expect(result.out[0].map((i) => i.json.memberId)).toEqual(memberId === 'a' ? ['a'] : []);
