@@ -31,7 +31,21 @@ export const DEFAULT_TRANSPORT: TransportSettings = { maxRetries: 3, retryDelayM
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Upper bound of one backoff pause, whatever the attempt number or Retry-After says. */
-const MAX_BACKOFF_MS = 30000;
+export const MAX_BACKOFF_MS = 30000;
+
+/**
+ * The pause before retry number `attempt` (1 for the first retry): exponential from `baseMs`
+ * (base, 2 x base, 4 x base...), with "equal jitter" (half of it fixed, half random, `random` in
+ * [0, 1)) so that many clients do not retry in step; at least a Retry-After of whole seconds,
+ * and never more than MAX_BACKOFF_MS.
+ */
+export function backoffDelay(attempt: number, baseMs: number, retryAfterHeader: unknown, random: number): number {
+	const exponential = baseMs * 2 ** (attempt - 1);
+	const jittered = exponential * (0.5 + random / 2);
+	const retryAfter = Number(retryAfterHeader);
+	const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.max(jittered, retryAfter * 1000) : jittered;
+	return Math.min(wait, MAX_BACKOFF_MS);
+}
 
 /**
  * `idempotent`: repeating the request cannot do harm (reads, upserts, deletes); it is retried
@@ -317,11 +331,7 @@ export class CampaignClient {
 	}
 
 	private backoff(attempt: number, raw: RawOutcome): number {
-		const exponential = this.settings.retryDelayMs * 2 ** (attempt - 1);
-		const jittered = exponential * (0.5 + Math.random() / 2);
-		const retryAfter = Number(raw.headers?.['retry-after']);
-		const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.max(jittered, retryAfter * 1000) : jittered;
-		return Math.min(wait, MAX_BACKOFF_MS);
+		return backoffDelay(attempt, this.settings.retryDelayMs, raw.headers?.['retry-after'], Math.random());
 	}
 
 	private async once(call: ApiCall): Promise<RawOutcome> {

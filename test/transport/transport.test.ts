@@ -3,7 +3,7 @@ import { runNode } from '../engine/harness';
 import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
 import { PROBE_TYPE, probeNode } from './probe-node';
 import { CODES } from '../../nodes/shared/codes';
-import { normalizeBaseUrl } from '../../nodes/shared/transport';
+import { MAX_BACKOFF_MS, backoffDelay, normalizeBaseUrl } from '../../nodes/shared/transport';
 
 const KEY = ['transport', 'test', 'key', '1234'].join('-');
 const FAST = { retryDelayMs: 0, maxRetries: 3, timeoutMs: 2000 };
@@ -181,6 +181,30 @@ describe('sends that may have been delivered are not repeated', () => {
 		const { error, requests } = await probe(() => 'hang', undefined, { ...FAST, timeoutMs: 1000, maxRetries: 1 });
 		expect(requests).toBe(2);
 		expect(error?.message).toContain('the request timed out');
+	});
+});
+
+describe('backoff between retries', () => {
+	it('doubles with each retry, half fixed and half random (equal jitter)', () => {
+		for (const attempt of [1, 2, 3, 4]) {
+			const full = 1000 * 2 ** (attempt - 1);
+			expect(backoffDelay(attempt, 1000, undefined, 0)).toBe(full / 2);
+			expect(backoffDelay(attempt, 1000, undefined, 0.5)).toBe(full * 0.75);
+			expect(backoffDelay(attempt, 1000, undefined, 0.999999)).toBeCloseTo(full, 0);
+		}
+	});
+
+	it('waits at least what Retry-After asks (seconds), and never more than the cap', () => {
+		expect(backoffDelay(1, 1000, '5', 0)).toBe(5000);
+		expect(backoffDelay(1, 1000, 5, 0.9)).toBe(5000);
+		expect(backoffDelay(4, 1000, '1', 0.9)).toBeGreaterThan(1000);
+		for (const junk of ['soon', '-3', '', null, 'Wed, 21 Oct 2015 07:28:00 GMT']) expect(backoffDelay(1, 1000, junk, 0)).toBe(500);
+		expect(backoffDelay(20, 1000, undefined, 0.5)).toBe(MAX_BACKOFF_MS);
+		expect(backoffDelay(1, 1000, '3600', 0)).toBe(MAX_BACKOFF_MS);
+	});
+
+	it('does not wait when Retry Delay is 0 (whatever the attempt)', () => {
+		expect(backoffDelay(3, 0, undefined, 0.7)).toBe(0);
 	});
 });
 
