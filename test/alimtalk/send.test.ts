@@ -204,6 +204,27 @@ describe('Campaign Alimtalk send', () => {
 		expect(sb.requests).toHaveLength(1);
 	});
 
+	it('keeps what went out on Success when the account fails mid-run, and reports the rest as not sent', async () => {
+		// Two sends go out, then the service answers "customer expired" (1405) to everything.
+		const server = await startScripted((_req, index) =>
+			index < 2 ? { body: { code: 0 } } : { status: 401, body: { code: 1405, message: 'expired' } },
+		);
+		try {
+			const input = Array.from({ length: 5 }, (_, i) => ({ campaign: 'WELCOME', phone: phone(i), name: 'x' }));
+			const { out, error } = await send(input, { options: { concurrency: 1 } }, { baseUrl: server.baseUrl, apiKey: 'scripted-key' });
+			expect(error).toBeUndefined();
+			// No new send starts once the account failed.
+			expect(server.seen).toHaveLength(3);
+			expect(out[0].map((i) => i.json.phoneNumber)).toEqual([phone(0), phone(1)]);
+			expect(out[1].map((i) => [i.json.phoneNumber, i.json.code])).toEqual([2, 3, 4].map((n) => [phone(n), '1405']));
+			for (const item of out[1]) expect(String(item.json.message)).toMatch(/^Not sent: .*expired/i);
+			expect(pairedIndexes(out[0])).toEqual([0, 1]);
+			expect(pairedIndexes(out[1])).toEqual([2, 3, 4]);
+		} finally {
+			await server.close();
+		}
+	});
+
 	it('gives error items under "On Error: Continue" for an account failure', async () => {
 		const { out, error } = await runNode({
 			type: 'campaignAlimtalk',
