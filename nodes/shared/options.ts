@@ -63,7 +63,11 @@ export function optionsCollection(show: IDisplayOptions['show'], own: INodePrope
 	};
 }
 
-function boundedInteger(
+/**
+ * A whole-number option within [min, max], or `fallback` when it is not set; anything else stops
+ * the node before it sends, naming the option and the rule. The one place for that rule.
+ */
+export function boundedInteger(
 	ctx: IExecuteFunctions,
 	value: unknown,
 	name: string,
@@ -72,7 +76,9 @@ function boundedInteger(
 	fallback: number,
 ): number {
 	if (value === undefined || value === null || value === '') return fallback;
-	const n = Number(value);
+	// A number, or a text of digits (an expression gives text): not `true`, `[5]` or "1e3", which
+	// Number() would quietly turn into 1, 5 and 1000.
+	const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
 	if (!Number.isInteger(n) || n < min || n > max) {
 		throw new NodeOperationError(
 			ctx.getNode(),

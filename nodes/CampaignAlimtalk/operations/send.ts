@@ -3,8 +3,8 @@
  * validated before sending, sent with bounded concurrency, output in input order.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
+import { NodeApiError } from 'n8n-workflow';
+import { boundedInteger, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
 import { runOrdered } from '../../shared/pool';
@@ -13,6 +13,8 @@ import { CampaignClient } from '../../shared/transport';
 
 export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 export const MAX_CONCURRENCY = 50;
+const DEFAULT_CONCURRENCY = 5;
+const MAX_PAUSE_MS = 60000;
 /** The send's documented length rule (spec 4.5, code 7012). */
 const PHONE_LENGTH = 12;
 
@@ -85,7 +87,7 @@ export const sendProperties: INodeProperties[] = [
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-			default: 5,
+			default: DEFAULT_CONCURRENCY,
 			description: 'How many send requests may be in flight at once (1 to 50)',
 		},
 		{
@@ -100,7 +102,7 @@ export const sendProperties: INodeProperties[] = [
 			displayName: 'Pause Between Requests (Ms)',
 			name: 'pauseMs',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 60000, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_PAUSE_MS, numberPrecision: 0 },
 			default: 0,
 			description: 'Milliseconds each concurrent sender waits after a request before the next one',
 		},
@@ -183,11 +185,8 @@ function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared 
 export async function executeSend(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this);
 	const settings = readTransportSettings(this, options);
-	const concurrency = Number(options.concurrency ?? 5);
-	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-		throw new NodeOperationError(this.getNode(), `Option "Concurrency" must be a whole number from 1 to ${MAX_CONCURRENCY}`);
-	}
-	const pauseMs = Number(options.pauseMs ?? 0);
+	const concurrency = boundedInteger(this, options.concurrency, 'Concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
+	const pauseMs = boundedInteger(this, options.pauseMs, 'Pause Between Requests (Ms)', 0, MAX_PAUSE_MS, 0);
 	const convert = options.convertPhoneNumbers === true;
 	const retryUnknownDelivery = options.retryUnknownDelivery === true;
 
