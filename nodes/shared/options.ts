@@ -64,28 +64,33 @@ export function optionsCollection(show: IDisplayOptions['show'], own: INodePrope
 }
 
 /**
- * A whole-number option within [min, max], or `fallback` when it is not set; anything else stops
- * the node before it sends, naming the option and the rule. The one place for that rule.
+ * A whole number within [min, max] (`max` may be Infinity), or `fallback` when it is not set;
+ * anything else stops the node before it sends, naming what it is (`what`) and the rule. The one
+ * place for that rule, for options and parameters alike.
  */
-export function boundedInteger(
+export function wholeNumber(
 	ctx: IExecuteFunctions,
 	value: unknown,
-	name: string,
+	what: string,
 	min: number,
 	max: number,
 	fallback: number,
+	itemIndex?: number,
 ): number {
 	if (value === undefined || value === null || value === '') return fallback;
 	// A number, or a text of digits (an expression gives text): not `true`, `[5]` or "1e3", which
 	// Number() would quietly turn into 1, 5 and 1000.
 	const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
 	if (!Number.isInteger(n) || n < min || n > max) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Option "${name}" must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
-		);
+		const range = max === Infinity ? `of at least ${min}` : `from ${min} to ${max}`;
+		throw new NodeOperationError(ctx.getNode(), `${what} must be a whole number ${range} (got ${JSON.stringify(value)})`, { itemIndex });
 	}
 	return n;
+}
+
+/** An option of the node's Options collection, by its label: see `wholeNumber`. */
+export function optionNumber(ctx: IExecuteFunctions, value: unknown, label: string, min: number, max: number, fallback: number): number {
+	return wholeNumber(ctx, value, `Option "${label}"`, min, max, fallback);
 }
 
 type Options = Record<string, unknown>;
@@ -97,12 +102,12 @@ export function readOptions(ctx: IExecuteFunctions): Options {
 
 export function readTransportSettings(ctx: IExecuteFunctions, options: Options): TransportSettings {
 	return {
-		maxRetries: boundedInteger(ctx, options.maxRetries, 'Max Retries', 0, 10, DEFAULT_TRANSPORT.maxRetries),
-		retryDelayMs: boundedInteger(ctx, options.retryDelayMs, 'Retry Delay (Ms)', 0, 60000, DEFAULT_TRANSPORT.retryDelayMs),
-		timeoutMs: boundedInteger(ctx, options.timeoutMs, 'Timeout (Ms)', 1000, 600000, DEFAULT_TRANSPORT.timeoutMs),
+		maxRetries: optionNumber(ctx, options.maxRetries, 'Max Retries', 0, 10, DEFAULT_TRANSPORT.maxRetries),
+		retryDelayMs: optionNumber(ctx, options.retryDelayMs, 'Retry Delay (Ms)', 0, 60000, DEFAULT_TRANSPORT.retryDelayMs),
+		timeoutMs: optionNumber(ctx, options.timeoutMs, 'Timeout (Ms)', 1000, 600000, DEFAULT_TRANSPORT.timeoutMs),
 	};
 }
 
 export function readBatchSize(ctx: IExecuteFunctions, options: Options): number {
-	return boundedInteger(ctx, options.batchSize, 'Batch Size', 1, MAX_BATCH, MAX_BATCH);
+	return optionNumber(ctx, options.batchSize, 'Batch Size', 1, MAX_BATCH, MAX_BATCH);
 }

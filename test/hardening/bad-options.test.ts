@@ -101,3 +101,25 @@ it('accepts a whole number given as text (what an expression gives)', async () =
 	expect(result.error).toBeUndefined();
 	expect(sb().requests.map((r) => Object.keys(r.body as object).length)).toEqual([2, 1]);
 });
+
+it('getAll refuses a bad Limit before reading, naming the parameter and its rule', async () => {
+	await fc.assert(
+		fc.asyncProperty(fc.oneof(fc.integer({ min: -1e6, max: 0 }), fc.double({ min: 0.01, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n)), fc.constantFrom<unknown>('abc', '10 items', true, [10])), async (limit) => {
+			tally.generatedCases++;
+			sb().reset();
+			const result = await run(
+				{
+					type: 'campaignLegacyData',
+					parameters: { operation: 'getAll', returnAll: false, limit, options: { retryDelayMs: 0 } },
+					input: [{}],
+					credentials: { baseUrl: sb().baseUrl, apiKey: KEY },
+				},
+				'legacy data getAll (bad limit)',
+			);
+			expect(sb().requests).toHaveLength(0);
+			expect(result.error?.message).toContain('Limit must be a whole number of at least 1');
+			expectClearError(result, 'legacy data getAll');
+		}),
+		{ seed: SEED + 41, numRuns: 20 },
+	);
+});

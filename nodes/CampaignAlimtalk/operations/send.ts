@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { boundedInteger, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
+import { optionNumber, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
 import { runOrdered } from '../../shared/pool';
@@ -185,8 +185,8 @@ function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared 
 export async function executeSend(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this);
 	const settings = readTransportSettings(this, options);
-	const concurrency = boundedInteger(this, options.concurrency, 'Concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
-	const pauseMs = boundedInteger(this, options.pauseMs, 'Pause Between Requests (Ms)', 0, MAX_PAUSE_MS, 0);
+	const concurrency = optionNumber(this, options.concurrency, 'Concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
+	const pauseMs = optionNumber(this, options.pauseMs, 'Pause Between Requests (Ms)', 0, MAX_PAUSE_MS, 0);
 	const convert = options.convertPhoneNumbers === true;
 	const retryUnknownDelivery = options.retryUnknownDelivery === true;
 

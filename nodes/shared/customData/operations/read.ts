@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItems } from '../../errors';
 import { readMemberId, setField } from '../../mapping';
-import { readOptions, readTransportSettings } from '../../options';
+import { readOptions, readTransportSettings, wholeNumber } from '../../options';
 import { readPages } from '../../paging';
 import { CampaignClient } from '../../transport';
 import type { DataDialect } from '../dialect';
@@ -55,13 +55,7 @@ function readFormat(ctx: IExecuteFunctions, options: IDataObject): OutputFormat 
 
 function readLimit(ctx: IExecuteFunctions, i: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', i, false) === true) return undefined;
-	const limit = Number(ctx.getNodeParameter('limit', i, 50));
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(ctx.getNode(), `Limit must be a whole number of at least 1 (got ${JSON.stringify(limit)})`, {
-			itemIndex: i,
-		});
-	}
-	return limit;
+	return wholeNumber(ctx, ctx.getNodeParameter('limit', i, 50), 'Limit', 1, Infinity, 50, i);
 }
 
 export async function executeRead(
