@@ -117,7 +117,7 @@ beforeAll(async () => {
 	await time('build', () => rt.buildPackage());
 	paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
 
-	sb = await startSandbox({});
+	sb = await startSandbox({ accounts: { 'e2e-expired-key': 'expired' } });
 	seedDemoData(sb);
 
 	userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
@@ -301,6 +301,26 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 			expect.arrayContaining([expect.objectContaining({ id: rt.SANDBOX_CREDENTIAL.id, type: 'campaignApi' })]),
 		);
 		expect(creds.body).not.toContain(sb.apiKey);
+	});
+
+	test("n8n's own credential test tells a working key from a wrong or expired one", async () => {
+		const check = async (apiKey: string) => {
+			const res = await rt.httpRequest('POST', `${n8n.url}/rest/credentials/test`, {
+				headers: { cookie },
+				body: { credentials: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name, type: 'campaignApi', data: { baseUrl: sb.baseUrl, apiKey, memberApiVersion: 'any' } } },
+			});
+			expect(res.status).toBe(200);
+			return JSON.parse(res.body).data as { status: string; message: string };
+		};
+		expect(await check(sb.apiKey)).toMatchObject({ status: 'OK' });
+		const wrong = await check('e2e-wrong-key');
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).toContain('The customer does not exist (wrong API key?) (code -1001)');
+		expect(wrong.message).not.toContain('e2e-wrong-key');
+		const expired = await check('e2e-expired-key');
+		expect(expired).toMatchObject({ status: 'Error', message: expect.stringContaining('(code -1003)') });
+		// The probe went to the sandbox with the key in its header (the sandbox logs it redacted).
+		expect(sb.requests.filter((r) => r.path === '/v2/custom' && r.query.memberId === 'n8n-credential-test').length).toBeGreaterThanOrEqual(3);
 	});
 
 	test('event to message: the published workflow answers its webhook and sends', async () => {
