@@ -59,6 +59,27 @@ function chain(nodes) {
 
 const CREDENTIALS = { campaignApi: { id: 'benchCampaign', name: 'Bench Campaign' } };
 
+/** n8n's HTTP Request node POSTing `jsonBody` (an expression) to `path`, the key as a header: what a user builds. */
+function httpPostNode({ baseUrl, apiKey }, path, jsonBody, options, index) {
+	return node(
+		'HTTP Request',
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url: `${baseUrl}${path}`,
+			sendHeaders: true,
+			headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody,
+			options,
+		},
+		index,
+	);
+}
+
 /** The package's nodes and n8n's own, by what each workload does after its source. */
 const STEPS = {
 	noop: () => [node('No Operation', 'n8n-nodes-base.noOp', 1, {}, 1)],
@@ -106,24 +127,13 @@ const STEPS = {
 	],
 	/** (a) One HTTP Request per item: the body of one member, built with an expression. */
 	httpPerItem: ({ baseUrl, apiKey, batchSize, batchInterval }) => [
-		node(
-			'HTTP Request',
-			'n8n-nodes-base.httpRequest',
-			4.2,
-			{
-				method: 'POST',
-				url: `${baseUrl}/v2/custom`,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'json',
-				jsonBody:
-					'={{ JSON.stringify({ [$json.memberId]: { name: $json.name, points: $json.points, joined: $json.joined, vip: String($json.vip), grade: $json.grade } }) }}',
-				// By default n8n starts every item's request at once; Batching paces the starts (it
-				// never waits for an answer before the next batch).
-				options: batchSize ? { batching: { batch: { batchSize, batchInterval } } } : {},
-			},
+		httpPostNode(
+			{ baseUrl, apiKey },
+			'/v2/custom',
+			'={{ JSON.stringify({ [$json.memberId]: { name: $json.name, points: $json.points, joined: $json.joined, vip: String($json.vip), grade: $json.grade } }) }}',
+			// By default n8n starts every item's request at once; Batching paces the starts (it
+			// never waits for an answer before the next batch).
+			batchSize ? { batching: { batch: { batchSize, batchInterval } } } : {},
 			1,
 		),
 	],
@@ -151,23 +161,7 @@ const STEPS = {
 			},
 			1,
 		),
-		node(
-			'HTTP Request',
-			'n8n-nodes-base.httpRequest',
-			4.2,
-			{
-				method: 'POST',
-				url: `${baseUrl}/v2/custom`,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'json',
-				jsonBody: '={{ JSON.stringify($json.body) }}',
-				options: {},
-			},
-			2,
-		),
+		httpPostNode({ baseUrl, apiKey }, '/v2/custom', '={{ JSON.stringify($json.body) }}', {}, 2),
 	],
 	/** The HTTP Request node's own pagination (seq from the response, done when nextPageSeq is empty), then Split Out. */
 	httpPaginate: ({ baseUrl, apiKey }) => [
@@ -199,21 +193,11 @@ const STEPS = {
 	],
 	/** Sends with the HTTP Request node's batching: `batchSize` requests every `batchInterval` ms. */
 	httpSendBatched: ({ baseUrl, apiKey, batchSize, batchInterval }) => [
-		node(
-			'HTTP Request',
-			'n8n-nodes-base.httpRequest',
-			4.2,
-			{
-				method: 'POST',
-				url: `${baseUrl}/messages/alimtalk/trigger`,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'json',
-				jsonBody: `={{ JSON.stringify({ campaignKey: '${CAMPAIGN}', users: [{ phoneNumber: $json.phone, properties: { name: $json.name } }] }) }}`,
-				options: { batching: { batch: { batchSize, batchInterval } } },
-			},
+		httpPostNode(
+			{ baseUrl, apiKey },
+			'/messages/alimtalk/trigger',
+			`={{ JSON.stringify({ campaignKey: '${CAMPAIGN}', users: [{ phoneNumber: $json.phone, properties: { name: $json.name } }] }) }}`,
+			{ batching: { batch: { batchSize, batchInterval } } },
 			1,
 		),
 	],
