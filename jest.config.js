@@ -6,6 +6,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }],
 	},
+	globalSetup: '<rootDir>/test/support/global-setup.js',
 	setupFiles: ['<rootDir>/test/support/jest-setup.js'],
 	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 	testTimeout: 60000,
