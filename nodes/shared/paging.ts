@@ -75,21 +75,16 @@ export async function readPages(
 		const result = await client.call(call);
 		pages++;
 		if (result.code !== '0') throw client.error(result, call);
-		const page = readPage(result.processValue);
-		if ('invalid' in page) {
-			throw new NodeOperationError(ctx.getNode(), `The service sent a page the node cannot read: ${page.invalid} (expected {"nextPageSeq": ..., "dataList": [entries]})`, {
+		const unreadable = (what: string) =>
+			new NodeOperationError(ctx.getNode(), `The service sent a page the node cannot read: ${what}`, {
 				itemIndex: read.itemIndex,
 				description: `${entries} entries were read in ${pages} pages before it.`,
 			});
-		}
+		const page = readPage(result.processValue);
+		if ('invalid' in page) throw unreadable(`${page.invalid} (expected {"nextPageSeq": ..., "dataList": [entries]})`);
 		const { dataList, next } = page;
 		for (const [n, entry] of dataList.entries()) {
-			if (!isObject(entry)) {
-				throw new NodeOperationError(ctx.getNode(), `The service sent a page the node cannot read: entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`, {
-					itemIndex: read.itemIndex,
-					description: `${entries} entries were read in ${pages} pages before it.`,
-				});
-			}
+			if (!isObject(entry)) throw unreadable(`entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`);
 			read.onEntry(entry);
 			entries++;
 			if (read.limit !== undefined && entries >= read.limit) return { entries, pages };

@@ -84,6 +84,15 @@ export interface ApiResult {
 }
 
 /**
+ * The plain words for a result (the transport's: they also cover answers without a code, an HTTP
+ * status or a timeout), with the service's own message when it adds something.
+ */
+export function resultWords(result: Pick<ApiResult, 'info' | 'serviceMessage'>): string {
+	const { info, serviceMessage } = result;
+	return serviceMessage && serviceMessage !== info.message ? `${info.message} (${serviceMessage})` : info.message;
+}
+
+/**
  * Passing-fault codes that say the service did not process the request at all ("a process is
  * already in progress"): the only ones a send may repeat without risking a second message.
  */

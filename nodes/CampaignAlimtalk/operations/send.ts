@@ -9,7 +9,7 @@ import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
 import { runOrdered } from '../../shared/pool';
 import type { ApiResult } from '../../shared/transport';
-import { CampaignClient } from '../../shared/transport';
+import { CampaignClient, resultWords } from '../../shared/transport';
 
 export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 export const MAX_CONCURRENCY = 50;
@@ -251,12 +251,10 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 			out.ok({ campaignKey, phoneNumber, code: '0', status: 'sent', response: (result.body ?? null) as IDataObject }, i);
 			return;
 		}
-		// The transport's words: they also cover answers without a code (a timeout, an HTML error page).
-		const { info } = result;
 		out.fail(
 			{
 				code: result.code,
-				message: result.serviceMessage ? `${info.message} (${result.serviceMessage})` : info.message,
+				message: resultWords(result),
 				campaignKey,
 				phoneNumber,
 				...(result.deliveryUnknown ? { deliveryUnknown: true } : {}),

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { WriteOutputs } from '../../outputs';
 import { retryAfter } from '../../outputs';
 import type { ApiResult } from '../../transport';
+import { resultWords } from '../../transport';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,14 +63,6 @@ export function readCount(processValue: unknown): number | undefined {
 	return undefined;
 }
 
-/** The plain words for a result, with the service's own message when it sent one. */
-export function codeMessage(result: ApiResult): string {
-	// The transport's words: they also cover answers without a code (an HTTP status, a timeout).
-	const { info } = result;
-	const said = result.serviceMessage && result.serviceMessage !== info.message ? ` (${result.serviceMessage})` : '';
-	return `${info.message}${said}`;
-}
-
 export interface ChunkMember {
 	memberId: string;
 	sources: readonly number[];
@@ -83,7 +76,7 @@ export interface ChunkMember {
  * (-1009/-1010) also carries `retryAfter`, 30 minutes on.
  */
 export function failChunk(members: readonly ChunkMember[], result: ApiResult, out: WriteOutputs): void {
-	const message = codeMessage(result);
+	const message = resultWords(result);
 	const refused = result.info.kind === 'deleteRefused';
 	const retry = refused ? retryAfter() : undefined;
 	for (const member of members) {

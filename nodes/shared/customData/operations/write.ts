@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { describeRowCode } from '../../codes';
-import type { MemberRow } from '../../mapping';
+import type { MemberRow, WireValue } from '../../mapping';
 import { DateFormatter, MemberMerger, isAlwaysWritable, jsonSafe, readMemberId, setField, splitList, toWireValue, valuesObject, wireValue } from '../../mapping';
 import { readBatchSize, readOptions, readTransportSettings } from '../../options';
 import { WriteOutputs, paired } from '../../outputs';
@@ -212,6 +212,16 @@ function planMembers(source: ItemSource, count: number, dates: DateFormatter, sk
 	return toSend;
 }
 
+/**
+ * What a key of an item is sent as, or undefined when it is not sent: an empty key name, a
+ * skipped empty value, or a value that cannot be written (each reported by `planMembers`).
+ */
+function sendable(key: string, raw: unknown, dates: DateFormatter, skipNull: boolean): WireValue | undefined {
+	if (key.trim() === '' || (skipNull && (raw === null || raw === undefined))) return undefined;
+	const value = wireValue(raw, dates);
+	return typeof value === 'object' ? undefined : value;
+}
+
 /** What a request sends for one member: its keys in first-seen order and the `{ key: value }` object. */
 interface SentMember {
 	memberId: string;
@@ -231,9 +241,8 @@ function sentMembers(plans: MemberPlan[], source: ItemSource, dates: DateFormatt
 	let keys: string[] = [];
 	let values: IDataObject = {};
 	const add = (key: string, raw: unknown): void => {
-		if (key.trim() === '' || (skipNull && (raw === null || raw === undefined))) return;
-		const value = wireValue(raw, dates);
-		if (typeof value === 'object') return;
+		const value = sendable(key, raw, dates, skipNull);
+		if (value === undefined) return;
 		if (!hasOwn(values, key)) keys.push(key);
 		setField(values, key, value);
 	};
@@ -255,9 +264,8 @@ function rowsOf(plans: MemberPlan[], source: ItemSource, dates: DateFormatter, s
 	let row: MemberRow;
 	let i = 0;
 	const add = (key: string, raw: unknown): void => {
-		if (key.trim() === '' || (skipNull && (raw === null || raw === undefined))) return;
-		const value = wireValue(raw, dates);
-		if (typeof value !== 'object') merger.set(row, key, value, i);
+		const value = sendable(key, raw, dates, skipNull);
+		if (value !== undefined) merger.set(row, key, value, i);
 	};
 	for (const plan of plans) {
 		for (i of plan.sources) {
