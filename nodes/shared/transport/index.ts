@@ -1,0 +1,6 @@
+/** The transport, split by job; nodes import it from here. */
+export * from './client';
+export * from './credentials';
+export * from './envelope';
+export * from './outcome';
+export * from './retry';

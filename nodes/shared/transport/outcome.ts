@@ -1,0 +1,215 @@
+/**
+ * The outcome classifier, pure: what one attempt gave (an HTTP answer, or the error the request
+ * helper threw) in, what it means out (success, a row rejection, an account failure, a passing
+ * fault, a delivery that may have happened), with plain words (docs/service-rules.md#codes).
+ */
+import type { IHttpRequestMethods } from 'n8n-workflow';
+import type { CodeInfo } from '../codes';
+import { describeCode } from '../codes';
+import { isObject } from '../values';
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseJson, readEnvelope } from './envelope';
+import type { Safety } from './retry';
+
+export interface ApiCall {
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: Record<string, string>;
+	body?: unknown;
+	safety?: Safety;
+	retryUnknownDelivery?: boolean;
+	/** `optional`: a 2xx answer without an envelope counts as success (the send's body is not documented). */
+	envelope?: 'required' | 'optional';
+	itemIndex?: number;
+}
+
+export interface ApiResult {
+	/** The code that decided: a processCode ("0", "-1009", "7012"), or "HTTP_<status>" / a network code when no envelope came. */
+	code: string;
+	info: CodeInfo;
+	httpStatus?: number;
+	/** The envelope's processValue (undefined when absent). */
+	processValue: unknown;
+	/** The whole parsed body (undefined when it was not JSON). */
+	body: unknown;
+	/** The service's own message, if it sent one (redacted). */
+	serviceMessage?: string;
+	/** True when a send may or may not have gone out. */
+	deliveryUnknown: boolean;
+	attempts: number;
+}
+
+/** What one attempt gave: an HTTP answer, or the network code of a failure. */
+export interface RawOutcome {
+	status?: number;
+	headers?: Record<string, unknown>;
+	text?: string;
+	networkCode?: string;
+}
+
+/** Removes the API key from what the service answered (see client.ts). */
+export interface Redactor {
+	text(text: string): string;
+	/** The parsed body with the key removed from every text, walked only when `rawText` may hold it. */
+	body(parsed: unknown, rawText: string | undefined): unknown;
+}
+
+/**
+ * The plain words for a result (the transport's: they also cover answers without a code, an HTTP
+ * status or a timeout), with the service's own message when it adds something.
+ */
+export function resultWords(result: Pick<ApiResult, 'info' | 'serviceMessage'>): string {
+	const { info, serviceMessage } = result;
+	return serviceMessage && serviceMessage !== info.message ? `${info.message} (${serviceMessage})` : info.message;
+}
+
+/**
+ * Passing-fault codes that say the service did not process the request at all ("a process is
+ * already in progress"): the only ones a send may repeat without risking a second message.
+ */
+const NOT_PROCESSED_CODES = new Set(['-1005']);
+
+/** Network errors after which the request provably never reached the service. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+/** Socket-level failures that are worth another attempt (anything else is not retried). */
+const NETWORK_CODES = new Set([...NEVER_SENT, 'ECONNRESET', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE', 'EPROTO']);
+
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	ECONNRESET: 'the connection was closed before an answer arrived',
+	ETIMEDOUT: 'the request timed out',
+	EPIPE: 'the connection was closed while sending',
+};
+
+/**
+ * The network error code inside whatever the request helper threw (it wraps the cause), or
+ * undefined when the failure is not a network one (then it must not be retried). An aborted
+ * request is a timeout when its messages say so, else a closed connection.
+ */
+export function networkCodeOf(error: unknown): string | undefined {
+	const chain: Array<Record<string, unknown>> = [];
+	for (let current: unknown = error; isObject(current) && chain.length < 6; current = current.cause) {
+		chain.push(current);
+	}
+	const messages = chain.map((e) => (typeof e.message === 'string' ? e.message : '')).join(' | ');
+	const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$|^ERR_/.test(c));
+	if (code === 'ERR_CANCELED') return undefined;
+	if (code === 'ETIMEDOUT' || /timeout/i.test(messages)) return 'ETIMEDOUT';
+	if (code === 'ECONNABORTED') return 'ECONNRESET';
+	if (code !== undefined && NETWORK_CODES.has(code)) return code;
+	if (/socket hang up|aborted/i.test(messages)) return 'ECONNRESET';
+	return undefined;
+}
+
+/** Classifies one attempt of `call`. */
+export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOutcome, attempts: number, redactor: Redactor): ApiResult {
+	const unsafe = (call.safety ?? 'idempotent') === 'unsafe';
+	if (raw.networkCode !== undefined) return networkOutcome(raw.networkCode, unsafe, attempts);
+	const status = raw.status ?? 0;
+	const parsed = parseJson(raw.text);
+	const tooDeep = parsed !== undefined && nestsDeeperThan(parsed, MAX_JSON_DEPTH);
+	const body = tooDeep ? undefined : redactor.body(parsed, raw.text);
+	const envelope = readEnvelope(body);
+	if (envelope !== undefined) {
+		// The envelope's code decides, whatever the HTTP status (docs/service-rules.md#envelope).
+		let info = describeCode(envelope.code);
+		if (unsafe && info.kind === 'transient' && !NOT_PROCESSED_CODES.has(envelope.code)) {
+			// A server error answered to a send (-9999, -9998) proves the request reached the
+			// service, not that nothing went out: repeating it could send the message twice.
+			info = {
+				kind: 'deliveryUnknown',
+				message: `${info.message}: the message may or may not have been sent`,
+				hint: 'Check in the service before sending again.',
+			};
+		}
+		return {
+			code: envelope.code,
+			info,
+			httpStatus: status,
+			processValue: envelope.processValue,
+			body,
+			serviceMessage: envelope.message === undefined ? undefined : redactor.text(envelope.message),
+			deliveryUnknown: info.kind === 'deliveryUnknown',
+			attempts,
+		};
+	}
+	const base = { httpStatus: status, processValue: undefined, body, attempts };
+	if (status >= 200 && status < 300) {
+		const empty = raw.text === undefined || raw.text.trim() === '';
+		// A processCode that is there but is no code (null, "abc", 0.5) says nothing either way.
+		const unreadableCode = isObject(body) && body.processCode !== undefined;
+		if (call.envelope === 'optional' && (empty || (body !== undefined && !unreadableCode && !tooDeep))) {
+			// The send's answer is not documented: an empty body or JSON of any shape counts as success.
+			return { ...base, code: '0', info: describeCode('0'), deliveryUnknown: false };
+		}
+		const what = empty
+			? 'an empty body'
+			: tooDeep
+				? `JSON nested deeper than ${MAX_JSON_DEPTH} levels`
+				: body === undefined
+					? 'a body that is not JSON'
+					: unreadableCode
+						? `a processCode that is not a code (${(JSON.stringify(body.processCode) ?? '').slice(0, 40)})`
+						: 'JSON without a processCode';
+		const expected = call.envelope === 'optional' ? 'JSON or an empty body' : 'a JSON envelope with processCode';
+		return {
+			...base,
+			code: `HTTP_${status}`,
+			info: unsafe
+				? {
+						kind: 'deliveryUnknown',
+						message: `The service answered HTTP ${status} with ${what} (expected ${expected}): the message may or may not have been sent`,
+						hint: 'A proxy or the service answered something unreadable; check in the service before sending again.',
+					}
+				: {
+						kind: 'transient',
+						message: `The service answered HTTP ${status} with ${what} (expected ${expected})`,
+						hint: 'This is usually a passing fault of the service or a proxy; try again later.',
+					},
+			deliveryUnknown: unsafe,
+		};
+	}
+	const maybeDelivered = unsafe && status >= 500;
+	return { ...base, code: `HTTP_${status}`, info: statusInfo(status, maybeDelivered), deliveryUnknown: maybeDelivered };
+}
+
+function networkOutcome(networkCode: string, unsafe: boolean, attempts: number): ApiResult {
+	const unknown = unsafe && !NEVER_SENT.has(networkCode);
+	const words = NETWORK_WORDS[networkCode] ?? 'the connection failed';
+	return {
+		code: networkCode,
+		info: {
+			kind: unknown ? 'deliveryUnknown' : 'transient',
+			message: `Could not get an answer from the campaign service: ${words}`,
+			hint: unknown
+				? 'The message may or may not have been sent; check in the service before sending again.'
+				: 'Check the Base URL and the network, or raise the Timeout option if the service is slow.',
+		},
+		processValue: undefined,
+		body: undefined,
+		deliveryUnknown: unknown,
+		attempts,
+	};
+}
+
+/** What an HTTP error status without an envelope means. */
+function statusInfo(status: number, maybeDelivered: boolean): CodeInfo {
+	if (status === 429 || status >= 500) {
+		return {
+			kind: maybeDelivered ? 'deliveryUnknown' : 'transient',
+			message: `The service answered HTTP ${status} (${status === 429 ? 'too many requests' : 'server error'}) without a result code`,
+			hint: maybeDelivered ? 'The message may or may not have been sent; check in the service before sending again.' : 'Try again later.',
+		};
+	}
+	if (status === 401 || status === 403) {
+		return { kind: 'account', message: `The service refused the request (HTTP ${status})`, hint: 'Check the API key in the Campaign API credential.' };
+	}
+	if (status === 404) {
+		return { kind: 'account', message: 'Nothing answers at this address (HTTP 404)', hint: 'Check the Base URL in the Campaign API credential.' };
+	}
+	return { kind: 'rejected', message: `The service answered HTTP ${status} without a result code`, hint: 'Check the parameters of the node.' };
+}
