@@ -8,6 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { ACCOUNT_CODES, describeCode } from '../nodes/shared/codes';
+import { HTTPS_RULE, LOCAL_HOSTS } from '../nodes/shared/transport/credentials';
 
 /**
  * The credential test reads one (non-existent) member's custom data: a harmless read that
@@ -40,6 +41,16 @@ const statusRules: IAuthenticateRuleResponseCode[] = [401, 403].map((value) => (
 		message: `The service refused the API key (HTTP ${value}): the key is missing or wrong, or the customer account is unknown, not approved or expired. Check the key in the service site settings, under key management.`,
 	},
 }));
+
+/**
+ * The base URL the test calls, as an n8n expression: trimmed, without trailing slashes, and
+ * refused with the nodes' own words when it is plain http to another machine (the nodes would
+ * refuse it at the first run: docs/service-rules.md#base-url). n8n's expression engine drops
+ * any error an expression throws except its own expression errors, so the expression takes
+ * one from `$ifEmpty()` called without arguments and gives it the rule's words.
+ */
+const LOCAL_HOST_PATTERN = LOCAL_HOSTS.map((host) => host.replace(/[.[\]]/g, '\\$&')).join('|');
+const testBaseUrl = `={{ (() => { const url = String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, ""); if (/^http:/i.test(url) && !/^http:\\/\\/(${LOCAL_HOST_PATTERN})([:/]|$)/i.test(url)) { try { $ifEmpty(); } catch (error) { error.message = ${JSON.stringify(`Base URL in the Campaign API credential ${HTTPS_RULE}`)}; throw error; } } return url; })() }}`;
 
 export class CampaignApi implements ICredentialType {
 	name = 'campaignApi';
@@ -96,7 +107,7 @@ export class CampaignApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			baseURL: testBaseUrl,
 			url: '/v2/custom',
 			method: 'GET',
 			qs: { memberId: 'n8n-credential-test' },

@@ -1,12 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { asNodeError } from '../shared/errors';
-import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../shared/customData/description';
-import { CUSTOM_DATA } from '../shared/customData/dialect';
-import { errorOutputs, executeDataOperation } from '../shared/customData/execute';
+import { CampaignDataNode } from '../CampaignData/CampaignDataNode';
+import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/description';
+import { CUSTOM_DATA } from '../CampaignData/helpers/dialect';
 
 /** Custom data v2 (`/v2/custom`): per-member key/value attributes with registered keys. */
-export class CampaignCustomData implements INodeType {
+export class CampaignCustomData extends CampaignDataNode {
 	description: INodeTypeDescription = {
 		displayName: 'Campaign Custom Data',
 		name: 'campaignCustomData',
@@ -23,16 +22,4 @@ export class CampaignCustomData implements INodeType {
 		credentials: [{ name: 'campaignApi', required: true }],
 		properties: dataNodeProperties(CUSTOM_DATA),
 	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		try {
-			return await executeDataOperation.call(this, CUSTOM_DATA, items);
-		} catch (error) {
-			if (this.continueOnFail()) {
-				return errorOutputs(this, items, error);
-			}
-			throw asNodeError(this.getNode(), error);
-		}
-	}
 }

@@ -1,12 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { asNodeError } from '../shared/errors';
-import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../shared/customData/description';
-import { LEGACY_DATA } from '../shared/customData/dialect';
-import { errorOutputs, executeDataOperation } from '../shared/customData/execute';
+import { CampaignDataNode } from '../CampaignData/CampaignDataNode';
+import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/description';
+import { LEGACY_DATA } from '../CampaignData/helpers/dialect';
 
 /** Legacy custom data v1 (`/v1/legacy`): the same per-member key/value attributes under the older API. */
-export class CampaignLegacyData implements INodeType {
+export class CampaignLegacyData extends CampaignDataNode {
 	description: INodeTypeDescription = {
 		displayName: 'Campaign Legacy Data',
 		name: 'campaignLegacyData',
@@ -23,16 +22,4 @@ export class CampaignLegacyData implements INodeType {
 		credentials: [{ name: 'campaignApi', required: true }],
 		properties: dataNodeProperties(LEGACY_DATA),
 	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		try {
-			return await executeDataOperation.call(this, LEGACY_DATA, items);
-		} catch (error) {
-			if (this.continueOnFail()) {
-				return errorOutputs(this, items, error);
-			}
-			throw asNodeError(this.getNode(), error);
-		}
-	}
 }

@@ -9,6 +9,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * `details`, so there the code and the description go under `details`.
  */
 export function errorItems(items: INodeExecutionData[], error: unknown, node?: INode): INodeExecutionData[] {
+	return errorItemsFor(items.map((_, index) => index), error, node);
+}
+
+/** One error item per input index given, paired with it (see `errorItems`). */
+export function errorItemsFor(indexes: readonly number[], error: unknown, node?: INode): INodeExecutionData[] {
 	const err = error as { message?: string; description?: string; context?: { campaignCode?: unknown } };
 	const code = err.context?.campaignCode;
 	const extra = {
@@ -16,7 +21,7 @@ export function errorItems(items: INodeExecutionData[], error: unknown, node?: I
 		...(code !== undefined ? { code: String(code) } : {}),
 	};
 	const errorOutput = node?.onError === 'continueErrorOutput';
-	return items.map((_, index) => ({
+	return indexes.map((index) => ({
 		json: {
 			error: err.message ?? 'Unknown error',
 			...(errorOutput ? (Object.keys(extra).length > 0 ? { details: extra } : {}) : extra),

@@ -51,14 +51,14 @@ export const transportOptions: INodeProperties[] = [
  * The `options` collection of an operation: its own options first, then the transport options
  * every operation shares (Max Retries, Retry Delay, Timeout).
  */
-export function optionsCollection(show: IDisplayOptions['show'], own: INodeProperties[]): INodeProperties {
+export function optionsCollection(show: IDisplayOptions['show'] | undefined, own: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
+		...(show ? { displayOptions: { show } } : {}),
 		options: [...own, ...transportOptions],
 	};
 }

@@ -149,6 +149,11 @@ describe('credential test', () => {
 		}
 	});
 
+	it.each(['http://api.example.com', ' HTTP://campaign.example.com/api/ '])('refuses the plain-http remote base URL %j with the words the nodes use, sending nothing', async (baseUrl) => {
+		const result = await testCredential({ baseUrl, apiKey: 'some-key' });
+		expect(result).toEqual({ status: 'Error', message: expect.stringContaining('Base URL in the Campaign API credential must use https (http is allowed only for localhost)') });
+	});
+
 	it('fails when nothing answers at the base URL', async () => {
 		const result = await testCredential({ baseUrl: 'http://127.0.0.1:9', apiKey: 'x' });
 		expect(result.status).toBe('Error');

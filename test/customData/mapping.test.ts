@@ -3,9 +3,10 @@
  * the next-page marker, and the tolerant reading of write answers.
  */
 import { DateTime } from 'luxon';
-import { readCount, readFailureRows } from '../../nodes/shared/customData/operations/results';
-import { DateFormatter, MemberMerger, isoDateTimeToDay, readMemberId, splitList, toWireValue } from '../../nodes/shared/mapping';
-import { readNextPageSeq } from '../../nodes/shared/paging';
+import { readCount, readFailureRows } from '../../nodes/CampaignData/helpers/results';
+import { DateFormatter, MemberMerger, isoDateTimeToDay, splitList, toWireValue } from '../../nodes/CampaignData/helpers/mapping';
+import { readMemberId } from '../../nodes/shared/values';
+import { readNextPageSeq } from '../../nodes/CampaignData/helpers/paging';
 
 const seoul = new DateFormatter('Asia/Seoul');
 const utc = new DateFormatter('UTC');
@@ -76,7 +77,8 @@ describe('toWireValue', () => {
 describe('readMemberId', () => {
 	it.each([
 		['abc', 'abc'],
-		[' padded ', ' padded '],
+		[' padded ', 'padded'],
+		[' in side ', 'in side'],
 		[12345, '12345'],
 		['김철수&x=1#y', '김철수&x=1#y'],
 	])('accepts %p', (input, id) => expect(readMemberId(input)).toEqual({ ok: true, value: id }));
@@ -89,7 +91,8 @@ describe('readMemberId', () => {
 		[true, /text or a number \(got a boolean\)/],
 		[{}, /got an object/],
 		[[1], /got an array/],
-		[NaN, /got a number/],
+		[NaN, /not a valid member ID \(NaN\)/],
+		[Infinity, /not a valid member ID \(Infinity\)/],
 		['a\tb', /control characters/],
 	])('rejects %p', (input, reason) => {
 		const result = readMemberId(input);

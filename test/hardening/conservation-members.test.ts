@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
 import { MEMBER_IDS, PHONES, batchSize, initialMembers, memberItem } from './arbitraries';
 import { outcomesOf, prepareMembers } from './fixtures';
-import { expectedUpsert, memberPhone, memberText } from './models';
+import { expectedUpsert, memberIdText, memberPhone } from './models';
 import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, plainMap, run, sandboxFixture, tally } from './support';
 
 const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
@@ -93,7 +93,7 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 					checkWriteOutputs(result.out, input.length, { failedFields: [version === 'v1' ? 'memberId' : 'phoneNumber'], eachIndexOnce: true });
 					const expected = version === 'v1' ? new Map(before.v1) : new Map(before.v2);
 					const outcomes = generated.map((g) => {
-						const key = version === 'v1' ? memberText(g.memberId) : memberPhone(PHONES[g.phone], 'v2', normalize);
+						const key = version === 'v1' ? memberIdText(g.memberId) : memberPhone(PHONES[g.phone], 'v2', normalize);
 						if (key === undefined) return version === 'v1' ? '-1006' : 'F02';
 						expected.delete(version === 'v1' ? key : key.replace(/-/g, ''));
 						return 'ok';

@@ -25,9 +25,9 @@ function entriesOf(store: Store, id: string): Map<string, Wire> {
 	return entries;
 }
 
-/** Custom data member id: text (not blank, no control character) sent as given, or a finite number. */
+/** Custom data member id: text trimmed (not blank, no control character), or a finite number. */
 export function dataMemberId(value: unknown): string | undefined {
-	if (typeof value === 'string') return value.trim() === '' || CONTROL.test(value) ? undefined : value;
+	if (typeof value === 'string') return value.trim() === '' || CONTROL.test(value.trim()) ? undefined : value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return undefined;
 }
@@ -179,6 +179,12 @@ export function memberText(value: unknown): string | undefined {
 	return undefined;
 }
 
+/** A member id as every node reads it: trimmed text or a number's text, no control character. */
+export function memberIdText(value: unknown): string | undefined {
+	const id = memberText(value);
+	return id !== undefined && CONTROL.test(id) ? undefined : id;
+}
+
 const RULE_CODES = {
 	v1: { both: '-1006', id: '-1006', phone: '-1007', consent: '-1012', name: '-1013' },
 	v2: { both: 'F00', id: 'F01', phone: 'F02', consent: '-9997', name: 'F03' },
@@ -218,7 +224,7 @@ export function expectedUpsert(
 	const outcomes: string[] = [];
 	const pending: Array<{ index: number; memberId: string; phoneNumber: string; isReceive: boolean; name?: string }> = [];
 	items.forEach((item, index) => {
-		const id = memberText(item.json.memberId);
+		const id = memberIdText(item.json.memberId);
 		const phone = memberPhone(PHONES[item.phone], version, normalize);
 		const consent = item.consent === -1 ? false : CONSENTS[item.consent].value;
 		const name = item.name === undefined ? { ok: true as const, stored: undefined } : NAMES[item.name];

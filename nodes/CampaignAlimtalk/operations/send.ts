@@ -7,7 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { optionNumber, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
-import { runOrdered } from '../../shared/pool';
+import { runOrdered } from '../helpers/pool';
 import type { ApiResult } from '../../shared/transport';
 import { CampaignClient, resultWords } from '../../shared/transport';
 

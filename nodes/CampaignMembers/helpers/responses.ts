@@ -4,13 +4,10 @@
  * failure rows back to the rows that were sent.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { typeName } from '../../shared/mapping';
+import { isObject, typeName } from '../../shared/values';
 import type { RowFailure } from './rows';
 import { phoneKey } from './rows';
 import { ruleWords } from './dialects';
-
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Container keys seen or plausible around a list; any other key holding an array is tried last. */
 const LIST_KEYS = ['failList', 'failureList', 'failedList', 'failures', 'list', 'rows', 'data', 'dataList', 'users'];

@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { hyphenatedMobile, mobileDigits } from '../../shared/phone';
+import { isBlank, readMemberId, scalarText } from '../../shared/values';
 import type { ApiVersion, MemberDialect, MemberRow } from './dialects';
 import { ruleWords } from './dialects';
 
@@ -27,8 +28,6 @@ export interface RowFailure extends IDataObject {
 
 export type CheckedRow = { row: MemberRow } | { failure: RowFailure; memberId: string | null; phoneNumber: string | null };
 
-const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
 /**
  * Receive consent in every form a workflow is likely to hold: booleans, "true"/"false",
  * "Y"/"N" (the service's own wording, spec 2.4) and 1/0, strings in any case. Absent (undefined,
@@ -50,14 +49,6 @@ export function parseConsent(value: unknown): { value: boolean; given: boolean }
 	return undefined;
 }
 
-/** Text of a scalar field (member id, phone number, name): trimmed; undefined when absent. */
-function text(value: unknown): string | undefined {
-	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'bigint') return String(value);
-	return undefined;
-}
-
 /** How a value is shown inside a message. */
 export function shown(value: unknown): string {
 	if (typeof value === 'string') return JSON.stringify(value);
@@ -74,7 +65,7 @@ export function sendablePhone(
 	dialect: MemberDialect,
 	normalize: boolean,
 ): { phone: string } | { problem: string } {
-	const given = text(raw);
+	const given = scalarText(raw);
 	if (given === undefined) return { problem: 'no phone number given' };
 	if (normalize) {
 		const hyphenated = hyphenatedMobile(given);
@@ -97,18 +88,15 @@ function failure(code: string, detail: string): RowFailure {
  * Duplicate phone numbers are not checked here: the service decides which row wins (F11).
  */
 export function checkSaveRow(raw: RawMemberRow, dialect: MemberDialect, normalize: boolean): CheckedRow {
-	const memberId = text(raw.memberId);
+	const id = readMemberId(raw.memberId);
+	const memberId = id.ok ? id.value : undefined;
 	const phone = sendablePhone(raw.phoneNumber, dialect, normalize);
 	const ids = {
 		memberId: memberId ?? null,
-		phoneNumber: 'phone' in phone ? phone.phone : (text(raw.phoneNumber) ?? null),
+		phoneNumber: 'phone' in phone ? phone.phone : (scalarText(raw.phoneNumber) ?? null),
 	};
 	const { codes } = dialect;
-	const idProblem = isBlank(raw.memberId)
-		? 'no member ID given'
-		: memberId === undefined
-			? `member ID must be text (got ${shown(raw.memberId)})`
-			: undefined;
+	const idProblem = isBlank(raw.memberId) ? 'no member ID given' : id.ok ? undefined : `member ID ${id.reason}`;
 	if (idProblem !== undefined && 'problem' in phone) {
 		return { failure: failure(codes.missingIdAndBadPhone, `${idProblem}, and phone number: ${phone.problem}`), ...ids };
 	}
@@ -128,8 +116,11 @@ export function checkSaveRow(raw: RawMemberRow, dialect: MemberDialect, normaliz
 
 	let name: string | undefined;
 	if (!isBlank(raw.name)) {
-		name = text(raw.name);
-		if (name === undefined) return { failure: failure(codes.nameTooLong, `name must be text (got ${shown(raw.name)})`), ...ids };
+		name = scalarText(raw.name);
+		if (name === undefined) {
+			// The service's code for the name rule, with words that say what is wrong with this one.
+			return { failure: { code: codes.nameTooLong, message: `The name must be text (got ${shown(raw.name)})` }, ...ids };
+		}
 		const length = [...name].length;
 		if (length > MAX_NAME_LENGTH) {
 			return {

@@ -13,6 +13,7 @@ import type { SentRow } from '../helpers/responses';
 import type { RowFailure } from '../helpers/rows';
 import { sendablePhone } from '../helpers/rows';
 import { ruleWords } from '../helpers/dialects';
+import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
 const show = (apiVersion: string) => ({ show: { operation: ['delete'], apiVersion: [apiVersion] } });
 
@@ -59,9 +60,6 @@ interface PendingDelete extends SentRow {
 	key: string;
 }
 
-const text = (value: unknown): string =>
-	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-
 export async function executeDelete(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const { client, dialect, options, normalize } = await openMembers(this);
 	const batchSize = readBatchSize(this, options);
@@ -72,18 +70,20 @@ export async function executeDelete(this: IExecuteFunctions, items: INodeExecuti
 	const pending: PendingDelete[] = [];
 	items.forEach((_, index) => {
 		if (version === 'v1') {
-			const memberId = text(this.getNodeParameter('memberId', index, ''));
-			if (memberId === '') {
-				refused.push({ index, failure: { code: '-1006', message: `${ruleWords('-1006')}: no member ID given`, memberId: null, apiVersion: version } });
+			const given = this.getNodeParameter('memberId', index, '');
+			const id = readMemberId(given);
+			if (!id.ok) {
+				const problem = isBlank(given) ? 'no member ID given' : `member ID ${id.reason}`;
+				refused.push({ index, failure: { code: '-1006', message: `${ruleWords('-1006')}: ${problem}`, memberId: null, apiVersion: version } });
 			} else {
-				pending.push({ index, memberId, key: memberId });
+				pending.push({ index, memberId: id.value, key: id.value });
 			}
 			return;
 		}
 		const given = this.getNodeParameter('phoneNumber', index, '');
 		const phone = sendablePhone(given, dialect, normalize);
 		if ('problem' in phone) {
-			const phoneNumber = text(given);
+			const phoneNumber = scalarText(given) ?? '';
 			refused.push({
 				index,
 				failure: { code: 'F02', message: `${ruleWords('F02')}: ${phone.problem}`, phoneNumber: phoneNumber === '' ? null : phoneNumber, apiVersion: version },

@@ -11,6 +11,7 @@ import { errorOutputItems, normalizePhoneOption, openMembers } from '../helpers/
 import type { MemberDialect } from '../helpers/dialects';
 import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
+import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
 const show = { show: { operation: ['get'] } };
 
@@ -43,13 +44,19 @@ export const getProperties: INodeProperties[] = [
 	optionsCollection(show.show, [normalizePhoneOption]),
 ];
 
-const text = (value: unknown): string =>
-	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+/** The member id of one item ('' when none is given), by the one member id rule. */
+function memberIdOf(ctx: IExecuteFunctions, i: number): string {
+	const given = ctx.getNodeParameter('memberId', i, '');
+	if (isBlank(given)) return '';
+	const id = readMemberId(given);
+	if (!id.ok) throw new NodeOperationError(ctx.getNode(), `Member ID ${id.reason}`, { itemIndex: i });
+	return id.value;
+}
 
 /** The query of one item: at least one of member id and phone number. */
 function query(ctx: IExecuteFunctions, i: number, dialect: MemberDialect, normalize: boolean): Record<string, string> {
-	const memberId = text(ctx.getNodeParameter('memberId', i, ''));
-	const phoneGiven = text(ctx.getNodeParameter('phoneNumber', i, ''));
+	const memberId = memberIdOf(ctx, i);
+	const phoneGiven = scalarText(ctx.getNodeParameter('phoneNumber', i, '')) ?? '';
 	if (memberId === '' && phoneGiven === '') {
 		throw new NodeOperationError(ctx.getNode(), 'Set a Member ID or a Phone Number (or both) to look a member up', {
 			itemIndex: i,

@@ -5,8 +5,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { typeName } from './mapping';
-import type { CampaignClient } from './transport';
+import { isObject, typeName } from '../../shared/values';
+import type { CampaignClient } from '../../shared/transport';
 
 export interface PagedRead {
 	path: string;
@@ -22,9 +22,6 @@ export interface PagedReadResult {
 	entries: number;
 	pages: number;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The next-page marker as text, or undefined at the end: null, absent, or empty text end the

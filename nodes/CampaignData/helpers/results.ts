@@ -3,14 +3,13 @@
  * array"; its container and a count's exact form are not shown), and turning a non-success
  * code of one request into Failed items for each of its members.
  */
-import type { IDataObject } from 'n8n-workflow';
-import type { WriteOutputs } from '../../outputs';
-import { retryAfter } from '../../outputs';
-import type { ApiResult } from '../../transport';
-import { resultWords } from '../../transport';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { errorItemsFor } from '../../shared/errors';
+import type { WriteOutputs } from '../../shared/outputs';
+import { retryAfter } from '../../shared/outputs';
+import type { ApiResult } from '../../shared/transport';
+import { resultWords } from '../../shared/transport';
+import { isObject } from '../../shared/values';
 
 const text = (value: unknown): string | undefined =>
 	typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
@@ -91,4 +90,15 @@ export function failChunk(members: readonly ChunkMember[], result: ApiResult, ou
 			member.sources,
 		);
 	}
+}
+
+/**
+ * A whole-call failure (thrown by the transport) before request number `answered` of a write or
+ * delete (0 for the first). Under "On Error: Continue", once a request was answered, what it
+ * stored stays on Success and each item not yet sent gets an error item on the first output,
+ * as a whole-call failure gives them; otherwise the failure stops the node as usual.
+ */
+export function continueAfterStored(ctx: IExecuteFunctions, answered: number, unsent: readonly number[], error: unknown): INodeExecutionData[] {
+	if (answered === 0 || !ctx.continueOnFail()) throw error;
+	return errorItemsFor(unsent, error, ctx.getNode());
 }

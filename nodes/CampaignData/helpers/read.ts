@@ -5,12 +5,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { asNodeError, errorItems } from '../../errors';
-import { readMemberId, setField } from '../../mapping';
-import { readOptions, readTransportSettings, wholeNumber } from '../../options';
-import { readPages } from '../../paging';
-import { CampaignClient } from '../../transport';
-import type { DataDialect } from '../dialect';
+import { asNodeError, errorItems } from '../../shared/errors';
+import { readMemberId, setField } from '../../shared/values';
+import { readOptions, readTransportSettings, wholeNumber } from '../../shared/options';
+import { readPages } from './paging';
+import { CampaignClient } from '../../shared/transport';
+import type { DataDialect } from './dialect';
 
 type OutputFormat = 'entry' | 'member';
 

@@ -5,13 +5,14 @@
  * Failed with `retryAfter`; the other requests still run.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { jsonSafe, readMemberId, setField, splitList } from '../../mapping';
-import { readBatchSize, readOptions, readTransportSettings } from '../../options';
-import { WriteOutputs, chunk } from '../../outputs';
-import { CampaignClient } from '../../transport';
-import type { DataDialect } from '../dialect';
-import { NODE_RULE_CODES, deleteKeysPath } from '../dialect';
-import { failChunk, readCount } from './results';
+import { splitList } from './mapping';
+import { jsonSafe, readMemberId, setField } from '../../shared/values';
+import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
+import { WriteOutputs, chunk } from '../../shared/outputs';
+import { CampaignClient } from '../../shared/transport';
+import type { DataDialect } from './dialect';
+import { NODE_RULE_CODES, deleteKeysPath } from './dialect';
+import { continueAfterStored, failChunk, readCount } from './results';
 
 interface DeleteRow {
 	memberId: string;
@@ -67,7 +68,8 @@ export async function executeDelete(
 
 	if (rows.size > 0) {
 		const client = await CampaignClient.create(this, settings);
-		for (const part of chunk([...rows.values()], batchSize)) {
+		const batches = chunk([...rows.values()], batchSize);
+		for (const [n, part] of batches.entries()) {
 			let body: unknown;
 			if (withKeys) {
 				const byMember: Record<string, unknown> = {};
@@ -76,12 +78,13 @@ export async function executeDelete(
 			} else {
 				body = part.map((row) => row.memberId);
 			}
-			const result = await client.call({
-				method: 'DELETE',
-				path: withKeys ? deleteKeysPath(dialect) : dialect.basePath,
-				body,
-				safety: 'idempotent',
-			});
+			let result;
+			try {
+				result = await client.call({ method: 'DELETE', path: withKeys ? deleteKeysPath(dialect) : dialect.basePath, body, safety: 'idempotent' });
+			} catch (error) {
+				out.success.push(...continueAfterStored(this, n, batches.slice(n).flatMap((b) => b.flatMap((row) => row.sources)), error));
+				break;
+			}
 			const fields = (row: DeleteRow): IDataObject => (row.keys ? { keys: [...row.keys] } : {});
 			if (result.code !== '0') {
 				failChunk(

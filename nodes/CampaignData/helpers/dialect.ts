@@ -5,6 +5,8 @@
  */
 
 export interface DataDialect {
+	/** The node type name (`name` of the node description) that uses this dialect. */
+	nodeName: 'campaignCustomData' | 'campaignLegacyData';
 	/** How the data is called in labels and descriptions ("custom data", "legacy data"). */
 	noun: string;
 	basePath: '/v2/custom' | '/v1/legacy';
@@ -19,6 +21,7 @@ export interface DataDialect {
 }
 
 export const CUSTOM_DATA: DataDialect = {
+	nodeName: 'campaignCustomData',
 	noun: 'custom data',
 	basePath: '/v2/custom',
 	keyField: 'customDataKey',
@@ -27,12 +30,18 @@ export const CUSTOM_DATA: DataDialect = {
 };
 
 export const LEGACY_DATA: DataDialect = {
+	nodeName: 'campaignLegacyData',
 	noun: 'legacy data',
 	basePath: '/v1/legacy',
 	keyField: 'legacyDataKey',
 	valueField: 'legacyDataValue',
 	writeResult: 'count',
 };
+
+/** The dialect of a node, by its full type name (`<package>.<name>`). */
+export function dialectOfNodeType(type: string): DataDialect {
+	return type.endsWith(`.${LEGACY_DATA.nodeName}`) || type === LEGACY_DATA.nodeName ? LEGACY_DATA : CUSTOM_DATA;
+}
 
 /** Operations with one output; every other operation (create, update, delete, deleteKeys) has Success and Failed. */
 export const READ_OPERATIONS = ['get', 'getAll'] as const;

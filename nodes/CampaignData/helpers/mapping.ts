@@ -3,65 +3,10 @@
  * and the merge of items that name the same member. Pure functions and small classes, no HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
+import type { Checked } from '../../shared/values';
+import { setField, typeName } from '../../shared/values';
 
 export type WireValue = string | number;
-
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Sets `obj[key]` as an own, enumerable field whatever the key is. A plain assignment of
- * `__proto__` would change the object's prototype instead of adding a field (and the key
- * would silently disappear from the JSON body).
- */
-export function setField(obj: Record<string, unknown>, key: string, value: unknown): void {
-	if (key === '__proto__') {
-		Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-	} else {
-		obj[key] = value;
-	}
-}
-
-/** A short, readable name of a value's type for messages. */
-export function typeName(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	if (value instanceof Date) return 'a date';
-	if (typeof value === 'object') return 'an object';
-	return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
-}
-
-/** A value as it can appear in an item's JSON (undefined -> null, dates -> ISO text). */
-export function jsonSafe(value: unknown): IDataObject[string] {
-	if (value === undefined) return null;
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
-	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-	if (isObject(value) && typeof value.toISO === 'function') return String(value.toString());
-	return value as IDataObject[string];
-}
-
-/** Characters a member id must not contain: control characters (line breaks, tabs, NUL). */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/**
- * The member id rules the node checks before sending: text or a finite number, not empty or
- * blank, no control characters. The id is otherwise sent exactly as given (not trimmed): it is
- * an identifier, and the service matches it exactly. No length limit is checked because the
- * service documents none.
- */
-export function readMemberId(value: unknown): Checked<string> {
-	let id: string;
-	if (typeof value === 'string') id = value;
-	else if (typeof value === 'number' && Number.isFinite(value)) id = String(value);
-	else if (value === undefined || value === null) return { ok: false, reason: 'is missing (empty)' };
-	else return { ok: false, reason: `must be text or a number (got ${typeName(value)})` };
-	if (id.trim() === '') return { ok: false, reason: 'is empty' };
-	if (CONTROL.test(id)) return { ok: false, reason: 'must not contain line breaks, tabs or other control characters' };
-	return { ok: true, value: id };
-}
 
 /**
  * A list given as comma-separated text or as an array of texts: each name trimmed, blanks

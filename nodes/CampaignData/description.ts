@@ -1,0 +1,68 @@
+/**
+ * The parameters of the Custom Data and Legacy Data nodes, built once for a dialect: the
+ * operation list, then each operation's own parameters. Node type names, operation values and
+ * parameter names are what saved workflows refer to: never rename them.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+import type { DataDialect } from './helpers/dialect';
+import { READ_OPERATIONS } from './helpers/dialect';
+import { OPERATIONS } from './operations';
+
+/**
+ * Reads have one output, writes two (Success, Failed). n8n evaluates this expression with the
+ * node's parameters to draw and route the outputs.
+ */
+export const DATA_NODE_OUTPUTS: `={{${string}}}` = `={{ ${JSON.stringify(READ_OPERATIONS)}.includes($parameter["operation"]) ? [{ "type": "main" }] : [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failed" }] }}`;
+
+export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
+	const noun = dialect.noun;
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			default: 'create',
+			options: [
+				{
+					name: 'Create',
+					value: 'create',
+					action: `Create ${noun}`,
+					description: `Register ${noun} entries (POST): one member per input item, its fields as keys. An existing key of the member is overwritten.`,
+				},
+				{
+					name: 'Delete',
+					value: 'delete',
+					action: `Delete all ${noun} of members`,
+					description: `Delete every ${noun} entry of the members named by the input items`,
+				},
+				{
+					name: 'Delete Keys',
+					value: 'deleteKeys',
+					action: `Delete ${noun} keys of members`,
+					description: 'Delete some keys of the members named by the input items',
+				},
+				{
+					name: 'Get',
+					value: 'get',
+					action: `Get the ${noun} of a member`,
+					description: `Get every ${noun} entry of one member`,
+				},
+				{
+					name: 'Get Many',
+					value: 'getAll',
+					action: `Get many ${noun} entries`,
+					description: `Get the ${noun} entries of all members, page after page`,
+				},
+				{
+					name: 'Update',
+					value: 'update',
+					action: `Update ${noun}`,
+					description: `Change ${noun} entries (PUT): one member per input item, its fields as keys`,
+				},
+			],
+		},
+
+		...Object.values(OPERATIONS).flatMap((operation) => operation.properties(dialect)),
+	];
+}

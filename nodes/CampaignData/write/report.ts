@@ -1,0 +1,145 @@
+/**
+ * Report: one register/change answer -> the Success and Failed items of the members it
+ * carried. Pure: the result and the rows in, new items out.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { describeRowCode } from '../../shared/codes';
+import { WriteOutputs, paired } from '../../shared/outputs';
+import type { ApiResult } from '../../shared/transport';
+import { jsonSafe } from '../../shared/values';
+import type { DataDialect } from '../helpers/dialect';
+import type { MemberRow } from '../helpers/mapping';
+import { valuesObject } from '../helpers/mapping';
+import type { FailureRow } from '../helpers/results';
+import { failChunk, readCount, readFailureRows } from '../helpers/results';
+
+const keysOf = (row: MemberRow): string[] => [...row.values.keys()];
+
+export function reportWrite(dialect: DataDialect, rows: readonly MemberRow[], result: ApiResult): WriteOutputs {
+	const out = new WriteOutputs();
+	if (result.code !== '0' && result.code !== '1') {
+		failChunk(
+			rows.map((row) => ({ memberId: row.memberId, sources: row.sources, fields: { keys: keysOf(row) } })),
+			result,
+			out,
+		);
+		return out;
+	}
+	const failures = readFailureRows(result.processValue);
+	if (failures !== undefined && failures.length > 0) {
+		reportFailureRows(rows, failures, out);
+		return out;
+	}
+	if (result.code === '1') {
+		// "Partial success" without a readable list: nothing can be claimed as stored.
+		for (const row of rows) {
+			out.fail(
+				{
+					code: '1',
+					message: 'The service answered "partial success" without saying which entries failed: these entries may or may not be stored',
+					memberId: row.memberId,
+					keys: keysOf(row),
+				},
+				row.sources,
+			);
+		}
+		return out;
+	}
+	const count = readCount(result.processValue);
+	if (dialect.writeResult === 'count' || count !== undefined) {
+		reportCount(rows, count, out);
+		return out;
+	}
+	for (const row of rows) out.ok({ memberId: row.memberId, keys: keysOf(row), values: valuesObject(row) }, row.sources);
+	return out;
+}
+
+/**
+ * v2 partial success: each failure row goes to Failed, paired to the items that gave that key
+ * of that member; the keys not listed were stored and go to Success, one item per member.
+ */
+function reportFailureRows(rows: readonly MemberRow[], failures: FailureRow[], out: WriteOutputs): void {
+	const byId = new Map(rows.map((row) => [row.memberId, row]));
+	const failedKeys = new Map<string, Set<string> | 'all'>();
+	const firstFailure = new Map<string, { item: INodeExecutionData; indexes: Set<number> }>();
+	let everySource: number[] | undefined;
+	/** A failure row naming no member of the request: no member's outcome can be claimed. */
+	let unattributed = false;
+
+	for (const failure of failures) {
+		const member = failure.memberId === undefined ? undefined : byId.get(failure.memberId);
+		const entry = member && failure.key !== undefined ? member.values.get(failure.key) : undefined;
+		const code = failure.code ?? '1';
+		if (!member && !everySource) everySource = [...new Set(rows.flatMap((row) => row.sources))];
+		const sources = entry?.sources ?? member?.sources ?? (everySource as number[]);
+		const unknownMember = member
+			? ''
+			: '. The service named no member of this request, so which entries of this request were stored is unknown';
+		out.fail(
+			{
+				code,
+				message: `${describeRowCode('customData', code, failure.message)}${unknownMember}`,
+				memberId: failure.memberId ?? null,
+				key: failure.key ?? null,
+				value: jsonSafe(failure.value !== undefined ? failure.value : entry?.value),
+			},
+			sources,
+		);
+		if (!member) {
+			unattributed = true;
+			continue;
+		}
+		const known = failedKeys.get(member.memberId);
+		if (failure.key === undefined || !member.values.has(failure.key)) {
+			// A row that names no key we sent: the member's outcome is unknown, claim nothing for it.
+			failedKeys.set(member.memberId, 'all');
+		} else if (known !== 'all') {
+			failedKeys.set(member.memberId, (known ?? new Set<string>()).add(failure.key));
+		}
+		const first = firstFailure.get(member.memberId);
+		if (first) sources.forEach((s) => first.indexes.add(s));
+		else firstFailure.set(member.memberId, { item: out.failed[out.failed.length - 1], indexes: new Set(sources) });
+	}
+
+	for (const row of rows) {
+		const failed = failedKeys.get(row.memberId);
+		const stored = failed === 'all' || unattributed ? [] : keysOf(row).filter((key) => !failed?.has(key));
+		if (stored.length > 0) {
+			out.ok({ memberId: row.memberId, keys: stored, values: valuesObject(row, stored) }, row.sources);
+			continue;
+		}
+		// Nothing of this member was stored: the items of this member that no failure row is
+		// paired to yet (e.g. an item that gave only the member id) are paired to its first failure.
+		const first = firstFailure.get(row.memberId);
+		if (!first) continue;
+		const missing = row.sources.filter((s) => !first.indexes.has(s));
+		if (missing.length > 0) first.item.pairedItem = paired([...first.indexes, ...missing].sort((a, b) => a - b));
+	}
+}
+
+/**
+ * v1: the service tells how many entries it stored, not which. Each member goes to Success
+ * with what was sent and what the request's count confirms; a short count is said plainly.
+ */
+function reportCount(rows: readonly MemberRow[], count: number | undefined, out: WriteOutputs): void {
+	const sent = rows.reduce((sum, row) => sum + row.values.size, 0);
+	const confirmed = count !== undefined && count >= sent;
+	const warning =
+		count === undefined
+			? `The service did not say how many of the ${sent} entries sent in this request it stored`
+			: count < sent
+				? `The service confirmed storing ${count} of the ${sent} entries sent in this request, without saying which: some entries of this member may not be stored (a key the service does not know, or a value that does not match the key's format)`
+				: undefined;
+	for (const row of rows) {
+		const json: IDataObject = {
+			memberId: row.memberId,
+			keys: keysOf(row),
+			values: valuesObject(row),
+			confirmed,
+			batchSentCount: sent,
+			batchStoredCount: count ?? null,
+			...(warning ? { warning } : {}),
+		};
+		out.ok(json, row.sources);
+	}
+}

@@ -1,0 +1,68 @@
+/**
+ * `create` (POST, register) and `update` (PUT, change): plan the items, then send the members
+ * in requests of at most `batchSize`, in input order, and report each answer. Every input item
+ * ends on Success or Failed (or both, when some of its keys were stored and others not).
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
+import { chunk } from '../../shared/outputs';
+import { CampaignClient } from '../../shared/transport';
+import { setField } from '../../shared/values';
+import type { DataDialect } from '../helpers/dialect';
+import { DateFormatter } from '../helpers/mapping';
+import { continueAfterStored } from '../helpers/results';
+import { readItems } from './items';
+import type { ValueRules } from './plan';
+import { mergeBatch, planMembers } from './plan';
+import { reportWrite } from './report';
+
+function valueRules(ctx: IExecuteFunctions, options: IDataObject): ValueRules {
+	try {
+		return { dates: new DateFormatter(ctx.getTimezone()), skipNull: options.skipNullValues === true };
+	} catch {
+		throw new NodeOperationError(ctx.getNode(), `The workflow time zone "${ctx.getTimezone()}" is not known`, {
+			description: 'Set a valid time zone in the workflow settings; dates are written as YYYY-MM-DD in it.',
+		});
+	}
+}
+
+export async function executeWrite(
+	this: IExecuteFunctions,
+	dialect: DataDialect,
+	operation: 'create' | 'update',
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
+	const options = readOptions(this) as IDataObject;
+	const settings = readTransportSettings(this, options);
+	const batchSize = readBatchSize(this, options);
+	const rules = valueRules(this, options);
+	const source = readItems(this, items, options);
+	const plan = planMembers(source, items.length, rules);
+
+	const success: INodeExecutionData[] = [];
+	const failed: INodeExecutionData[] = [...plan.refused];
+	if (plan.members.length === 0) return [success, failed];
+	const client = await CampaignClient.create(this, settings);
+	const batches = chunk(plan.members, batchSize);
+	for (const [n, batch] of batches.entries()) {
+		const rows = mergeBatch(batch, source, rules);
+		const body: Record<string, unknown> = {};
+		for (const row of rows) {
+			const values: IDataObject = {};
+			for (const [key, entry] of row.values) setField(values, key, entry.value);
+			setField(body, row.memberId, values);
+		}
+		try {
+			const result = await client.call({ method: operation === 'create' ? 'POST' : 'PUT', path: dialect.basePath, body, safety: 'idempotent' });
+			const report = reportWrite(dialect, rows, result);
+			success.push(...report.success);
+			failed.push(...report.failed);
+		} catch (error) {
+			const unsent = batches.slice(n).flatMap((b) => b.flatMap((member) => member.sources));
+			success.push(...continueAfterStored(this, n, unsent, error));
+			break;
+		}
+	}
+	return [success, failed];
+}
