@@ -20,7 +20,7 @@
  *
  * How it measures: the sandbox runs in this process; each run of each workload is a new child
  * process (bench/worker.cjs) that runs the workflow through n8n-core's WorkflowExecute (the test
- * harness, test/engine/harness.ts) after a small warm-up, and reports wall time, CPU time (user
+ * harness, test/support/engine.ts) after a small warm-up, and reports wall time, CPU time (user
  * + system of the whole process) and peak RSS (getrusage maxrss) of the measured run. Requests
  * and concurrency are counted by the sandbox. The Code + HTTP Request comparison needs n8n's
  * task runner, so it runs through the real n8n command line (bench/n8n-cli.cjs).

@@ -1,6 +1,6 @@
 /**
  * One measured run of one workload, in its own process (so that peak RSS is the workload's own),
- * through n8n-core's real WorkflowExecute (test/engine/harness.ts) with the package loaded from
+ * through n8n-core's real WorkflowExecute (test/support/engine.ts) with the package loaded from
  * dist/ and n8n's own nodes loaded from the local n8n runtime.
  *
  * Protocol (IPC with bench/run.mjs): the parent sends { cmd: 'run', workload, env }; the worker
@@ -81,7 +81,7 @@ function nodeTimes(result) {
 
 async function main() {
 	const { workload, env } = await nextMessage();
-	const harness = require(path.join(hook.ROOT, 'test', 'engine', 'harness.ts'));
+	const harness = require(path.join(hook.ROOT, 'test', 'support', 'engine.ts'));
 	const sendType = harness.loadPackage().nodes.get(`${harness.PACKAGE_NAME}.campaignAlimtalk`);
 	const extraTypes = {
 		[SOURCE_TYPE]: sourceNodeType(),

@@ -4,15 +4,9 @@
 import axios from 'axios';
 import { seedDemoData } from '../../sandbox/demo';
 import { startSandbox } from '../../sandbox/server';
-import type { Sandbox } from '../../sandbox/types';
-import { call, get, post, restore, sleep, startTestSandbox } from './testkit';
+import { call, get, post, sleep, useTestSandbox } from './testkit';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => restore(sb));
+const sb = useTestSandbox();
 
 describe('request log', () => {
 	it('records every request in arrival order with method, path, query, headers, body, status, processCode, times', async () => {
