@@ -13,7 +13,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const runtime = require('../scripts/runtime');
-const { cliWorkflow } = require('./workloads.cjs');
+const { cliWorkflow } = require('./steps.cjs');
 
 const CREDENTIAL = { id: 'benchCampaign', name: 'Bench Campaign', type: 'campaignApi' };
 

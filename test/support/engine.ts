@@ -51,6 +51,8 @@ export interface RunOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	/** Workflow time zone (default UTC). */
 	timezone?: string;
+	/** The checkout whose dist/ provides the package (default this one). */
+	packageRoot?: string;
 }
 
 export interface RunResult {
@@ -64,7 +66,7 @@ export interface RunResult {
 
 /** Runs a whole workflow from its first node. */
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
-	const pkg = loadPackage();
+	const pkg = loadPackage(options.packageRoot);
 	const types = new Map(pkg.nodes);
 	types.set(SOURCE_TYPE, sourceNode);
 	for (const [name, type] of Object.entries(options.extraTypes ?? {})) types.set(name, type);

@@ -46,18 +46,22 @@ interface LoadedPackage {
 	credentials: Map<string, ICredentialType>;
 }
 
-let loaded: LoadedPackage | undefined;
+const loaded = new Map<string, LoadedPackage>();
 
-/** Loads the built package from dist/ through package.json's `n8n` section. */
-export function loadPackage(): LoadedPackage {
-	if (loaded) return loaded;
-	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+/**
+ * Loads the built package from dist/ through package.json's `n8n` section, from this checkout or
+ * from another one (`root`: the benchmark's --baseline runs the same workloads on a second tree).
+ */
+export function loadPackage(root: string = ROOT): LoadedPackage {
+	const cached = loaded.get(root);
+	if (cached) return cached;
+	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
 		n8n: { nodes: string[]; credentials: string[] };
 	};
 	const nodes = new Map<string, INodeType>();
 	const credentials = new Map<string, ICredentialType>();
 	const instantiate = (file: string): unknown | undefined => {
-		const full = path.join(ROOT, file);
+		const full = path.join(root, file);
 		if (!fs.existsSync(full)) return undefined;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const mod = require(full) as Record<string, new () => unknown>;
@@ -74,8 +78,9 @@ export function loadPackage(): LoadedPackage {
 		if (!credential) continue;
 		credentials.set(credential.name, credential);
 	}
-	loaded = { nodes, credentials };
-	return loaded;
+	const result = { nodes, credentials };
+	loaded.set(root, result);
+	return result;
 }
 
 export class PackageNodeTypes implements INodeTypes {
