@@ -4,19 +4,11 @@
  * requests were already stored.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { PACKAGE_NAME, loadPackage } from '../engine/harness';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { PACKAGE_NAME, loadPackage, useSandbox } from '../support';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
 import { DIALECTS, run, scriptedCredential } from './support';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(() => sb.reset());
+const sb = useSandbox();
 
 describe.each(DIALECTS)('%s: member ids', (_name, dialect) => {
 	it('trims the member id of a get, like the Members node', async () => {

@@ -4,7 +4,8 @@
  */
 import { DIALECTS } from '../../nodes/CampaignMembers/helpers/dialects';
 import { checkSaveRow } from '../../nodes/CampaignMembers/helpers/rows';
-import { json, runMembers, useSandbox } from './support';
+import { useSandbox } from '../support';
+import { json, runMembers } from './support';
 
 const sb = useSandbox();
 
@@ -25,23 +26,23 @@ describe('a member id that is a number but not a finite one', () => {
 	// Number("abc") is NaN, Number("1e999") is Infinity: what an expression gives for text that is no number.
 	it.each(['abc', '1e999', '-1e999'])('get refuses Number(%p) as an invalid member ID and sends nothing', async (id) => {
 		for (const version of ['v1', 'v2'] as const) {
-			sb().reset();
-			const result = await runMembers(sb(), {
+			sb.reset();
+			const result = await runMembers(sb, {
 				parameters: { apiVersion: version, operation: 'get', memberId: '={{ Number($json.id) }}' },
 				input: [{ id }],
 				onError: 'continueRegularOutput',
 			});
-			expect(sb().requests).toHaveLength(0);
+			expect(sb.requests).toHaveLength(0);
 			expect(json(result.out[0])).toEqual([expect.objectContaining({ error: expect.stringMatching(/Member ID is not a valid member ID/) })]);
 		}
 	});
 
 	it.each(['abc', '1e999'])('v1 delete refuses Number(%p) on Failed with -1006 and sends nothing', async (id) => {
-		const result = await runMembers(sb(), {
+		const result = await runMembers(sb, {
 			parameters: { apiVersion: 'v1', operation: 'delete', memberId: '={{ Number($json.id) }}' },
 			input: [{ id }],
 		});
-		expect(sb().requests).toHaveLength(0);
+		expect(sb.requests).toHaveLength(0);
 		expect(result.out[0]).toHaveLength(0);
 		expect(json(result.out[1])).toEqual([expect.objectContaining({ code: '-1006', message: expect.stringMatching(/not a valid member ID/) })]);
 	});

@@ -1,8 +1,8 @@
 /**
  * Conformance: member records v2 (spec 2.5, 4.4, 7.2) on `/v2/users/sms`.
  */
-import type { MemberV2Record, Sandbox } from './types';
-import { get, post, restore, startTestSandbox } from './testkit';
+import type { MemberV2Record } from '../../sandbox/types';
+import { get, post, useTestSandbox } from './testkit';
 
 interface SaveFailure {
 	memberId: unknown;
@@ -16,12 +16,7 @@ interface SaveFailure {
 const PATH = '/v2/users/sms';
 const DELETE_PATH = '/v2/users/sms?delete';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => restore(sb));
+const sb = useTestSandbox();
 
 const records = () => [...sb.state.membersV2.values()];
 

@@ -1,8 +1,7 @@
 /**
  * Conformance: legacy custom data v1 (spec 2.3, 4.2, 7.1) on `/v1/legacy`.
  */
-import type { Sandbox } from './types';
-import { del, get, post, put, restore, startTestSandbox, storeOf } from './testkit';
+import { del, get, post, put, useTestSandbox, storeOf } from './testkit';
 
 interface Entry {
 	memberId: string;
@@ -14,13 +13,8 @@ interface Page {
 	dataList: Entry[];
 }
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
+const sb = useTestSandbox();
 beforeEach(() => {
-	restore(sb);
 	sb.registerKey('name', 'string');
 	sb.registerKey('points', 'number');
 	sb.registerKey('birthday', 'date');

@@ -2,16 +2,10 @@
  * Conformance: the envelope (spec 2.1), authentication (spec 5, 7.1), the Content-Type rule and
  * the HTTP status modes of the custom-data and member endpoints.
  */
-import type { Sandbox } from './types';
-import { call, get, post, restore, startTestSandbox } from './testkit';
+import { call, get, post, useTestSandbox } from './testkit';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
+const sb = useTestSandbox();
 beforeEach(() => {
-	restore(sb);
 	sb.registerKey('points', 'number');
 });
 

@@ -3,16 +3,11 @@
  * Also produces -9999, -9998 and -1005 (spec 7.1), which a healthy service answers only in trouble.
  */
 import axios from 'axios';
-import type { FaultKind, Sandbox } from './types';
-import { get, post, restore, sleep, startTestSandbox } from './testkit';
+import type { FaultKind } from '../../sandbox/types';
+import { get, post, sleep, useTestSandbox } from './testkit';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
+const sb = useTestSandbox();
 beforeEach(() => {
-	restore(sb);
 	sb.registerKey('points', 'number');
 });
 

@@ -1,91 +1,25 @@
 /**
- * Runs workflow JSON through n8n's real engine (n8n-core's WorkflowExecute) in-process.
- *
- * The package is loaded the way n8n loads a community package: from the built `dist/` files
- * listed in the `n8n` section of package.json. Credentials are applied through the credential
- * type's own `authenticate` definition, resolved with the workflow's expression engine, as
- * n8n's CredentialsHelper does.
+ * Runs workflow JSON through n8n's real engine (n8n-core's WorkflowExecute) in-process, with the
+ * package loaded from dist/ (see package-loader.ts): `runWorkflow` for a whole workflow, `runNode`
+ * for Source -> one package node.
  */
-import { fs, path, ROOT } from '../support/node';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialType,
 	IConnections,
 	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeType,
-	INodeTypes,
 	IRun,
 	IRunData,
-	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
-	Workflow as WorkflowType,
 } from 'n8n-workflow';
-import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { PACKAGE_NAME, PackageNodeTypes, TestCredentialsHelper, loadPackage } from './package-loader';
 
-/** Every line n8n's logger received during the test run (tests assert that no secret is in them). */
-export const logLines: string[] = [];
-const capture =
-	(level: string) =>
-	(message: string, meta?: object): void => {
-		let extra = '';
-		try {
-			extra = meta ? JSON.stringify(meta) : '';
-		} catch {
-			extra = String(meta);
-		}
-		logLines.push(`${level} ${message} ${extra}`);
-	};
-LoggerProxy.init({
-	error: capture('error'),
-	warn: capture('warn'),
-	info: capture('info'),
-	debug: capture('debug'),
-	scoped: () => LoggerProxy,
-} as never);
-
-export const PACKAGE_NAME = 'n8n-nodes-campaign-messaging';
-
-interface LoadedPackage {
-	nodes: Map<string, INodeType>;
-	credentials: Map<string, ICredentialType>;
-}
-
-let loaded: LoadedPackage | undefined;
-
-/** Loads the built package from dist/ through package.json's `n8n` section. */
-export function loadPackage(): LoadedPackage {
-	if (loaded) return loaded;
-	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-		n8n: { nodes: string[]; credentials: string[] };
-	};
-	const nodes = new Map<string, INodeType>();
-	const credentials = new Map<string, ICredentialType>();
-	const instantiate = (file: string): unknown | undefined => {
-		const full = path.join(ROOT, file);
-		if (!fs.existsSync(full)) return undefined;
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const mod = require(full) as Record<string, new () => unknown>;
-		const className = path.basename(file).split('.')[0];
-		return new mod[className]();
-	};
-	for (const file of pkg.n8n.nodes) {
-		const node = instantiate(file) as INodeType | undefined;
-		if (!node) continue; // the build check test asserts that every listed file exists
-		nodes.set(`${PACKAGE_NAME}.${node.description.name}`, node);
-	}
-	for (const file of pkg.n8n.credentials) {
-		const credential = instantiate(file) as ICredentialType | undefined;
-		if (!credential) continue;
-		credentials.set(credential.name, credential);
-	}
-	loaded = { nodes, credentials };
-	return loaded;
-}
+export { PACKAGE_NAME, loadPackage, logLines } from './package-loader';
 
 /** A start node for tests: emits the items given in its `items` parameter. */
 const sourceNode: INodeType = {
@@ -109,102 +43,6 @@ const sourceNode: INodeType = {
 
 export const SOURCE_TYPE = 'test.source';
 
-class PackageNodeTypes implements INodeTypes {
-	constructor(private readonly types: Map<string, INodeType>) {}
-
-	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		return this.getByNameAndVersion(nodeType);
-	}
-
-	getByNameAndVersion(nodeType: string, version?: number): INodeType {
-		const type = this.types.get(nodeType);
-		if (!type) throw new Error(`Unknown node type ${nodeType} (is it built? run "npm run build")`);
-		return NodeHelpers.getVersionedNodeType(type, version) as INodeType;
-	}
-
-	getKnownTypes() {
-		return {};
-	}
-}
-
-class TestCredentialsHelper extends ICredentialsHelper {
-	constructor(
-		private readonly types: Map<string, ICredentialType>,
-		private readonly data: Record<string, ICredentialDataDecryptedObject>,
-	) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions,
-		workflow?: WorkflowType,
-		node?: INode,
-	): Promise<IHttpRequestOptions> {
-		const type = this.types.get(typeName);
-		const auth = type?.authenticate;
-		if (!auth) return requestOptions;
-		if (typeof auth === 'function') return await auth(credentials, requestOptions);
-		if (!workflow || !node) throw new Error('authenticate needs the workflow and the node');
-		const resolve = (value: string): string =>
-			value.startsWith('=')
-				? String(
-						workflow.expression.getSimpleParameterValue(
-							node,
-							value,
-							'internal',
-							{ $credentials: credentials },
-							undefined,
-							'',
-						) ?? '',
-					)
-				: value;
-		const options = requestOptions as unknown as Record<string, Record<string, string>>;
-		for (const [outer, values] of Object.entries(auth.properties)) {
-			options[outer] = options[outer] ?? {};
-			for (const [key, value] of Object.entries(values as Record<string, string>)) {
-				options[outer][resolve(key)] = resolve(value);
-			}
-		}
-		return requestOptions;
-	}
-
-	async preAuthentication() {
-		return undefined;
-	}
-
-	async runPreAuthentication() {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<never> {
-		throw new Error('not used in tests');
-	}
-
-	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
-		const data = this.data[type];
-		if (!data) throw new Error(`No test credentials of type ${type}`);
-		return { ...data };
-	}
-
-	async updateCredentials() {}
-
-	async updateCredentialsOauthTokenData() {}
-
-	getCredentialsProperties(type: string) {
-		return this.types.get(type)?.properties ?? [];
-	}
-}
-
 export interface RunOptions {
 	nodes: INode[];
 	/** Test-only node types, by full type name. */
@@ -213,6 +51,8 @@ export interface RunOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	/** Workflow time zone (default UTC). */
 	timezone?: string;
+	/** The checkout whose dist/ provides the package (default this one). */
+	packageRoot?: string;
 }
 
 export interface RunResult {
@@ -226,7 +66,7 @@ export interface RunResult {
 
 /** Runs a whole workflow from its first node. */
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
-	const pkg = loadPackage();
+	const pkg = loadPackage(options.packageRoot);
 	const types = new Map(pkg.nodes);
 	types.set(SOURCE_TYPE, sourceNode);
 	for (const [name, type] of Object.entries(options.extraTypes ?? {})) types.set(name, type);

@@ -1,8 +1,7 @@
 /**
  * Conformance: custom data v2 (spec 2.2, 4.1, 7.1) on `/v2/custom`.
  */
-import type { Sandbox } from './types';
-import { del, get, post, put, restore, startTestSandbox, storeOf } from './testkit';
+import { del, get, post, put, useTestSandbox, storeOf } from './testkit';
 
 interface Entry {
 	memberId: string;
@@ -20,13 +19,8 @@ interface FailRow {
 	failCode: string;
 }
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
+const sb = useTestSandbox();
 beforeEach(() => {
-	restore(sb);
 	sb.registerKey('name', 'string');
 	sb.registerKey('points', 'number');
 	sb.registerKey('birthday', 'date');

@@ -2,17 +2,11 @@
  * The sandbox itself: request log, in-flight counters, latency, reset/configure, lifecycle, demo data.
  */
 import axios from 'axios';
-import { seedDemoData } from './demo';
-import { startSandbox } from './server';
-import type { Sandbox } from './types';
-import { call, get, post, restore, sleep, startTestSandbox } from './testkit';
+import { seedDemoData } from '../../sandbox/demo';
+import { startSandbox } from '../../sandbox/server';
+import { call, get, post, sleep, useTestSandbox } from './testkit';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => restore(sb));
+const sb = useTestSandbox();
 
 describe('request log', () => {
 	it('records every request in arrival order with method, path, query, headers, body, status, processCode, times', async () => {

@@ -1,8 +1,7 @@
 /**
  * Conformance: member records v1 (spec 2.4, 4.3, 7.2) on `/v1/users/sms`.
  */
-import type { Sandbox } from './types';
-import { call, del, get, post, restore, startTestSandbox } from './testkit';
+import { call, del, get, post, useTestSandbox } from './testkit';
 
 interface Row {
 	memberId: string;
@@ -22,12 +21,7 @@ const row = (
 	...extra,
 });
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => restore(sb));
+const sb = useTestSandbox();
 
 describe('read (4.3)', () => {
 	beforeEach(() => {

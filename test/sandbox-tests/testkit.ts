@@ -1,12 +1,12 @@
 /**
  * Helpers for the sandbox conformance tests: plain HTTP calls with axios (never throwing on a
- * status), typed access to the envelope, and a fresh-options reset between tests.
- * Not a test file itself (no `.test.ts`); it compiles with the sandbox but is only used by tests.
+ * status), typed access to the envelope, and the file's sandbox with every account status.
+ * Not a test file itself (no `.test.ts`).
  */
 import axios, { type AxiosResponseHeaders, type RawAxiosResponseHeaders } from 'axios';
 import { setTimer } from '../support/node';
-import { startSandbox } from './server';
-import type { AccountStatus, Sandbox, SandboxOptions } from './types';
+import { useSandbox } from '../support/sandbox';
+import type { AccountStatus, Sandbox, SandboxOptions } from '../../sandbox/types';
 
 /** Keys for every account status, on top of the sandbox's own active key. */
 export const ACCOUNTS: Record<string, AccountStatus> = {
@@ -16,25 +16,8 @@ export const ACCOUNTS: Record<string, AccountStatus> = {
 	'key-no-permission': 'noPermission',
 };
 
-export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-	return startSandbox({ accounts: ACCOUNTS, ...options });
-}
-
-/** Clears state and log and puts every option except apiKey/accounts back to its default. */
-export function restore(sb: Sandbox): void {
-	sb.configure({
-		latencyMs: undefined,
-		stringCodes: undefined,
-		pagingEnd: undefined,
-		pageSize: undefined,
-		errorHttpStatus: undefined,
-		v1ColMisspelling: undefined,
-		v2FailureShape: undefined,
-		triggerResponse: undefined,
-		faults: undefined,
-	});
-	sb.reset();
-}
+/** The file's sandbox (see test/support/sandbox.ts), with every account status. */
+export const useTestSandbox = (options: SandboxOptions = {}): Sandbox => useSandbox({ accounts: ACCOUNTS, ...options });
 
 export interface EnvelopeBody {
 	httpStatus: { code?: number | string; col?: number | string; reasonPhrase: string };

@@ -1,19 +1,14 @@
 /**
  * Conformance: the triggered send (spec 4.5, 5, 7.3) on POST `/messages/alimtalk/trigger`.
  */
-import type { CampaignConfig, Sandbox } from './types';
-import { call, post, restore, startTestSandbox, type CallOptions } from './testkit';
+import type { CampaignConfig } from '../../sandbox/types';
+import { call, post, useTestSandbox, type CallOptions } from './testkit';
 
 const PATH = '/messages/alimtalk/trigger';
 const PHONE = '821012345678'; // 12 characters
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
+const sb = useTestSandbox();
 beforeEach(() => {
-	restore(sb);
 	sb.addCampaign('WELCOME', { requiredVariables: ['name', 'coupon'], dateVariables: ['expiry'] });
 });
 
