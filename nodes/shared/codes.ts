@@ -1,5 +1,5 @@
 /**
- * Every result code of the service (spec section 7) in one table: what it means in plain
+ * Every result code of the service (docs/service-rules.md#codes) in one table: what it means in plain
  * words, what the user can do, and how the package reacts to it. Nodes never spell these
  * messages themselves; they look the code up here.
  */
@@ -85,7 +85,7 @@ export const CODES: Readonly<Record<string, CodeInfo>> = {
 	'7999': { kind: 'deliveryUnknown', message: 'Internal server error: the message may or may not have been sent', hint: 'Check in the service before sending again.' },
 };
 
-/** Row-level codes (spec 4.1 rule 3, 4.4 rules 6 and 7): their meaning depends on the endpoint. */
+/** Row-level codes (docs/service-rules.md#codes): their meaning depends on the endpoint. */
 export const ROW_CODES = {
 	customData: {
 		F01: 'The custom data key is not registered in the service',

@@ -7,7 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { TransportSettings } from './transport';
 import { DEFAULT_TRANSPORT } from './transport';
 
-/** The service's limit of rows (member ids) per write request (spec section 8). */
+/** The service's limit of rows (member ids) per write request (docs/service-rules.md#limits). */
 export const MAX_BATCH = 1000;
 
 export const batchSizeOption: INodeProperties = {

@@ -11,7 +11,7 @@ export const WRITE_OUTPUTS: INodeOutputConfiguration[] = [
 	{ type: NodeConnectionTypes.Main, displayName: 'Failed' },
 ];
 
-/** The 30-minute wait the service asks for after a refused delete (spec 4.2 rule 3). */
+/** The 30-minute wait the service asks for after a refused delete (docs/service-rules.md#limits). */
 export const DELETE_RETRY_MINUTES = 30;
 
 export function paired(indexes: number | readonly number[]): INodeExecutionData['pairedItem'] {

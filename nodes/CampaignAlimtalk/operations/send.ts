@@ -15,7 +15,7 @@ export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 export const MAX_CONCURRENCY = 50;
 const DEFAULT_CONCURRENCY = 5;
 const MAX_PAUSE_MS = 60000;
-/** The send's documented length rule (spec 4.5, code 7012). */
+/** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 const PHONE_LENGTH = 12;
 
 const show = { show: { operation: ['send'] } };

@@ -1,5 +1,5 @@
 /**
- * Custom data v2 (spec 4.1) and legacy custom data v1 (spec 4.2) are one idea with two
+ * Custom data v2 and legacy custom data v1 are one idea with two
  * dialects: the paths, the names of the key and value fields on read, and what a write
  * answers (failure rows or a count). Everything else is shared code configured by one of these.
  */
@@ -10,7 +10,7 @@ export interface DataDialect {
 	/** How the data is called in labels and descriptions ("custom data", "legacy data"). */
 	noun: string;
 	basePath: '/v2/custom' | '/v1/legacy';
-	/** Field names of an entry in a read page (spec 2.2 / 2.3). */
+	/** Field names of an entry in a read page (docs/service-rules.md#custom-data). */
 	keyField: 'customDataKey' | 'legacyDataKey';
 	valueField: 'customDataValue' | 'legacyDataValue';
 	/**
@@ -50,15 +50,15 @@ export function isReadOperation(operation: string): boolean {
 	return (READ_OPERATIONS as readonly string[]).includes(operation);
 }
 
-/** The path of "delete some keys" (spec 4.1 / 4.2). */
+/** The path of "delete some keys" (docs/service-rules.md#custom-data). */
 export const deleteKeysPath = (dialect: DataDialect): string => `${dialect.basePath}/data-format-name`;
 
 /**
  * Failed rows the node rejects itself carry the code the service uses for the same rule
- * (GUIDE: one set of codes whoever caught the problem):
+ * (one set of codes whoever caught the problem: docs/service-rules.md#codes):
  * - a value that cannot be sent (null, object, array, invalid date): F02, "the value does not
- *   match the format" (spec 4.1 rule 3); also for legacy data, whose format rules are the same
- *   (spec 2.3) although its service answers with a count instead of rows;
+ *   match the format"; also for legacy data, whose format rules are the same
+ *   although its service answers with a count instead of rows;
  * - an empty key name: F01, "key not registered" (no key can be registered under an empty name);
  * - a missing, empty or unusable member id, an item with nothing to write, a deleteKeys item
  *   without key names: -9997, "data is not valid", which is what the custom data service

@@ -1,5 +1,5 @@
 /**
- * Items -> rows: member ids, key/value pairs, the value rules of custom data (spec 2.2 / 2.3)
+ * Items -> rows: member ids, key/value pairs, the value rules of custom data (docs/service-rules.md#custom-data)
  * and the merge of items that name the same member. Pure functions and small classes, no HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -106,7 +106,7 @@ interface MomentLike {
 }
 
 /**
- * The value rules of custom data (spec 2.2, 2.3): what is sent for a value, or why it is not
+ * The value rules of custom data (docs/service-rules.md#custom-data): what is sent for a value, or why it is not
  * sent (without allocating anything for a value that is sent: called for every value twice).
  * - numbers pass as numbers (NaN and Infinity are rejected);
  * - a numeric text passes as a number when that changes nothing about it ("42", "-3.5"); a

@@ -1,5 +1,5 @@
 /**
- * The `nextPageSeq` loop of the paged reads (spec 4.1 rule 1, 4.2 rule 1): page after page,
+ * The `nextPageSeq` loop of the paged reads (docs/service-rules.md#custom-data): page after page,
  * with an end and a loop guard. Entries are handed to a callback as they arrive, so a read of
  * hundreds of thousands of entries is never copied from list to list.
  */
@@ -10,7 +10,7 @@ import type { CampaignClient } from '../../shared/transport';
 
 export interface PagedRead {
 	path: string;
-	/** Query of the first request (e.g. `{ memberId }`); the next pages send only `{ seq }` (spec 4.1). */
+	/** Query of the first request (e.g. `{ memberId }`); the next pages send only `{ seq }` (docs/service-rules.md#custom-data). */
 	firstQuery?: Record<string, string>;
 	/** Stop after this many entries; undefined reads to the end. No page is requested beyond the one that fills it. */
 	limit?: number;
@@ -18,14 +18,9 @@ export interface PagedRead {
 	onEntry: (entry: Record<string, unknown>) => void;
 }
 
-export interface PagedReadResult {
-	entries: number;
-	pages: number;
-}
-
 /**
  * The next-page marker as text, or undefined at the end: null, absent, or empty text end the
- * listing (the spec shows a number; one sample a string).
+ * listing (documented as a number; one sample shows a string).
  */
 export function readNextPageSeq(value: unknown): string | undefined | { invalid: string } {
 	if (value === null || value === undefined) return undefined;
@@ -61,7 +56,7 @@ export async function readPages(
 	ctx: IExecuteFunctions,
 	client: CampaignClient,
 	read: PagedRead,
-): Promise<PagedReadResult> {
+): Promise<void> {
 	const seen = new Set<string>();
 	let query: Record<string, string> = read.firstQuery ?? {};
 	let entries = 0;
@@ -84,7 +79,7 @@ export async function readPages(
 			if (!isObject(entry)) throw unreadable(`entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`);
 			read.onEntry(entry);
 			entries++;
-			if (read.limit !== undefined && entries >= read.limit) return { entries, pages };
+			if (read.limit !== undefined && entries >= read.limit) return;
 		}
 		if (dataList.length === 0) break;
 		const seq = readNextPageSeq(next);
@@ -108,5 +103,4 @@ export async function readPages(
 		seen.add(seq);
 		query = { seq };
 	}
-	return { entries, pages };
 }

@@ -1,6 +1,6 @@
 /**
- * Reading what a write or delete answered, tolerantly (the spec shows failure rows as "an
- * array"; its container and a count's exact form are not shown), and turning a non-success
+ * Reading what a write or delete answered, tolerantly (failure rows come as an
+ * array; its container and a count's exact form are not documented: docs/service-rules.md#custom-data), and turning a non-success
  * code of one request into Failed items for each of its members.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';

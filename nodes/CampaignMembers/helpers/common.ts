@@ -34,7 +34,7 @@ export interface MembersContext {
 }
 
 /**
- * Fails when the credential pins the account to the other member API (spec 1 and 9: v1 and v2
+ * Fails when the credential pins the account to the other member API (docs/service-rules.md#members: v1 and v2
  * must not be used together). Called before anything is sent.
  */
 export function assertVersionAllowed(node: INode, credentialVersion: 'any' | ApiVersion, nodeVersion: ApiVersion): void {

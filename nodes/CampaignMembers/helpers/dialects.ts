@@ -9,7 +9,7 @@ import { isHyphenatedMobile, mobileDigits } from '../../shared/phone';
 
 export type ApiVersion = 'v1' | 'v2';
 
-/** The service's code for each rule the node checks before sending (spec 4.4 rule 6, 7.2). */
+/** The service's code for each rule the node checks before sending (docs/service-rules.md#codes). */
 export interface RuleCodes {
 	missingId: string;
 	badPhone: string;
@@ -26,7 +26,7 @@ export interface MemberRow {
 	/** As it will be sent (hyphenated when normalisation is on). */
 	phoneNumber: string;
 	isReceive: boolean;
-	/** Omitted when no name is given: the service then stores none (spec 2.4, 2.5). */
+	/** Omitted when no name is given: the service then stores none (docs/service-rules.md#members). */
 	name?: string;
 }
 
@@ -72,7 +72,7 @@ const v2: MemberDialect = {
 		isReceive: row.isReceive ? 'true' : 'false',
 		...(row.name !== undefined ? { name: row.name } : {}),
 	}),
-	// v2: "only - allowed as separator" (spec 2.5).
+	// v2: "-" is the only separator allowed (docs/service-rules.md#members).
 	acceptsPhoneAsGiven: (phone) => isHyphenatedMobile(phone),
 	phoneFormatHint:
 		'member API v2 accepts only the hyphenated form such as 010-1234-5678 (turn on the Normalize Phone Numbers option to convert it)',

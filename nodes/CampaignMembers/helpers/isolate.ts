@@ -2,7 +2,7 @@
  * Sending rows in requests, so that one bad row never sinks the others.
  *
  * Member API v1 refuses a WHOLE save request for one row it does not like (-1006, -1007,
- * -1012, -1013; spec 7.2), without saying which one in a way the spec guarantees. The node
+ * -1012, -1013; docs/service-rules.md#members), without reliably saying which one. The node
  * checks the documented rules before sending, but the service may still refuse a row for a
  * reason the node cannot see. Then the refused request is split in two halves and each half is
  * sent again (saves and deletes are idempotent, so resending rows that were fine is harmless),

@@ -1,5 +1,5 @@
 /**
- * Reading what the member endpoints answer, tolerantly (the spec shows some shapes only in
+ * Reading what the member endpoints answer, tolerantly (the service's documentation shows some shapes only in
  * words): the records of a read, the failure rows of a v2 save or delete, and matching those
  * failure rows back to the rows that were sent.
  */
@@ -42,7 +42,7 @@ export function recordsOf(processValue: unknown): IDataObject[] | { invalid: str
 	return records as IDataObject[];
 }
 
-/** One failure row of a v2 save or delete (spec 4.4 rules 5 and 7). */
+/** One failure row of a v2 save or delete (docs/service-rules.md#codes). */
 export interface ServiceFailureRow {
 	code: string;
 	message?: string;
@@ -93,7 +93,7 @@ export interface MatchedFailures<R extends SentRow> {
  * Pairs each failure row with the sent row it is about: by phone number first (the unique key
  * of v2), then by member id. Rows repeat a phone number only in the duplicate case: F11 is the
  * answer for a LATER row whose phone number an earlier row of the same request already used
- * (spec 4.4 rule 3), so an F11 never claims the first row with that number, and among the later
+ * (docs/service-rules.md#codes), so an F11 never claims the first row with that number, and among the later
  * ones the one with the same member id, else the earliest unclaimed one, is taken. Every sent
  * row is claimed at most once.
  */

@@ -9,7 +9,7 @@ import { isBlank, readMemberId, scalarText } from '../../shared/values';
 import type { ApiVersion, MemberDialect, MemberRow } from './dialects';
 import { ruleWords } from './dialects';
 
-/** The documented name limit (spec 2.4, 2.5, section 8), counted in characters. */
+/** The documented name limit (docs/service-rules.md#limits), counted in characters. */
 export const MAX_NAME_LENGTH = 20;
 
 /** A row as given, before any check. */
@@ -30,8 +30,8 @@ export type CheckedRow = { row: MemberRow } | { failure: RowFailure; memberId: s
 
 /**
  * Receive consent in every form a workflow is likely to hold: booleans, "true"/"false",
- * "Y"/"N" (the service's own wording, spec 2.4) and 1/0, strings in any case. Absent (undefined,
- * null, empty text) means refused (spec 2.4, 2.5, section 3). Anything else: `undefined`.
+ * "Y"/"N" (the service's own wording) and 1/0, strings in any case. Absent (undefined,
+ * null, empty text) means refused (docs/service-rules.md#members). Anything else: `undefined`.
  */
 export function parseConsent(value: unknown): { value: boolean; given: boolean } | undefined {
 	if (isBlank(value)) return { value: false, given: false };
@@ -141,7 +141,7 @@ export function phoneKey(phone: unknown): string | undefined {
 /**
  * The one output shape of a member record, whichever version produced it:
  * `{ memberId, phoneNumber, isReceive: boolean, name: string | null, apiVersion }`.
- * v1 answers isReceive as a boolean, v2 as "true"/"false" (spec 4.3 rule 3, 4.4 rule 1).
+ * v1 answers isReceive as a boolean, v2 as "true"/"false" (docs/service-rules.md#members).
  */
 export function memberRecord(raw: IDataObject, version: ApiVersion): IDataObject {
 	const consent = parseConsent(raw.isReceive);

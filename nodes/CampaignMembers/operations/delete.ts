@@ -3,6 +3,7 @@
  * per input item, sent in chunks of Batch Size. Every item ends on Success or Failed.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
 import type { ApiCall } from '../../shared/transport';
@@ -15,9 +16,9 @@ import { sendablePhone } from '../helpers/rows';
 import { ruleWords } from '../helpers/dialects';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
-const show = (apiVersion: string) => ({ show: { operation: ['delete'], apiVersion: [apiVersion] } });
+const show = (apiVersion: string) => ({ show: { apiVersion: [apiVersion] } });
 
-export const deleteProperties: INodeProperties[] = [
+export const deleteProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['delete'] } }, [
 	{
 		displayName: 'Member ID',
 		name: 'memberId',
@@ -37,7 +38,7 @@ export const deleteProperties: INodeProperties[] = [
 		displayOptions: show('v2'),
 		description: 'Phone number of the member record to delete (member API v2 deletes by phone number). This cannot be undone.',
 	},
-	optionsCollection({ operation: ['delete'] }, [
+	optionsCollection(undefined, [
 		{
 			...batchSizeOption,
 			description:
@@ -54,7 +55,7 @@ export const deleteProperties: INodeProperties[] = [
 		},
 		{ ...normalizePhoneOption, displayOptions: { show: { '/apiVersion': ['v2'] } } },
 	]),
-];
+]);
 
 interface PendingDelete extends SentRow {
 	key: string;
@@ -95,7 +96,7 @@ export async function executeDelete(this: IExecuteFunctions, items: INodeExecuti
 
 	const call = (rows: PendingDelete[]): ApiCall => {
 		if (version === 'v2') {
-			// The body container is "not shown" (spec 4.4): only the field `phoneNumber` (a string) is
+			// The body container is not documented (docs/service-rules.md#envelope): only the field `phoneNumber` (a string) is
 			// documented, while the answer speaks of rows ("erroneous rows are returned... correct rows
 			// are processed"), so one request may carry several. Several rows go as an array of
 			// `{phoneNumber}` objects, the same container the save of the same resource takes, which
@@ -106,7 +107,7 @@ export async function executeDelete(this: IExecuteFunctions, items: INodeExecuti
 			return { method: 'POST', path: dialect.path, qs: { delete: '' }, body };
 		}
 		if (allInformation) {
-			// Delete by POST takes the single field `memberId` (spec 4.3): one member per request.
+			// Delete by POST takes the single field `memberId` (docs/service-rules.md#members): one member per request.
 			return { method: 'POST', path: dialect.path, qs: { delete: '' }, body: { memberId: rows[0].key } };
 		}
 		return { method: 'DELETE', path: dialect.path, body: rows.map((row) => row.key) };

@@ -4,7 +4,7 @@
  * same shape (see `memberRecord`): downstream nodes need not care which version answered.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/options';
 import { item } from '../../shared/outputs';
 import { errorOutputItems, normalizePhoneOption, openMembers } from '../helpers/common';
@@ -13,23 +13,19 @@ import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
-const show = { show: { operation: ['get'] } };
-
-export const getProperties: INodeProperties[] = [
+export const getProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['get'] } }, [
 	{
 		displayName:
 			'Each record found is one output item: memberId, phoneNumber, isReceive (true or false, whichever version answered), name (null when none is stored) and apiVersion. A member not found gives no item.',
 		name: 'getNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Member ID',
 		name: 'memberId',
 		type: 'string',
 		default: '',
-		displayOptions: show,
 		description: 'Find the records of this member ID. Set it, the phone number, or both.',
 	},
 	{
@@ -38,11 +34,10 @@ export const getProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '010-1234-5678',
-		displayOptions: show,
 		description: 'Find the record of this phone number. Set it, the member ID, or both.',
 	},
-	optionsCollection(show.show, [normalizePhoneOption]),
-];
+	optionsCollection(undefined, [normalizePhoneOption]),
+]);
 
 /** The member id of one item ('' when none is given), by the one member id rule. */
 function memberIdOf(ctx: IExecuteFunctions, i: number): string {

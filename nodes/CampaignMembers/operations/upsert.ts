@@ -4,6 +4,7 @@
  * rules, sent in chunks of Batch Size, and every item ends on Success or Failed.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
 import { normalizePhoneOption, openMembers, sendRows, writeOutputs } from '../helpers/common';
@@ -13,17 +14,15 @@ import { sendIsolating } from '../helpers/isolate';
 import type { RawMemberRow, RowFailure } from '../helpers/rows';
 import { checkSaveRow, memberRecord } from '../helpers/rows';
 
-const show = { show: { operation: ['upsert'] } };
-const showDefined = { show: { operation: ['upsert'], mappingMode: ['defineBelow'] } };
+const showDefined = { show: { mappingMode: ['defineBelow'] } };
 
-export const upsertProperties: INodeProperties[] = [
+export const upsertProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['upsert'] } }, [
 	{
 		displayName: 'Mapping Mode',
 		name: 'mappingMode',
 		type: 'options',
 		noDataExpression: true,
 		default: 'autoMapInputData',
-		displayOptions: show,
 		options: [
 			{
 				name: 'Map Automatically',
@@ -44,7 +43,7 @@ export const upsertProperties: INodeProperties[] = [
 		name: 'autoMapNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { operation: ['upsert'], mappingMode: ['autoMapInputData'] } },
+		displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
 	},
 	{
 		displayName: 'Member ID',
@@ -82,8 +81,8 @@ export const upsertProperties: INodeProperties[] = [
 		displayOptions: showDefined,
 		description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
 	},
-	optionsCollection(show.show, [batchSizeOption, normalizePhoneOption]),
-];
+	optionsCollection(undefined, [batchSizeOption, normalizePhoneOption]),
+]);
 
 /** A row to send, with the input item it came from. */
 interface PendingRow {
@@ -131,8 +130,8 @@ export async function executeUpsert(this: IExecuteFunctions, items: INodeExecuti
 	const reports: Array<IsolationReport<PendingRow>> = [];
 	for (const rows of chunk(pending, batchSize)) {
 		// Repeated phone numbers stay in one request: the service decides which row wins (F11).
-		// The body is a bare array of rows for both versions: spec 4.3 says so for v1, and for v2
-		// ("rows of member objects", container not shown) an array is the only shape that holds rows
+		// The body is a bare array of rows for both versions: the service documents it for v1, and for v2
+		// ("rows of member objects", container not documented) an array is the only shape that holds rows
 		// without inventing a wrapper field; the sandbox accepts an array and the plausible
 		// wrappers alike, and a v2 answer is read in every shape (helpers/responses.ts).
 		reports.push(
