@@ -48,6 +48,25 @@ export const transportOptions: INodeProperties[] = [
 ];
 
 /**
+ * The Mapping Mode parameter of the writes (values fixed: `autoMapInputData`, `defineBelow`),
+ * with the words that say what each mode reads for the node at hand.
+ */
+export function mappingModeField(words: { auto: string; defineBelow: string; description?: string }): INodeProperties {
+	return {
+		displayName: 'Mapping Mode',
+		name: 'mappingMode',
+		type: 'options',
+		noDataExpression: true,
+		default: 'autoMapInputData',
+		options: [
+			{ name: 'Map Automatically', value: 'autoMapInputData', description: words.auto },
+			{ name: 'Define Below', value: 'defineBelow', description: words.defineBelow },
+		],
+		...(words.description ? { description: words.description } : {}),
+	};
+}
+
+/**
  * The `options` collection of an operation: its own options first, then the transport options
  * every operation shares (Max Retries, Retry Delay, Timeout).
  */

@@ -3,7 +3,7 @@
  * file picks what it shows and adds its own `displayOptions` with `updateDisplayOptions`.
  */
 import type { INodeProperties } from 'n8n-workflow';
-import { batchSizeOption, optionsCollection } from '../../shared/options';
+import { batchSizeOption, mappingModeField, optionsCollection } from '../../shared/options';
 import type { DataDialect } from './dialect';
 
 /** The member id parameter; its words follow the one member id rule (docs/service-rules.md#member-ids). */
@@ -24,25 +24,10 @@ export const deleteOptions: INodeProperties = optionsCollection(undefined, [batc
 /** The parameters of create and update (the same for both, the method differs). */
 export function writeFields(dialect: DataDialect): INodeProperties[] {
 	return [
-		{
-			displayName: 'Mapping Mode',
-			name: 'mappingMode',
-			type: 'options',
-			noDataExpression: true,
-			default: 'autoMapInputData',
-			options: [
-				{
-					name: 'Map Automatically',
-					value: 'autoMapInputData',
-					description: 'Each input item is one member: the member ID field gives the member, every other top-level field is a key',
-				},
-				{
-					name: 'Define Below',
-					value: 'defineBelow',
-					description: 'Set the member ID and each key and value below (expressions allowed)',
-				},
-			],
-		},
+		mappingModeField({
+			auto: 'Each input item is one member: the member ID field gives the member, every other top-level field is a key',
+			defineBelow: 'Set the member ID and each key and value below (expressions allowed)',
+		}),
 		{
 			displayName: 'Member ID Field',
 			name: 'memberIdField',

@@ -26,6 +26,11 @@ export const normalizePhoneOption: INodeProperties = {
 		'Whether to convert Korean mobile numbers such as 01012345678, 010 1234 5678 or +82 10-1234-5678 to the hyphenated form 010-1234-5678 before sending. A value that cannot be a mobile number is not sent: its item goes to the Failed output.',
 };
 
+/** The phone number parameter of an operation, with its own words and, for a write, required. */
+export function phoneNumberField(description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: '010-1234-5678', description, ...extra };
+}
+
 export interface MembersContext {
 	client: CampaignClient;
 	dialect: MemberDialect;

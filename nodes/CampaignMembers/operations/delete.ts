@@ -7,7 +7,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
 import type { ApiCall } from '../../shared/transport';
-import { normalizePhoneOption, openMembers, sendRows, writeOutputs } from '../helpers/common';
+import { normalizePhoneOption, openMembers, phoneNumberField, sendRows, writeOutputs } from '../helpers/common';
 import type { IsolationReport } from '../helpers/isolate';
 import { sendIsolating } from '../helpers/isolate';
 import type { SentRow } from '../helpers/responses';
@@ -28,16 +28,10 @@ export const deleteProperties: INodeProperties[] = updateDisplayOptions({ show: 
 		displayOptions: show('v1'),
 		description: 'ID of the member to delete (member API v1 deletes by member ID). This cannot be undone.',
 	},
-	{
-		displayName: 'Phone Number',
-		name: 'phoneNumber',
-		type: 'string',
-		default: '',
+	phoneNumberField('Phone number of the member record to delete (member API v2 deletes by phone number). This cannot be undone.', {
 		required: true,
-		placeholder: '010-1234-5678',
 		displayOptions: show('v2'),
-		description: 'Phone number of the member record to delete (member API v2 deletes by phone number). This cannot be undone.',
-	},
+	}),
 	optionsCollection(undefined, [
 		{
 			...batchSizeOption,

@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/options';
 import { item } from '../../shared/outputs';
-import { errorOutputItems, normalizePhoneOption, openMembers } from '../helpers/common';
+import { errorOutputItems, normalizePhoneOption, openMembers, phoneNumberField } from '../helpers/common';
 import type { MemberDialect } from '../helpers/dialects';
 import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
@@ -28,14 +28,7 @@ export const getProperties: INodeProperties[] = updateDisplayOptions({ show: { o
 		default: '',
 		description: 'Find the records of this member ID. Set it, the phone number, or both.',
 	},
-	{
-		displayName: 'Phone Number',
-		name: 'phoneNumber',
-		type: 'string',
-		default: '',
-		placeholder: '010-1234-5678',
-		description: 'Find the record of this phone number. Set it, the member ID, or both.',
-	},
+	phoneNumberField('Find the record of this phone number. Set it, the member ID, or both.'),
 	optionsCollection(undefined, [normalizePhoneOption]),
 ]);
 

@@ -5,9 +5,9 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
+import { batchSizeOption, mappingModeField, optionsCollection, readBatchSize } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
-import { normalizePhoneOption, openMembers, sendRows, writeOutputs } from '../helpers/common';
+import { normalizePhoneOption, openMembers, phoneNumberField, sendRows, writeOutputs } from '../helpers/common';
 import type { MemberRow } from '../helpers/dialects';
 import type { IsolationReport } from '../helpers/isolate';
 import { sendIsolating } from '../helpers/isolate';
@@ -17,26 +17,11 @@ import { checkSaveRow, memberRecord } from '../helpers/rows';
 const showDefined = { show: { mappingMode: ['defineBelow'] } };
 
 export const upsertProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['upsert'] } }, [
-	{
-		displayName: 'Mapping Mode',
-		name: 'mappingMode',
-		type: 'options',
-		noDataExpression: true,
-		default: 'autoMapInputData',
-		options: [
-			{
-				name: 'Map Automatically',
-				value: 'autoMapInputData',
-				description: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
-			},
-			{
-				name: 'Define Below',
-				value: 'defineBelow',
-				description: 'Set the member fields below, usually with expressions',
-			},
-		],
+	mappingModeField({
+		auto: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
+		defineBelow: 'Set the member fields below, usually with expressions',
 		description: 'Where the member fields of each row come from',
-	},
+	}),
 	{
 		displayName:
 			'Each input item is one member: fields memberId and phoneNumber (required), isReceive (true/false, "Y"/"N" or 1/0; empty means refused) and name (optional, at most 20 characters)',
@@ -54,16 +39,7 @@ export const upsertProperties: INodeProperties[] = updateDisplayOptions({ show: 
 		displayOptions: showDefined,
 		description: 'ID of the member in your system',
 	},
-	{
-		displayName: 'Phone Number',
-		name: 'phoneNumber',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '010-1234-5678',
-		displayOptions: showDefined,
-		description: 'Korean mobile number of the member. In v2 it is the unique key of the record.',
-	},
+	phoneNumberField('Korean mobile number of the member. In v2 it is the unique key of the record.', { required: true, displayOptions: showDefined }),
 	{
 		displayName: 'Receives SMS',
 		name: 'isReceive',
