@@ -19,10 +19,10 @@ export interface ResolvedOptions {
 
 export const DEFAULT_API_KEY = 'sandbox-demo-key';
 
-/** The service's documented page limit (spec 4.1 rule 1, section 8). */
+/** The service's documented page limit (docs/service-rules.md#limits). */
 export const MAX_PAGE_SIZE = 1000;
 
-/** Member ids / rows per write or delete request (spec section 8). */
+/** Member ids / rows per write or delete request (docs/service-rules.md#limits). */
 export const MAX_ROWS = 1000;
 
 export function defaultOptions(): ResolvedOptions {

@@ -1,5 +1,5 @@
 /**
- * Response building: the envelope of spec 2.1, the triggered-send shapes of 4.5 / 7.3, and the
+ * Response building: the envelope (docs/service-rules.md#envelope), the triggered-send shapes (#send), and the
  * raw (non-envelope) answers used by the fault injection.
  */
 import { STATUS_CODES } from './node';
@@ -29,7 +29,7 @@ export function reasonPhrase(status: number): string {
  * - 0 and 1 (partial success) -> 200.
  * - -1000..-1003 (key/customer) -> 401.
  * - -1004 (limit exceeded) -> 429; -1005 (already in progress) -> 409.
- * - -1006, -1007, -1012, -1013 (member validation) -> 503, generalizing the spec's sample to its
+ * - -1006, -1007, -1012, -1013 (member validation) -> 503, generalizing the documented sample to its
  *   siblings: a 503 that carries an envelope must be read as a rejection, not retried as an outage.
  * - -1009 (delete refused, retry in 30 min) -> 409; -1010 (deletion error) -> 500.
  * - -9997 (data not valid) and -9998 (HTTP related error) -> 400; -9999 (server error) -> 500.
@@ -66,7 +66,7 @@ function jsonReply(status: number, value: unknown, processCode?: number): Reply 
 }
 
 /**
- * The envelope of spec 2.1 for the custom-data and member endpoints:
+ * The envelope (docs/service-rules.md#envelope) for the custom-data and member endpoints:
  * `{ httpStatus: { code, reasonPhrase }, processCode, processValue }`.
  * `httpStatus.code` always equals the HTTP status actually sent.
  */
@@ -87,7 +87,7 @@ export function envelope(
 	);
 }
 
-/** HTTP status of each triggered-send code (spec 7.3). */
+/** HTTP status of each triggered-send code (docs/service-rules.md#send). */
 export const TRIGGER_HTTP_STATUS: Readonly<Record<number, number>> = {
 	0: 200,
 	1101: 400,
@@ -151,7 +151,7 @@ const TRIGGER_MESSAGES: Readonly<Record<number, string>> = {
 };
 
 /**
- * A triggered-send answer (spec 4.5: the field-level shape is "not shown"), in the configured
+ * A triggered-send answer (docs/service-rules.md#send: the field-level shape is "not shown"), in the configured
  * `triggerResponse` shape:
  * - 'envelope': `{ httpStatus, processCode, processValue }`; processValue is null on success and the
  *   code's message on failure (decision: a plain string detail).

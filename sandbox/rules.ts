@@ -1,9 +1,9 @@
 /**
- * Value rules of the spec: phone numbers, dates, custom-data formats, name length.
+ * Value rules of the service (docs/service-rules.md): phone numbers, dates, custom-data formats, name length.
  */
 import type { KeyFormat } from './types';
 
-/** Name limit of members v1 and v2 (spec 2.4, 2.5, section 8). */
+/** Name limit of members v1 and v2 (docs/service-rules.md#limits). */
 export const MAX_NAME_LENGTH = 20;
 
 /** Removes the separators a v1 client may use: hyphens and spaces. */
@@ -12,7 +12,7 @@ export function phoneDigits(phone: string): string {
 }
 
 /**
- * v1 member phone (spec 2.4 only says "phone number"; 7.2 -1007 "not valid"). Decision: a Korean
+ * v1 member phone (the service documents only "phone number" and -1007 "not valid": docs/service-rules.md#members). Decision: a Korean
  * mobile number: after removing '-' and spaces, 01[016789] followed by 7 or 8 digits.
  */
 export function isV1Phone(value: unknown): value is string {
@@ -20,7 +20,7 @@ export function isV1Phone(value: unknown): value is string {
 }
 
 /**
- * v2 member phone (spec 2.5: "only `-` allowed as separator"). Decision: exactly
+ * v2 member phone (docs/service-rules.md#members: "only `-` allowed as separator"). Decision: exactly
  * `01X-XXX(X)-XXXX` with both hyphens, X of the prefix one of 0,1,6,7,8,9 (the same mobile
  * prefixes as v1). Digits only, spaces or other separators are F02.
  */
@@ -58,7 +58,7 @@ export function isNumericString(value: string): boolean {
 export type CoerceResult = { ok: true; value: string | number } | { ok: false };
 
 /**
- * Checks a custom-data value against its key's registered format (spec 2.2) and gives the stored form.
+ * Checks a custom-data value against its key's registered format (docs/service-rules.md#custom-data) and gives the stored form.
  * - number: a finite JSON number, or a numeric string (stored as a number).
  * - date: a string that is a real YYYY-MM-DD date (stored as that string).
  * - string: a string, or a JSON number (decision: stored as its decimal text).

@@ -19,7 +19,7 @@ export type FaultKind =
 	| 'drop'
 	| 'hang'
 	| 'truncatedJson'
-	// Triggered-send server errors (spec 7.3): HTTP 500 in the configured triggerResponse shape.
+	// Triggered-send server errors (docs/service-rules.md#send): HTTP 500 in the configured triggerResponse shape.
 	| 'code2000'
 	| 'code7998'
 	| 'code7999';

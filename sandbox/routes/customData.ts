@@ -1,5 +1,5 @@
 /**
- * Custom data v2 (spec 4.1, `/v2/custom`) and legacy custom data v1 (spec 4.2, `/v1/legacy`):
+ * Custom data v2 (docs/service-rules.md#custom-data, `/v2/custom`) and legacy custom data v1 (docs/service-rules.md#custom-data, `/v1/legacy`):
  * one idea, two dialects (paths, key/value field names, what a write answers).
  */
 import { MAX_ROWS, isPlainObject, parseBody, type RequestContext } from '../context';
@@ -10,7 +10,7 @@ import type { SandboxState } from '../types';
 type Store = Map<string, Map<string, string | number>>;
 
 export interface Dialect {
-	/** Field names of an entry on read (spec 2.2 / 2.3). */
+	/** Field names of an entry on read (docs/service-rules.md#custom-data). */
 	keyField: 'customDataKey' | 'legacyDataKey';
 	valueField: 'customDataValue' | 'legacyDataValue';
 	store(state: SandboxState): Store;
@@ -116,8 +116,8 @@ interface FailRow {
 }
 
 /**
- * POST (register) and PUT (change): both are an upsert of each key (spec 4.2 rule 2; 4.1 does not
- * say that a change of a missing entry fails, so it creates it).
+ * POST (register) and PUT (change): both are an upsert of each key (docs/service-rules.md#custom-data: registering an existing
+ * entry updates it, and nothing says that a change of a missing entry fails, so it creates it).
  * Body: object memberId -> object key -> value. Anything else -> -9997 (nothing applied), also
  * an empty member id. More than 1000 member ids -> -1004 (nothing applied).
  * v2: processCode 0 with processValue null when every entry was stored; processCode 1 with the

@@ -18,7 +18,7 @@ import { postTrigger } from './trigger';
 type Handler = (ctx: RequestContext) => Reply;
 
 interface Route {
-	/** Member endpoints require `Content-Type: application/json` on writes (spec 5.2); custom data does not. */
+	/** Member endpoints require `Content-Type: application/json` on writes (docs/service-rules.md#authentication); custom data does not. */
 	requiresJsonContentType: boolean;
 	methods: Partial<Record<string, Handler>>;
 }
@@ -81,7 +81,7 @@ export function statusFieldFor(
 }
 
 /**
- * Authentication of the custom-data and member endpoints (spec 5.3, 7.1): missing or empty key
+ * Authentication of the custom-data and member endpoints (docs/service-rules.md#authentication): missing or empty key
  * -1000; unknown key or 'unregistered' -1001; 'unapproved' -1002; 'expired' -1003. 'noPermission'
  * is a triggered-send notion (1402): here the account behaves like an active one.
  */

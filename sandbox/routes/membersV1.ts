@@ -1,5 +1,5 @@
 /**
- * Member records v1 (spec 4.3, `/v1/users/sms`).
+ * Member records v1 (docs/service-rules.md#members, `/v1/users/sms`).
  */
 import { MAX_ROWS, isPlainObject, parseBody, type RequestContext } from '../context';
 import { envelope, type Reply } from '../envelope';
@@ -17,7 +17,7 @@ const NAME_TOO_LONG = -1013;
  * GET with `memberId` and/or `phoneNumber` (neither, or both empty -> -9997). With both, a record
  * must match both. The phone lookup compares digits only, so 010-1234-5678 finds 01012345678.
  * Rows: `{memberId, phoneNumber (hyphenated), isReceive (boolean), name?}`; the `name` field is
- * left out when no name is stored (spec 2.4: "none is returned").
+ * left out when no name is stored (docs/service-rules.md#members: "none is returned").
  */
 export function readMembersV1(ctx: RequestContext): Reply {
 	const memberId = ctx.query.memberId || undefined;
@@ -39,8 +39,8 @@ export function readMembersV1(ctx: RequestContext): Reply {
 }
 
 /**
- * isReceive on save (spec 2.4: boolean; Y = true, N = false). Accepted: true/false, "Y"/"N",
- * "true"/"false" (any case). Missing or null -> -1012 (the spec lists the field as required and
+ * isReceive on save (docs/service-rules.md#members: boolean; Y = true, N = false). Accepted: true/false, "Y"/"N",
+ * "true"/"false" (any case). Missing or null -> -1012 (the service lists the field as required and
  * also says a missing value means refused; the sandbox takes the strict reading so a client has
  * to send it). Anything else -> -9997.
  */
@@ -78,9 +78,9 @@ function checkRow(ctx: RequestContext, row: unknown): RowCheck {
 /**
  * POST (save or update): an array of member rows (anything else -> -9997), at most 1000 (-1004).
  * Every row is validated first; the FIRST offending row rejects the WHOLE request, nothing is
- * stored, and processValue carries that row as sent (spec 7.2: "failure responses can carry the
+ * stored, and processValue carries that row as sent (docs/service-rules.md#codes: "failure responses can carry the
  * failed data"). On success processValue is null ("no value").
- * A save replaces the member's record: the phone becomes the one sent (spec 4.3 rule 1) and a
+ * A save replaces the member's record: the phone becomes the one sent (docs/service-rules.md#members) and a
  * name not sent is no longer stored. When a request names the same member twice, the later row wins.
  */
 function saveMembersV1(ctx: RequestContext): Reply {
@@ -104,7 +104,7 @@ function isMemberId(value: unknown): value is string {
 }
 
 /**
- * Member ids of a delete-by-POST body. The container is "not shown" (spec 4.4 last line), so all of
+ * Member ids of a delete-by-POST body. The container is "not shown" (docs/service-rules.md#members), so all of
  * these are accepted: `{memberId: "a"}`, `{memberId: ["a","b"]}`, `{memberIds: [...]}`,
  * `[{memberId: "a"}, ...]`, `["a", ...]`.
  */
@@ -117,7 +117,7 @@ function deleteIdsFromBody(body: unknown): unknown[] | undefined {
 }
 
 /**
- * POST `?delete`: removes all information of the member ids named (spec 4.3 rule 2). No id, or an
+ * POST `?delete`: removes all information of the member ids named (docs/service-rules.md#members). No id, or an
  * id that is not a non-empty string -> -1006; a body that is not an object or array -> -9997; more
  * than 1000 ids -> -1004. Unknown ids are not an error.
  */

@@ -1,5 +1,5 @@
 /**
- * Member records v2 (spec 4.4, `/v2/users/sms`). The unique key of a record is the phone number.
+ * Member records v2 (docs/service-rules.md#members, `/v2/users/sms`). The unique key of a record is the phone number.
  */
 import { MAX_ROWS, isPlainObject, parseBody, type RequestContext } from '../context';
 import { envelope, type Reply } from '../envelope';
@@ -44,7 +44,7 @@ export function readMembersV2(ctx: RequestContext): Reply {
 	return envelope(ctx, 0, rows);
 }
 
-/** Container keys accepted around the rows (spec: "container shape not shown"). */
+/** Container keys accepted around the rows (the container shape is not documented). */
 const SAVE_CONTAINERS = ['rows', 'users', 'data', 'list'] as const;
 
 /**
@@ -61,7 +61,7 @@ function rowsFromBody(body: unknown, containers: readonly string[]): unknown[] |
 	return Array.isArray(rows) ? rows : undefined;
 }
 
-/** isReceive on save: "true"/"false" or a boolean; missing/null -> "false" (spec 2.5 default). */
+/** isReceive on save: "true"/"false" or a boolean; missing/null -> "false" (docs/service-rules.md#members default). */
 function parseConsent(value: unknown): 'true' | 'false' | undefined {
 	if (value === undefined || value === null || value === false || value === 'false') return 'false';
 	if (value === true || value === 'true') return 'true';
@@ -107,7 +107,7 @@ function checkSaveRow(
 }
 
 /**
- * POST (save): at most 1000 rows (-1004, nothing applied: spec 4.4 rule 4, the error is "not
+ * POST (save): at most 1000 rows (-1004, nothing applied: docs/service-rules.md#members, the error is "not
  * shown"). Each row gets at most one code, checked in this order:
  *   F00 no member id AND bad phone; F01 no member id; F02 bad phone; F11 the phone of an EARLIER
  *   row of this request (the first row wins, whatever became of it); F03 name over 20 characters.

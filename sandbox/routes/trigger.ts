@@ -1,5 +1,5 @@
 /**
- * Triggered messaging-app send (spec 4.5, POST `/messages/alimtalk/trigger`), codes of spec 7.3.
+ * Triggered messaging-app send (docs/service-rules.md#send, POST `/messages/alimtalk/trigger`), codes of docs/service-rules.md#send.
  */
 import { isJsonContentType, isPlainObject, parseBody, type RequestContext } from '../context';
 import { triggerReply, type Reply } from '../envelope';
@@ -24,7 +24,7 @@ const TEMPLATE_CODES: Record<CampaignConfig['templateState'], number | undefined
 };
 
 /**
- * Authentication of the send (spec 5.3, 7.3): missing key 1101; unknown key 1401; then by account
+ * Authentication of the send (docs/service-rules.md#authentication): missing key 1101; unknown key 1401; then by account
  * status noPermission 1402, unregistered 1403, unapproved 1404, expired 1405. An empty header
  * counts as missing.
  */
@@ -56,7 +56,7 @@ function isMissing(value: unknown): boolean {
 }
 
 /**
- * Order of the checks (decision where the spec is silent):
+ * Order of the checks (decision where the service's documentation is silent):
  *  1. key: 1101, 1401..1405;
  *  2. Content-Type not application/json (absent or another type): 1102;
  *  3. body empty (no bytes, only whitespace, or `{}`): 1201;

@@ -24,7 +24,7 @@ const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
 const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
 const TYPE_PREFIX = `${rt.PACKAGE_NAME}.`;
 
-/** The nodes of the package (INTERFACE.md) and their display names. */
+/** The nodes of the package (as saved workflows name them) and their display names. */
 const NODES: Array<{ name: string; displayName: string }> = [
 	{ name: 'campaignCustomData', displayName: 'Campaign Custom Data' },
 	{ name: 'campaignLegacyData', displayName: 'Campaign Legacy Data' },

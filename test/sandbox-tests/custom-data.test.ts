@@ -1,5 +1,5 @@
 /**
- * Conformance: custom data v2 (spec 2.2, 4.1, 7.1) on `/v2/custom`.
+ * Conformance: custom data v2 (docs/service-rules.md#custom-data) on `/v2/custom`.
  */
 import { del, get, post, put, useTestSandbox, storeOf } from './testkit';
 

@@ -1,5 +1,5 @@
 /**
- * Conformance: the envelope (spec 2.1), authentication (spec 5, 7.1), the Content-Type rule and
+ * Conformance: the envelope (docs/service-rules.md#envelope), authentication (docs/service-rules.md#authentication), the Content-Type rule and
  * the HTTP status modes of the custom-data and member endpoints.
  */
 import { call, get, post, useTestSandbox } from './testkit';

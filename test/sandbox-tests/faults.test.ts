@@ -1,6 +1,6 @@
 /**
  * Conformance of the fault injection (FaultConfig): every kind, phases, rate/firstN/seed/match.
- * Also produces -9999, -9998 and -1005 (spec 7.1), which a healthy service answers only in trouble.
+ * Also produces -9999, -9998 and -1005 (docs/service-rules.md#codes), which a healthy service answers only in trouble.
  */
 import axios from 'axios';
 import type { FaultKind } from '../../sandbox/types';

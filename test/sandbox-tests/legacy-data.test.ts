@@ -1,5 +1,5 @@
 /**
- * Conformance: legacy custom data v1 (spec 2.3, 4.2, 7.1) on `/v1/legacy`.
+ * Conformance: legacy custom data v1 (docs/service-rules.md#custom-data) on `/v1/legacy`.
  */
 import { del, get, post, put, useTestSandbox, storeOf } from './testkit';
 

@@ -1,5 +1,5 @@
 /**
- * Conformance: member records v1 (spec 2.4, 4.3, 7.2) on `/v1/users/sms`.
+ * Conformance: member records v1 (docs/service-rules.md#members) on `/v1/users/sms`.
  */
 import { call, del, get, post, useTestSandbox } from './testkit';
 

@@ -1,5 +1,5 @@
 /**
- * Conformance: member records v2 (spec 2.5, 4.4, 7.2) on `/v2/users/sms`.
+ * Conformance: member records v2 (docs/service-rules.md#members) on `/v2/users/sms`.
  */
 import type { MemberV2Record } from '../../sandbox/types';
 import { get, post, useTestSandbox } from './testkit';

@@ -1,5 +1,5 @@
 /**
- * Conformance: the triggered send (spec 4.5, 5, 7.3) on POST `/messages/alimtalk/trigger`.
+ * Conformance: the triggered send (docs/service-rules.md#send) on POST `/messages/alimtalk/trigger`.
  */
 import type { CampaignConfig } from '../../sandbox/types';
 import { call, post, useTestSandbox, type CallOptions } from './testkit';
