@@ -74,3 +74,7 @@ export function scalarText(value: unknown): string | undefined {
 	if (typeof value === 'bigint') return String(value);
 	return undefined;
 }
+
+/** A field the service sent, as text: text as it is, or a finite number's digits; undefined for anything else. */
+export const answerText = (value: unknown): string | undefined =>
+	typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;

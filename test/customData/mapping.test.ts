@@ -4,7 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import { readCount, readFailureRows } from '../../nodes/CampaignData/helpers/results';
-import { DateFormatter, MemberMerger, isoDateTimeToDay, splitList, toWireValue } from '../../nodes/CampaignData/helpers/mapping';
+import { DateFormatter, isoDateTimeToDay, splitList, toWireValue } from '../../nodes/CampaignData/helpers/mapping';
 import { readMemberId } from '../../nodes/shared/values';
 import { readNextPageSeq } from '../../nodes/CampaignData/helpers/paging';
 
@@ -107,22 +107,6 @@ describe('splitList', () => {
 		expect(splitList(['x', ' y ', '', 'x', 3])).toEqual(['x', 'y', '3']);
 		expect(splitList(undefined)).toEqual([]);
 		expect(splitList('')).toEqual([]);
-	});
-});
-
-describe('MemberMerger', () => {
-	it('keeps member order, key order, the later value, and every source once', () => {
-		const merger = new MemberMerger();
-		const a = merger.member('a', 0);
-		merger.set(a, 'k', 1, 0);
-		merger.set(a, 'k', 2, 0);
-		const b = merger.member('b', 1);
-		merger.set(b, 'x', 'b', 1);
-		merger.set(merger.member('a', 2), 'k', 3, 2);
-		const rows = merger.all();
-		expect(rows.map((r) => r.memberId)).toEqual(['a', 'b']);
-		expect(rows[0].sources).toEqual([0, 2]);
-		expect(rows[0].values.get('k')).toEqual({ value: 3, sources: [0, 2] });
 	});
 });
 

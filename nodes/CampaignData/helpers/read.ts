@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItems } from '../../shared/errors';
-import { readMemberId, setField } from '../../shared/values';
+import { answerText, readMemberId, setField } from '../../shared/values';
 import { readOptions, readTransportSettings, wholeNumber } from '../../shared/options';
 import { readPages } from './paging';
 import { CampaignClient } from '../../shared/transport';
@@ -23,7 +23,7 @@ function entryParts(dialect: DataDialect, entry: Record<string, unknown>): { mem
 	const memberId = entry.memberId;
 	const key = entry[dialect.keyField] ?? entry.customDataKey ?? entry.legacyDataKey ?? entry.key;
 	const value = entry[dialect.valueField] ?? entry.customDataValue ?? entry.legacyDataValue ?? entry.value;
-	const text = (v: unknown) => (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? String(v) : '');
+	const text = (v: unknown): string => answerText(v) ?? '';
 	const missing = [text(memberId) === '' ? 'memberId' : '', text(key) === '' ? dialect.keyField : ''].filter(Boolean);
 	if (missing.length > 0) {
 		return { invalid: `An entry sent by the service has no usable ${missing.join(' and ')} (expected {"memberId", "${dialect.keyField}", "${dialect.valueField}"})` };

@@ -9,10 +9,7 @@ import type { WriteOutputs } from '../../shared/outputs';
 import { retryAfter } from '../../shared/outputs';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
-import { isObject } from '../../shared/values';
-
-const text = (value: unknown): string | undefined =>
-	typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+import { answerText as text, isObject } from '../../shared/values';
 
 export interface FailureRow {
 	memberId?: string;

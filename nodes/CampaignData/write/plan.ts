@@ -3,12 +3,12 @@
  * refused before sending (each with its Failed item); then, per request, the merged rows of a
  * batch of members. Pure: nothing is sent, nothing outside is changed.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
-import type { DateFormatter, MemberRow, WireValue } from '../helpers/mapping';
-import { MemberMerger, isAlwaysWritable, toWireValue, wireValue } from '../helpers/mapping';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { DateFormatter, WireValue } from '../helpers/mapping';
+import { isAlwaysWritable, toWireValue, wireValue } from '../helpers/mapping';
 import { NODE_RULE_CODES } from '../helpers/dialect';
 import { failedItem } from '../../shared/outputs';
-import { jsonSafe, readMemberId } from '../../shared/values';
+import { jsonSafe, readMemberId, setField } from '../../shared/values';
 import type { ItemSource } from './items';
 
 /** How values are read: the workflow time zone for dates, and whether empty values are left out. */
@@ -122,22 +122,43 @@ function sendable(key: string, raw: unknown, rules: ValueRules): WireValue | und
 	return typeof value === 'object' ? undefined : value;
 }
 
+/** One member of a request: its keys and values merged from every item that named it. */
+export interface MergedMember {
+	memberId: string;
+	/** Every input item that named the member, in input order. */
+	sources: number[];
+	/** Key names in first-seen order. */
+	keys: string[];
+	/** Key -> the value sent (the later one wins): the member's object in the request body. */
+	values: IDataObject;
+	/** The items behind each key, kept only for a member named by several items (else all are `sources`). */
+	keySources?: Map<string, number[]>;
+}
+
+/** The items that gave one key of a member. */
+export const keySources = (member: MergedMember, key: string): number[] => member.keySources?.get(key) ?? member.sources;
+
 /**
- * The rows of one request, built when it is sent: the rows of 100,000 members are never all in
- * memory next to the items they come from. Each member's items are merged once, in input
+ * The members of one request, built when it is sent: the rows of 100,000 members are never all
+ * in memory next to the items they come from. Each member's items are merged once, in input
  * order: a key keeps the place it was first seen and the later value wins, among values that
- * can be written; each key remembers the items that gave it (to pair failure rows).
+ * can be written.
  */
-export function mergeBatch(batch: readonly MemberPlan[], source: ItemSource, rules: ValueRules): MemberRow[] {
-	const merger = new MemberMerger();
-	for (const plan of batch) {
+export function mergeBatch(batch: readonly MemberPlan[], source: ItemSource, rules: ValueRules): MergedMember[] {
+	return batch.map((plan) => {
+		const member: MergedMember = { memberId: plan.memberId, sources: plan.sources, keys: [], values: {} };
+		if (plan.sources.length > 1) member.keySources = new Map();
 		for (const i of plan.sources) {
-			const row = merger.member(plan.memberId, i);
 			source.pairs(i, (key, raw) => {
 				const value = sendable(key, raw, rules);
-				if (value !== undefined) merger.set(row, key, value, i);
+				if (value === undefined) return;
+				if (!Object.prototype.hasOwnProperty.call(member.values, key)) member.keys.push(key);
+				setField(member.values, key, value);
+				const from = member.keySources?.get(key);
+				if (from === undefined) member.keySources?.set(key, [i]);
+				else if (from[from.length - 1] !== i) from.push(i);
 			});
 		}
-	}
-	return merger.all();
+		return member;
+	});
 }

@@ -6,20 +6,27 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { describeRowCode } from '../../shared/codes';
 import { WriteOutputs, paired } from '../../shared/outputs';
 import type { ApiResult } from '../../shared/transport';
-import { jsonSafe } from '../../shared/values';
+import { jsonSafe, setField } from '../../shared/values';
 import type { DataDialect } from '../helpers/dialect';
-import type { MemberRow } from '../helpers/mapping';
-import { valuesObject } from '../helpers/mapping';
 import type { FailureRow } from '../helpers/results';
 import { failChunk, readCount, readFailureRows } from '../helpers/results';
+import type { MergedMember } from './plan';
+import { keySources } from './plan';
 
-const keysOf = (row: MemberRow): string[] => [...row.values.keys()];
+const hasKey = (row: MergedMember, key: string): boolean => Object.prototype.hasOwnProperty.call(row.values, key);
 
-export function reportWrite(dialect: DataDialect, rows: readonly MemberRow[], result: ApiResult): WriteOutputs {
+/** The `{ key: value }` object of some of a member's keys. */
+function valuesOf(row: MergedMember, keys: readonly string[]): IDataObject {
+	const out: IDataObject = {};
+	for (const key of keys) setField(out, key, row.values[key]);
+	return out;
+}
+
+export function reportWrite(dialect: DataDialect, rows: readonly MergedMember[], result: ApiResult): WriteOutputs {
 	const out = new WriteOutputs();
 	if (result.code !== '0' && result.code !== '1') {
 		failChunk(
-			rows.map((row) => ({ memberId: row.memberId, sources: row.sources, fields: { keys: keysOf(row) } })),
+			rows.map((row) => ({ memberId: row.memberId, sources: row.sources, fields: { keys: row.keys } })),
 			result,
 			out,
 		);
@@ -38,7 +45,7 @@ export function reportWrite(dialect: DataDialect, rows: readonly MemberRow[], re
 					code: '1',
 					message: 'The service answered "partial success" without saying which entries failed: these entries may or may not be stored',
 					memberId: row.memberId,
-					keys: keysOf(row),
+					keys: row.keys,
 				},
 				row.sources,
 			);
@@ -50,7 +57,7 @@ export function reportWrite(dialect: DataDialect, rows: readonly MemberRow[], re
 		reportCount(rows, count, out);
 		return out;
 	}
-	for (const row of rows) out.ok({ memberId: row.memberId, keys: keysOf(row), values: valuesObject(row) }, row.sources);
+	for (const row of rows) out.ok({ memberId: row.memberId, keys: row.keys, values: row.values }, row.sources);
 	return out;
 }
 
@@ -58,7 +65,7 @@ export function reportWrite(dialect: DataDialect, rows: readonly MemberRow[], re
  * v2 partial success: each failure row goes to Failed, paired to the items that gave that key
  * of that member; the keys not listed were stored and go to Success, one item per member.
  */
-function reportFailureRows(rows: readonly MemberRow[], failures: FailureRow[], out: WriteOutputs): void {
+function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[], out: WriteOutputs): void {
 	const byId = new Map(rows.map((row) => [row.memberId, row]));
 	const failedKeys = new Map<string, Set<string> | 'all'>();
 	const firstFailure = new Map<string, { item: INodeExecutionData; indexes: Set<number> }>();
@@ -68,10 +75,10 @@ function reportFailureRows(rows: readonly MemberRow[], failures: FailureRow[], o
 
 	for (const failure of failures) {
 		const member = failure.memberId === undefined ? undefined : byId.get(failure.memberId);
-		const entry = member && failure.key !== undefined ? member.values.get(failure.key) : undefined;
+		const known = member && failure.key !== undefined && hasKey(member, failure.key) ? failure.key : undefined;
 		const code = failure.code ?? '1';
 		if (!member && !everySource) everySource = [...new Set(rows.flatMap((row) => row.sources))];
-		const sources = entry?.sources ?? member?.sources ?? (everySource as number[]);
+		const sources = member ? (known !== undefined ? keySources(member, known) : member.sources) : (everySource as number[]);
 		const unknownMember = member
 			? ''
 			: '. The service named no member of this request, so which entries of this request were stored is unknown';
@@ -81,7 +88,7 @@ function reportFailureRows(rows: readonly MemberRow[], failures: FailureRow[], o
 				message: `${describeRowCode('customData', code, failure.message)}${unknownMember}`,
 				memberId: failure.memberId ?? null,
 				key: failure.key ?? null,
-				value: jsonSafe(failure.value !== undefined ? failure.value : entry?.value),
+				value: jsonSafe(failure.value !== undefined ? failure.value : known !== undefined && member ? member.values[known] : undefined),
 			},
 			sources,
 		);
@@ -89,12 +96,12 @@ function reportFailureRows(rows: readonly MemberRow[], failures: FailureRow[], o
 			unattributed = true;
 			continue;
 		}
-		const known = failedKeys.get(member.memberId);
-		if (failure.key === undefined || !member.values.has(failure.key)) {
+		const failedSoFar = failedKeys.get(member.memberId);
+		if (known === undefined) {
 			// A row that names no key we sent: the member's outcome is unknown, claim nothing for it.
 			failedKeys.set(member.memberId, 'all');
-		} else if (known !== 'all') {
-			failedKeys.set(member.memberId, (known ?? new Set<string>()).add(failure.key));
+		} else if (failedSoFar !== 'all') {
+			failedKeys.set(member.memberId, (failedSoFar ?? new Set<string>()).add(known));
 		}
 		const first = firstFailure.get(member.memberId);
 		if (first) sources.forEach((s) => first.indexes.add(s));
@@ -103,9 +110,9 @@ function reportFailureRows(rows: readonly MemberRow[], failures: FailureRow[], o
 
 	for (const row of rows) {
 		const failed = failedKeys.get(row.memberId);
-		const stored = failed === 'all' || unattributed ? [] : keysOf(row).filter((key) => !failed?.has(key));
+		const stored = failed === 'all' || unattributed ? [] : row.keys.filter((key) => !failed?.has(key));
 		if (stored.length > 0) {
-			out.ok({ memberId: row.memberId, keys: stored, values: valuesObject(row, stored) }, row.sources);
+			out.ok({ memberId: row.memberId, keys: stored, values: stored.length === row.keys.length ? row.values : valuesOf(row, stored) }, row.sources);
 			continue;
 		}
 		// Nothing of this member was stored: the items of this member that no failure row is
@@ -121,8 +128,8 @@ function reportFailureRows(rows: readonly MemberRow[], failures: FailureRow[], o
  * v1: the service tells how many entries it stored, not which. Each member goes to Success
  * with what was sent and what the request's count confirms; a short count is said plainly.
  */
-function reportCount(rows: readonly MemberRow[], count: number | undefined, out: WriteOutputs): void {
-	const sent = rows.reduce((sum, row) => sum + row.values.size, 0);
+function reportCount(rows: readonly MergedMember[], count: number | undefined, out: WriteOutputs): void {
+	const sent = rows.reduce((sum, row) => sum + row.keys.length, 0);
 	const confirmed = count !== undefined && count >= sent;
 	const warning =
 		count === undefined
@@ -133,8 +140,8 @@ function reportCount(rows: readonly MemberRow[], count: number | undefined, out:
 	for (const row of rows) {
 		const json: IDataObject = {
 			memberId: row.memberId,
-			keys: keysOf(row),
-			values: valuesObject(row),
+			keys: row.keys,
+			values: row.values,
 			confirmed,
 			batchSentCount: sent,
 			batchStoredCount: count ?? null,

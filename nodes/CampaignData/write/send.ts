@@ -46,13 +46,10 @@ export async function executeWrite(
 	const client = await CampaignClient.create(this, settings);
 	const batches = chunk(plan.members, batchSize);
 	for (const [n, batch] of batches.entries()) {
+		// Each member's values object goes into the body and, once stored, into its Success item as it is.
 		const rows = mergeBatch(batch, source, rules);
 		const body: Record<string, unknown> = {};
-		for (const row of rows) {
-			const values: IDataObject = {};
-			for (const [key, entry] of row.values) setField(values, key, entry.value);
-			setField(body, row.memberId, values);
-		}
+		for (const row of rows) setField(body, row.memberId, row.values);
 		try {
 			const result = await client.call({ method: operation === 'create' ? 'POST' : 'PUT', path: dialect.basePath, body, safety: 'idempotent' });
 			const report = reportWrite(dialect, rows, result);
