@@ -1,10 +1,9 @@
 /**
- * Items -> rows: member ids, key/value pairs, the value rules of custom data (docs/service-rules.md#custom-data)
- * and the merge of items that name the same member. Pure functions and small classes, no HTTP.
+ * Items -> values: key lists, dates and the value rules of custom data
+ * (docs/service-rules.md#custom-data). Pure functions and a small class, no HTTP.
  */
-import type { IDataObject } from 'n8n-workflow';
 import type { Checked } from '../../shared/values';
-import { setField, typeName } from '../../shared/values';
+import { typeName } from '../../shared/values';
 
 export type WireValue = string | number;
 
