@@ -196,18 +196,7 @@ export function deleteMembers(ctx: RequestContext, dialect: Dialect): Reply {
 	if (ids.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
 	if (!ids.every((id): id is string => typeof id === 'string'))
 		return envelope(ctx, DATA_NOT_VALID, null);
-	const locked = lockedCode(ctx, ids);
-	if (locked !== undefined) return envelope(ctx, locked, null);
-
-	const store = dialect.store(ctx.state);
-	let deleted = 0;
-	for (const id of ids) {
-		const entries = store.get(id);
-		if (!entries) continue;
-		deleted += entries.size;
-		store.delete(id);
-	}
-	return envelope(ctx, 0, deleted);
+	return removeEntries(ctx, dialect, ids);
 }
 
 /**
@@ -227,17 +216,27 @@ export function deleteKeys(ctx: RequestContext, dialect: Dialect): Reply {
 		return Array.isArray(keys) && keys.every((k) => typeof k === 'string');
 	});
 	if (!valid) return envelope(ctx, DATA_NOT_VALID, null);
+	return removeEntries(ctx, dialect, memberIds, (id) => body[id] as string[]);
+}
+
+/**
+ * Removes the named members' entries (all of them, or the keys `keysOf` names; a member left
+ * without entries disappears) and answers how many entries went, unless a member is locked.
+ */
+function removeEntries(ctx: RequestContext, dialect: Dialect, memberIds: string[], keysOf?: (id: string) => string[]): Reply {
 	const locked = lockedCode(ctx, memberIds);
 	if (locked !== undefined) return envelope(ctx, locked, null);
-
 	const store = dialect.store(ctx.state);
 	let deleted = 0;
 	for (const id of memberIds) {
 		const entries = store.get(id);
 		if (!entries) continue;
-		for (const key of body[id] as string[]) {
-			if (entries.delete(key)) deleted++;
+		if (!keysOf) {
+			deleted += entries.size;
+			store.delete(id);
+			continue;
 		}
+		for (const key of keysOf(id)) if (entries.delete(key)) deleted++;
 		if (entries.size === 0) store.delete(id);
 	}
 	return envelope(ctx, 0, deleted);
