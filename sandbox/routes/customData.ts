@@ -115,6 +115,15 @@ interface FailRow {
 	failCode: 'F01' | 'F02';
 }
 
+/** A body that is an object keyed by member id, at most MAX_ROWS of them; otherwise the answer (-9997 or -1004). */
+function memberObject(ctx: RequestContext): { body: Record<string, unknown>; memberIds: string[] } | { reply: Reply } {
+	const parsed = parseBody(ctx.rawBody);
+	if (parsed.kind !== 'json' || !isPlainObject(parsed.value)) return { reply: envelope(ctx, DATA_NOT_VALID, null) };
+	const memberIds = Object.keys(parsed.value);
+	if (memberIds.length > MAX_ROWS) return { reply: envelope(ctx, LIMIT_EXCEEDED, null) };
+	return { body: parsed.value, memberIds };
+}
+
 /**
  * POST (register) and PUT (change): both are an upsert of each key (spec 4.2 rule 2; 4.1 does not
  * say that a change of a missing entry fails, so it creates it).
@@ -126,12 +135,9 @@ interface FailRow {
  * v1: processCode 0, processValue the count of stored entries.
  */
 export function writeEntries(ctx: RequestContext, dialect: Dialect): Reply {
-	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !isPlainObject(parsed.value))
-		return envelope(ctx, DATA_NOT_VALID, null);
-	const body = parsed.value;
-	const memberIds = Object.keys(body);
-	if (memberIds.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
+	const read = memberObject(ctx);
+	if ('reply' in read) return read.reply;
+	const { body, memberIds } = read;
 	if (memberIds.some((id) => id === '' || !isPlainObject(body[id])))
 		return envelope(ctx, DATA_NOT_VALID, null);
 
@@ -205,12 +211,9 @@ export function deleteMembers(ctx: RequestContext, dialect: Dialect): Reply {
  * without entries disappears from the listing.
  */
 export function deleteKeys(ctx: RequestContext, dialect: Dialect): Reply {
-	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !isPlainObject(parsed.value))
-		return envelope(ctx, DATA_NOT_VALID, null);
-	const body = parsed.value;
-	const memberIds = Object.keys(body);
-	if (memberIds.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
+	const read = memberObject(ctx);
+	if ('reply' in read) return read.reply;
+	const { body, memberIds } = read;
 	const valid = memberIds.every((id) => {
 		const keys = body[id];
 		return Array.isArray(keys) && keys.every((k) => typeof k === 'string');
