@@ -8,7 +8,7 @@
  *   npm run bench -- --latency 20       # latency of the data endpoints, ms (BENCH_LATENCY_MS)
  *   npm run bench -- --send-latency 50  # latency of the send endpoint, ms (BENCH_SEND_LATENCY_MS)
  *   npm run bench -- --runs 3           # measured runs per workload, the median is reported (BENCH_RUNS)
- *   npm run bench -- --full             # the issue's sizes for every send run (10,000 items at
+ *   npm run bench -- --full             # the full sizes for every send run (10,000 items at
  *                                       #   concurrency 1 and 5 too, one run each: about 7 more minutes)
  *   npm run bench -- --scale 0.1        # every item count times 0.1 (a quick smoke run)
  *   npm run bench -- --only getall      # only workloads whose id matches (a regular expression)

@@ -23,7 +23,7 @@
 'use strict';
 
 /**
- * The table for the run's settings: `scaled(n)` (the --scale factor), `full` (--full: the issue's
+ * The table for the run's settings: `scaled(n)` (the --scale factor), `full` (--full: the full
  * sizes for every send), `latency` and `sendLatency` (ms), `runs` (measured runs a workload).
  */
 function workloads({ scaled, full, latency, sendLatency, runs }) {
@@ -36,7 +36,7 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 	const N_SEND = scaled(10000);
 	// Sends take requests x latency / concurrency: 10,000 at concurrency 1 is 500 s alone. By
 	// default the lower concurrencies send fewer items (15 s each at 50 ms), concurrency 20 the
-	// issue's 10,000; --full sends 10,000 at every concurrency.
+	// full 10,000; --full sends 10,000 at every concurrency.
 	const sendItems = (concurrency) => (full || concurrency >= 20 ? N_SEND : scaled(300 * concurrency));
 	const bulk = (n) => Math.ceil(n / 1000);
 	const N_SEND_REFERENCE = scaled(4000);
@@ -47,7 +47,7 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 	const createMinimal = { id: 'create.minimal-bulk.100k', group: 'create', kind: 'reference', label: "Minimal node: the same bodies through n8n's request helper, no checks", steps: 'minimalBulkCreate', shape: 'custom', items: N_CREATE, requests: bulk(N_CREATE), verify: 'custom' };
 	const create = { id: 'create.package.100k', group: 'create', kind: 'package', label: 'Campaign Custom Data: create', steps: 'customCreate', shape: 'custom', items: N_CREATE, requests: bulk(N_CREATE), latency, concurrency: 1, baseline: createNoop, minimal: createMinimal, verify: 'custom' };
 	const createNoop5k = { id: 'create.noop.5k', group: 'create', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'custom', items: N_COMPARE };
-	// The same job at the size of the HTTP Request comparison (the targets are checked on the issue's sizes).
+	// The same job at the size of the HTTP Request comparison (the targets are checked on the full sizes).
 	const create5k = { id: 'create.package.5k', group: 'create', kind: 'package', comparisonOnly: true, label: 'Campaign Custom Data: create', steps: 'customCreate', shape: 'custom', items: N_COMPARE, requests: bulk(N_COMPARE), latency, concurrency: 1, baseline: createNoop5k, verify: 'custom' };
 	const perItem = { id: 'create.http-per-item.5k', group: 'create', kind: 'alternative', label: 'HTTP Request, one request per item', steps: 'httpPerItem', shape: 'custom', items: N_COMPARE, requests: N_COMPARE, latency, warmupItems: 50, verify: 'custom', compare: { with: [create, create5k], rule: 'rows50' } };
 	// The same, paced to about one request in flight (Batching: 1 item every latency), as a user does to spare the service.
@@ -81,7 +81,7 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		baseline: sendNoop,
 		minimal: concurrency === 20 ? sendMinimal : undefined,
 		verify: 'sent',
-		// --full: the lower concurrencies send the issue's 10,000 items once.
+		// --full: the lower concurrencies send the full 10,000 items once.
 		runs: full && concurrency < 20 ? 1 : runs,
 	}));
 	const readParameters = { id: 'send.read-parameters.10k', group: 'send', kind: 'reference', label: "n8n reading the send node's parameters (expressions), no requests", steps: 'readSendParameters', shape: 'send', items: N_SEND, warmupItems: 200 };

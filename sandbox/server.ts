@@ -1,6 +1,6 @@
 /**
- * The sandbox: a faithful local HTTP simulator of the campaign data interface
- * (/work/shared/spec/campaign-data-interface.md), on node:http, listening on 127.0.0.1 only.
+ * The sandbox: a faithful local HTTP simulator of the campaign service's API (its rules in
+ * docs/service-rules.md), on node:http, listening on 127.0.0.1 only.
  *
  *   const sb = await startSandbox({ apiKey: 'k' });
  *   // ... requests to sb.baseUrl with header x-api-key: k ...

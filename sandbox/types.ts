@@ -1,7 +1,7 @@
 /**
- * Public types of the sandbox: a local HTTP simulator of the campaign data interface
- * (/work/shared/spec/campaign-data-interface.md). Other test code is written against these
- * names: keep them stable.
+ * Public types of the sandbox: a local HTTP simulator of the campaign service's API (its rules
+ * in docs/service-rules.md). The tests, the benchmarks and `npm start` are written against
+ * these names: keep them stable.
  */
 
 export type KeyFormat = 'string' | 'number' | 'date';

@@ -115,6 +115,15 @@ interface FailRow {
 	failCode: 'F01' | 'F02';
 }
 
+/** A body that is an object keyed by member id, at most MAX_ROWS of them; otherwise the answer (-9997 or -1004). */
+function memberObject(ctx: RequestContext): { body: Record<string, unknown>; memberIds: string[] } | { reply: Reply } {
+	const parsed = parseBody(ctx.rawBody);
+	if (parsed.kind !== 'json' || !isPlainObject(parsed.value)) return { reply: envelope(ctx, DATA_NOT_VALID, null) };
+	const memberIds = Object.keys(parsed.value);
+	if (memberIds.length > MAX_ROWS) return { reply: envelope(ctx, LIMIT_EXCEEDED, null) };
+	return { body: parsed.value, memberIds };
+}
+
 /**
  * POST (register) and PUT (change): both are an upsert of each key (docs/service-rules.md#custom-data: registering an existing
  * entry updates it, and nothing says that a change of a missing entry fails, so it creates it).
@@ -126,12 +135,9 @@ interface FailRow {
  * v1: processCode 0, processValue the count of stored entries.
  */
 export function writeEntries(ctx: RequestContext, dialect: Dialect): Reply {
-	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !isPlainObject(parsed.value))
-		return envelope(ctx, DATA_NOT_VALID, null);
-	const body = parsed.value;
-	const memberIds = Object.keys(body);
-	if (memberIds.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
+	const read = memberObject(ctx);
+	if ('reply' in read) return read.reply;
+	const { body, memberIds } = read;
 	if (memberIds.some((id) => id === '' || !isPlainObject(body[id])))
 		return envelope(ctx, DATA_NOT_VALID, null);
 
@@ -196,18 +202,7 @@ export function deleteMembers(ctx: RequestContext, dialect: Dialect): Reply {
 	if (ids.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
 	if (!ids.every((id): id is string => typeof id === 'string'))
 		return envelope(ctx, DATA_NOT_VALID, null);
-	const locked = lockedCode(ctx, ids);
-	if (locked !== undefined) return envelope(ctx, locked, null);
-
-	const store = dialect.store(ctx.state);
-	let deleted = 0;
-	for (const id of ids) {
-		const entries = store.get(id);
-		if (!entries) continue;
-		deleted += entries.size;
-		store.delete(id);
-	}
-	return envelope(ctx, 0, deleted);
+	return removeEntries(ctx, dialect, ids);
 }
 
 /**
@@ -216,28 +211,35 @@ export function deleteMembers(ctx: RequestContext, dialect: Dialect): Reply {
  * without entries disappears from the listing.
  */
 export function deleteKeys(ctx: RequestContext, dialect: Dialect): Reply {
-	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !isPlainObject(parsed.value))
-		return envelope(ctx, DATA_NOT_VALID, null);
-	const body = parsed.value;
-	const memberIds = Object.keys(body);
-	if (memberIds.length > MAX_ROWS) return envelope(ctx, LIMIT_EXCEEDED, null);
+	const read = memberObject(ctx);
+	if ('reply' in read) return read.reply;
+	const { body, memberIds } = read;
 	const valid = memberIds.every((id) => {
 		const keys = body[id];
 		return Array.isArray(keys) && keys.every((k) => typeof k === 'string');
 	});
 	if (!valid) return envelope(ctx, DATA_NOT_VALID, null);
+	return removeEntries(ctx, dialect, memberIds, (id) => body[id] as string[]);
+}
+
+/**
+ * Removes the named members' entries (all of them, or the keys `keysOf` names; a member left
+ * without entries disappears) and answers how many entries went, unless a member is locked.
+ */
+function removeEntries(ctx: RequestContext, dialect: Dialect, memberIds: string[], keysOf?: (id: string) => string[]): Reply {
 	const locked = lockedCode(ctx, memberIds);
 	if (locked !== undefined) return envelope(ctx, locked, null);
-
 	const store = dialect.store(ctx.state);
 	let deleted = 0;
 	for (const id of memberIds) {
 		const entries = store.get(id);
 		if (!entries) continue;
-		for (const key of body[id] as string[]) {
-			if (entries.delete(key)) deleted++;
+		if (!keysOf) {
+			deleted += entries.size;
+			store.delete(id);
+			continue;
 		}
+		for (const key of keysOf(id)) if (entries.delete(key)) deleted++;
 		if (entries.size === 0) store.delete(id);
 	}
 	return envelope(ctx, 0, deleted);

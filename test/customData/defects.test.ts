@@ -4,9 +4,9 @@
  * requests were already stored.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { PACKAGE_NAME, loadPackage, useSandbox } from '../support';
+import { DIALECTS, PACKAGE_NAME, loadPackage, useSandbox } from '../support';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
-import { DIALECTS, run, scriptedCredential } from './support';
+import { run, scriptedCredential } from './support';
 
 const sb = useSandbox();
 

@@ -2,8 +2,8 @@
  * delete and deleteKeys of both data nodes: collected ids, chunks, refused deletes with
  * retryAfter while the other chunks still run, and bad input.
  */
-import { expectAllAccounted, pairsOf, useSandbox } from '../support';
-import { DIALECTS, run } from './support';
+import { DIALECTS, expectAllAccounted, pairsOf, useSandbox } from '../support';
+import { run } from './support';
 
 const sb = useSandbox();
 

@@ -2,8 +2,8 @@
  * get and getAll of both data nodes, through the real engine against the sandbox (and a
  * scripted page server where the sandbox cannot misbehave the way a test needs).
  */
-import { pairedIndexes, useSandbox } from '../support';
-import { DIALECTS, CUSTOM, fill, run, scriptedCredential, startPageServer } from './support';
+import { CUSTOM, DIALECTS, pairedIndexes, useSandbox } from '../support';
+import { fill, run, scriptedCredential, startPageServer } from './support';
 
 const sb = useSandbox();
 

@@ -4,38 +4,8 @@
  * answers the sandbox does not give (a repeated nextPageSeq, 200,000 entries fast).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { runNode, withFast } from '../support';
-import type { Sandbox } from '../../sandbox/server';
+import { runNode, withFast, type DialectCase } from '../support';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
-
-export interface DialectCase {
-	type: 'campaignCustomData' | 'campaignLegacyData';
-	path: '/v2/custom' | '/v1/legacy';
-	keyField: string;
-	valueField: string;
-	store(sb: Sandbox): Map<string, Map<string, string | number>>;
-}
-
-export const CUSTOM: DialectCase = {
-	type: 'campaignCustomData',
-	path: '/v2/custom',
-	keyField: 'customDataKey',
-	valueField: 'customDataValue',
-	store: (sb) => sb.state.custom,
-};
-
-export const LEGACY: DialectCase = {
-	type: 'campaignLegacyData',
-	path: '/v1/legacy',
-	keyField: 'legacyDataKey',
-	valueField: 'legacyDataValue',
-	store: (sb) => sb.state.legacy,
-};
-
-export const DIALECTS: Array<[string, DialectCase]> = [
-	['custom data v2', CUSTOM],
-	['legacy data v1', LEGACY],
-];
 
 export interface RunExtra {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';

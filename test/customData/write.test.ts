@@ -3,8 +3,8 @@
  * counts (v1), and every input item accounted for on Success or Failed.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { expectAllAccounted, pairsOf, useSandbox } from '../support';
-import { CUSTOM, DIALECTS, LEGACY, run, scriptedCredential, startPageServer } from './support';
+import { CUSTOM, DIALECTS, LEGACY, expectAllAccounted, pairsOf, useSandbox } from '../support';
+import { run, scriptedCredential, startPageServer } from './support';
 
 const sb = useSandbox();
 beforeEach(() => {

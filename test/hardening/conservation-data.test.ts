@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { COMMON_IDS, DATA_KEYS, batchSize, dataItem, initialEntries, jsonValue, memberIdValue } from './arbitraries';
-import { DATA_CASES, dataRows, prepareData } from './fixtures';
+import { dataRows, prepareData } from './fixtures';
 import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';
 import {
 	KEY,
@@ -20,7 +20,7 @@ import {
 	run,
 	tally,
 } from './support';
-import { useSandbox } from '../support';
+import { DIALECTS, useSandbox } from '../support';
 
 const sb = useSandbox({ apiKey: KEY });
 finishSuite('conservation-data');
@@ -44,7 +44,7 @@ const keysValue: fc.Arbitrary<unknown> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom('', ' , ,', null, 7, { k: 'grade' }) },
 );
 
-describe.each(DATA_CASES)('%s', (_name, d) => {
+describe.each(DIALECTS)('%s', (_name, d) => {
 	it('create / update with generated items: nothing lost, no row on both outputs, state as the model says', async () => {
 		await fc.assert(
 			fc.asyncProperty(

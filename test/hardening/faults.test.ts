@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { FaultKind, LoggedRequest, Sandbox } from '../../sandbox/server';
 import { sendItem } from './arbitraries';
-import { CAMPAIGN_RULES, DATA_CASES, SEND_PARAMETERS, outcomesOf, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
+import { CAMPAIGN_RULES, SEND_PARAMETERS, outcomesOf, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
 import { expectedSends, type SendInput } from './models';
 import { KEY, SEED, checkWriteOutputs, countSandbox, expectClearError, finishSuite, pairsOf, run, tally } from './support';
-import { useSandbox } from '../support';
+import { DIALECTS, useSandbox } from '../support';
 import { WRITE_OPS, type WriteCase, type WriteOp } from './write-ops';
 
 const sb = useSandbox({ apiKey: KEY });
@@ -109,7 +109,7 @@ describe.each(WRITE_OPS.map((op): [string, WriteOp] => [op.name, op]))('%s under
 	});
 });
 
-describe.each(DATA_CASES)('%s reads under faults', (_name, d) => {
+describe.each(DIALECTS)('%s reads under faults', (_name, d) => {
 	it('get and getAll read every entry exactly once, in order, whatever fails mid-paging', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -333,7 +333,7 @@ describe('a hanging server', () => {
 	});
 
 	it('getAll: the read stops with a clear message, or becomes an error item under "Continue"', async () => {
-		const d = DATA_CASES[0][1];
+		const d = DIALECTS[0][1];
 		prepareData(sb, d.store, [['a', 'grade', 'x']]);
 		hang(sb);
 		const result = await run(

@@ -10,18 +10,6 @@ import { pairsOf, type RowRef } from './support';
 
 // ----- custom data -----
 
-export interface DataCase {
-	type: 'campaignCustomData' | 'campaignLegacyData';
-	dialect: 'v2' | 'legacy';
-	path: '/v2/custom' | '/v1/legacy';
-	store: (s: Sandbox) => Store;
-}
-
-export const DATA_CASES: Array<[string, DataCase]> = [
-	['custom data v2', { type: 'campaignCustomData', dialect: 'v2', path: '/v2/custom', store: (s) => s.state.custom }],
-	['legacy data v1', { type: 'campaignLegacyData', dialect: 'legacy', path: '/v1/legacy', store: (s) => s.state.legacy }],
-];
-
 /** Resets the sandbox, registers the keys, stores the initial entries; returns a copy of them. */
 export function prepareData(s: Sandbox, store: (s: Sandbox) => Store, initial: Array<[string, string, Wire]>): Store {
 	s.reset();

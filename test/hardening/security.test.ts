@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
 import { HOSTILE_IDS, anyText } from './arbitraries';
-import { SEND_PARAMETERS, prepareCampaigns, prepareData, DATA_CASES, sendInputs, sendJson, prepareMembers } from './fixtures';
+import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson, prepareMembers } from './fixtures';
 import { KEY, SEED, checkHeaders, countSandbox, expectClearError, finishSuite, pairsOf, run, scanRequests, tally, type RunResult } from './support';
-import { useSandbox } from '../support';
+import { DIALECTS, useSandbox } from '../support';
 
 const sb = useSandbox({ apiKey: KEY });
 finishSuite('security');
@@ -142,7 +142,7 @@ describe('values never become headers, and arrive as exactly the query value the
 
 	/** One custom data get: the query holds exactly the trimmed id, or the item fails with a clear message naming the field. */
 	async function customGet(memberId: string): Promise<void> {
-		const d = DATA_CASES[0][1];
+		const d = DIALECTS[0][1];
 		prepareData(sb, d.store, [['a', 'grade', 'x']]);
 		const result = await run(
 			{

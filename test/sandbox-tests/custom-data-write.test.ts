@@ -1,184 +1,10 @@
 /**
- * Conformance: custom data v2 (docs/service-rules.md#custom-data) on `/v2/custom`.
+ * Conformance: custom data v2 on `/v2/custom`: register, change and delete.
  */
-import { del, get, post, put, useTestSandbox, storeOf } from './testkit';
+import { seed, useCustomDataSandbox, type Page, type FailRow } from './custom-data-kit';
+import { del, get, post, put, storeOf } from './testkit';
 
-interface Entry {
-	memberId: string;
-	customDataKey: string;
-	customDataValue: string | number;
-}
-interface Page {
-	nextPageSeq?: number | string | null;
-	dataList: Entry[];
-}
-interface FailRow {
-	memberId: string;
-	failKey: string;
-	failValue: unknown;
-	failCode: string;
-}
-
-const sb = useTestSandbox();
-beforeEach(() => {
-	sb.registerKey('name', 'string');
-	sb.registerKey('points', 'number');
-	sb.registerKey('birthday', 'date');
-});
-
-/** `members` members with keys k0..k4 each, straight into the state. */
-function seed(members: number): Entry[] {
-	const expected: Entry[] = [];
-	for (let m = 0; m < members; m++) {
-		const memberId = `m${m}`;
-		const entries = new Map<string, string | number>();
-		for (let k = 0; k < 5; k++) {
-			entries.set(`k${k}`, m * 10 + k);
-			expected.push({ memberId, customDataKey: `k${k}`, customDataValue: m * 10 + k });
-		}
-		sb.state.custom.set(memberId, entries);
-	}
-	return expected;
-}
-
-/** Follows nextPageSeq until the end (at most 20 pages). */
-async function readAll(path = '/v2/custom'): Promise<{ pages: Page[]; entries: Entry[] }> {
-	const pages: Page[] = [];
-	let next: Page['nextPageSeq'] = undefined;
-	for (let i = 0; i < 20; i++) {
-		const sep = path.includes('?') ? '&' : '?';
-		const res = await get(
-			sb,
-			next === undefined ? path : `${path}${sep}seq=${encodeURIComponent(String(next))}`,
-		);
-		expect(Number(res.code)).toBe(0);
-		const page = res.value<Page>();
-		pages.push(page);
-		if (page.nextPageSeq === null || page.nextPageSeq === undefined || page.nextPageSeq === '')
-			break;
-		next = page.nextPageSeq;
-	}
-	return { pages, entries: pages.flatMap((p) => p.dataList) };
-}
-
-describe('read (4.1 rule 1)', () => {
-	it('pages hold at most 1000 entries and nextPageSeq leads through all of them in a stable order', async () => {
-		const expected = seed(500); // 2500 entries
-		const { pages, entries } = await readAll();
-		expect(pages.map((p) => p.dataList.length)).toEqual([1000, 1000, 500]);
-		expect(pages[2].nextPageSeq).toBeNull();
-		expect(entries).toEqual(expected);
-	});
-
-	it('nextPageSeq is an opaque number (neither an offset nor a page number)', async () => {
-		seed(300);
-		const first = (await get(sb, '/v2/custom')).value<Page>();
-		expect(typeof first.nextPageSeq).toBe('number');
-		expect(first.nextPageSeq).not.toBe(1000);
-		expect(first.nextPageSeq).not.toBe(2);
-	});
-
-	it('-9997 for a seq the service never issued', async () => {
-		seed(300);
-		expect((await get(sb, '/v2/custom?seq=2')).code).toBe(-9997);
-		expect((await get(sb, '/v2/custom?seq=abc')).code).toBe(-9997);
-	});
-
-	it('read one member: only that member, exact match on any characters', async () => {
-		seed(3);
-		const odd = 'a b/ü&?=#x';
-		sb.state.custom.set(odd, new Map([['name', 'Odd']]));
-		sb.state.custom.set('a b', new Map([['name', 'Prefix']]));
-		const res = await get(sb, `/v2/custom?memberId=${encodeURIComponent(odd)}`);
-		expect(res.value<Page>()).toEqual({
-			nextPageSeq: null,
-			dataList: [{ memberId: odd, customDataKey: 'name', customDataValue: 'Odd' }],
-		});
-	});
-
-	it('read one unknown member: empty dataList, processCode 0', async () => {
-		seed(2);
-		const res = await get(sb, '/v2/custom?memberId=nobody');
-		expect(res.code).toBe(0);
-		expect(res.value<Page>().dataList).toEqual([]);
-	});
-
-	it('read one member pages too when that member has more than a page of entries', async () => {
-		sb.configure({ pageSize: 2 });
-		sb.state.custom.set(
-			'big',
-			new Map([
-				['a', '1'],
-				['b', '2'],
-				['c', '3'],
-			]),
-		);
-		sb.state.custom.set('other', new Map([['a', 'x']]));
-		const { pages, entries } = await readAll('/v2/custom?memberId=big');
-		expect(pages).toHaveLength(2);
-		expect(entries.map((e) => e.customDataKey)).toEqual(['a', 'b', 'c']);
-	});
-
-	it("pagingEnd 'absent': the last page has no nextPageSeq field", async () => {
-		sb.configure({ pagingEnd: 'absent', pageSize: 4 });
-		seed(1);
-		const { pages } = await readAll();
-		expect(pages).toHaveLength(2);
-		expect('nextPageSeq' in pages[1]).toBe(false);
-	});
-
-	it("pagingEnd 'emptyString': the last page has nextPageSeq ''", async () => {
-		sb.configure({ pagingEnd: 'emptyString', pageSize: 4 });
-		seed(1);
-		const { pages } = await readAll();
-		expect(pages[1].nextPageSeq).toBe('');
-	});
-
-	it("pagingEnd 'emptyPage': the last data page still has a nextPageSeq, then comes an empty page with null", async () => {
-		sb.configure({ pagingEnd: 'emptyPage', pageSize: 5 });
-		seed(2);
-		const { pages, entries } = await readAll();
-		expect(pages.map((p) => p.dataList.length)).toEqual([5, 5, 0]);
-		expect(typeof pages[1].nextPageSeq).toBe('number');
-		expect(pages[2].nextPageSeq).toBeNull();
-		expect(entries).toHaveLength(10);
-	});
-
-	it('an empty seq (what a client might send back after nextPageSeq "") reads the first page again', async () => {
-		sb.configure({ pageSize: 2 });
-		seed(1);
-		const first = await get(sb, '/v2/custom');
-		const again = await get(sb, '/v2/custom?seq=');
-		expect(again.value<Page>().dataList).toEqual(first.value<Page>().dataList);
-	});
-
-	it('pageSize option: smaller pages; values above 1000 are capped at 1000', async () => {
-		seed(300);
-		sb.configure({ pageSize: 7 });
-		expect((await get(sb, '/v2/custom')).value<Page>().dataList).toHaveLength(7);
-		sb.configure({ pageSize: 5000 });
-		expect((await get(sb, '/v2/custom')).value<Page>().dataList).toHaveLength(1000);
-	});
-
-	it('stringCodes: nextPageSeq is a string, and passing it back works', async () => {
-		sb.configure({ stringCodes: true, pageSize: 3 });
-		seed(1);
-		const { pages, entries } = await readAll();
-		expect(typeof pages[0].nextPageSeq).toBe('string');
-		expect(entries).toHaveLength(5);
-	});
-
-	it('order: insertion order of members, then of keys; a new key of an old member stays with it', async () => {
-		await post(sb, '/v2/custom', { b: { name: 'B' }, a: { name: 'A' } });
-		await post(sb, '/v2/custom', { b: { points: 2 } });
-		const { entries } = await readAll();
-		expect(entries.map((e) => `${e.memberId}.${e.customDataKey}`)).toEqual([
-			'b.name',
-			'b.points',
-			'a.name',
-		]);
-	});
-});
+const sb = useCustomDataSandbox();
 
 describe('register and change (4.1 rules 2-4, 2.2 formats)', () => {
 	it('full success: processCode 0, processValue null, entries stored', async () => {
@@ -324,7 +150,7 @@ describe('register and change (4.1 rules 2-4, 2.2 formats)', () => {
 
 describe('delete (4.1)', () => {
 	it('delete members: answers the number of deleted entries; unknown ids count 0', async () => {
-		seed(3);
+		seed(sb, 3);
 		const res = await del(sb, '/v2/custom', ['m0', 'm2', 'ghost']);
 		expect(res.code).toBe(0);
 		expect(res.body.processValue).toBe(10);
@@ -332,7 +158,7 @@ describe('delete (4.1)', () => {
 	});
 
 	it('delete some keys: answers the number of deleted entries, only those keys go', async () => {
-		seed(2);
+		seed(sb, 2);
 		const res = await del(sb, '/v2/custom/data-format-name', {
 			m0: ['k1', 'k3', 'nope'],
 			m1: ['k0'],
@@ -351,7 +177,7 @@ describe('delete (4.1)', () => {
 	});
 
 	it('-1004 for more than 1000 ids in a delete, nothing deleted', async () => {
-		seed(1);
+		seed(sb, 1);
 		const ids = Array.from({ length: 1001 }, (_, i) => `m${i}`);
 		expect((await del(sb, '/v2/custom', ids)).code).toBe(-1004);
 		const byKey = Object.fromEntries(ids.map((id) => [id, ['k0']]));
@@ -360,7 +186,7 @@ describe('delete (4.1)', () => {
 	});
 
 	it('-1009: a delete naming a member whose deletion is refused now; nothing in that request deleted', async () => {
-		seed(2);
+		seed(sb, 2);
 		sb.state.lockedMembers.set('m1', -1009);
 		const res = await del(sb, '/v2/custom', ['m0', 'm1']);
 		expect(res.code).toBe(-1009);
@@ -368,7 +194,7 @@ describe('delete (4.1)', () => {
 	});
 
 	it('-1010: a delete of keys naming a member with a deletion error; nothing deleted', async () => {
-		seed(2);
+		seed(sb, 2);
 		sb.state.lockedMembers.set('m0', -1010);
 		const res = await del(sb, '/v2/custom/data-format-name', { m1: ['k0'], m0: ['k0'] });
 		expect(res.code).toBe(-1010);
@@ -382,7 +208,7 @@ describe('delete (4.1)', () => {
 		['/v2/custom/data-format-name', { m0: 'k0' }],
 		['/v2/custom/data-format-name', { m0: [1] }],
 	])('-9997 for a bad delete body on %s: %p', async (path, body) => {
-		seed(1);
+		seed(sb, 1);
 		expect((await del(sb, path, body)).code).toBe(-9997);
 		expect(sb.state.custom.get('m0')?.size).toBe(5);
 	});
