@@ -24,7 +24,7 @@ describe('planMembers', () => {
 	it('gives the members in first-seen order and refuses, once per item, what cannot be sent', () => {
 		const items = [{ memberId: 'a', k: 1 }, { memberId: '', k: 2 }, { memberId: 'b', k: { x: 1 } }, { memberId: ' a ', j: 'x' }, { memberId: 'c' }];
 		const plan = planMembers(sourceOf(items), items.length, rules);
-		expect(plan.members).toEqual([{ memberId: 'a', sources: [0, 3] }]);
+		expect(plan.members).toEqual([{ memberId: 'a', sources: [0, 3], writable: true }]);
 		expect(plan.refused.map((item) => [item.json.code, item.pairedItem])).toEqual([
 			['-9997', { item: 1 }],
 			['F02', { item: 2 }],

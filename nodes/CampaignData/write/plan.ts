@@ -21,6 +21,8 @@ export interface ValueRules {
 export interface MemberPlan {
 	memberId: string;
 	sources: number[];
+	/** At least one of its values can be written. */
+	writable: boolean;
 }
 
 export interface WritePlan {
@@ -36,7 +38,7 @@ export interface WritePlan {
  * goes to Failed for the items that gave no other reason.
  */
 export function planMembers(source: ItemSource, count: number, rules: ValueRules): WritePlan {
-	const members = new Map<string, MemberPlan & { writable: boolean }>();
+	const members = new Map<string, MemberPlan>();
 	const refused: INodeExecutionData[] = [];
 	/** Items that already have a Failed item (so an item is not reported twice for the same problem). */
 	const reported = new Set<number>();
@@ -59,17 +61,14 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 			members.set(id.value, plan);
 		}
 		plan.sources.push(i);
-		const problems = checkPairs(source, i, plan.memberId, rules);
-		if (problems.writable) plan.writable = true;
-		for (const failure of problems.failures) {
-			refused.push(failedItem(failure, i));
-			reported.add(i);
-		}
+		const before = refused.length;
+		if (checkPairs(source, i, plan.memberId, rules, refused)) plan.writable = true;
+		if (refused.length > before) reported.add(i);
 	}
 
 	const toSend: MemberPlan[] = [];
-	for (const { writable, ...member } of members.values()) {
-		if (writable) {
+	for (const member of members.values()) {
+		if (member.writable) {
 			toSend.push(member);
 			continue;
 		}
@@ -90,13 +89,15 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 	return { members: toSend, refused };
 }
 
-/** The keys and values of one item: the Failed rows of those that cannot be written, and whether any can. */
-function checkPairs(source: ItemSource, i: number, memberId: string, rules: ValueRules) {
-	const failures: Array<{ code: string; message: string; memberId: string; key: string; value: ReturnType<typeof jsonSafe> }> = [];
+/**
+ * Checks the keys and values of item `i`: adds a Failed item to `refused` for each that cannot be
+ * written, and says whether any can.
+ */
+function checkPairs(source: ItemSource, i: number, memberId: string, rules: ValueRules, refused: INodeExecutionData[]): boolean {
 	let writable = false;
 	source.pairs(i, (key, raw) => {
 		if (key.trim() === '') {
-			failures.push({ code: NODE_RULE_CODES.badKey, message: 'A key name is empty', memberId, key, value: jsonSafe(raw) });
+			refused.push(failedItem({ code: NODE_RULE_CODES.badKey, message: 'A key name is empty', memberId, key, value: jsonSafe(raw) }, i));
 			return;
 		}
 		if (rules.skipNull && (raw === null || raw === undefined)) return;
@@ -104,12 +105,12 @@ function checkPairs(source: ItemSource, i: number, memberId: string, rules: Valu
 		// valid value of the same key ("later wins" applies among values that can be written).
 		const value = isAlwaysWritable(raw) ? undefined : toWireValue(raw, rules.dates);
 		if (value && !value.ok) {
-			failures.push({ code: NODE_RULE_CODES.badValue, message: `The value of key "${key}" ${value.reason}`, memberId, key, value: jsonSafe(raw) });
+			refused.push(failedItem({ code: NODE_RULE_CODES.badValue, message: `The value of key "${key}" ${value.reason}`, memberId, key, value: jsonSafe(raw) }, i));
 			return;
 		}
 		writable = true;
 	});
-	return { failures, writable };
+	return writable;
 }
 
 /**
@@ -159,6 +160,8 @@ export function mergeBatch(batch: readonly MemberPlan[], source: ItemSource, rul
 				else if (from[from.length - 1] !== i) from.push(i);
 			});
 		}
+		// An exact-size copy: the list stays in the Success item, a pushed-to list keeps spare room.
+		member.keys = member.keys.slice();
 		return member;
 	});
 }
