@@ -42,6 +42,7 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 	const refused: INodeExecutionData[] = [];
 	/** Items that already have a Failed item (so an item is not reported twice for the same problem). */
 	const reported = new Set<number>();
+	const checker = new PairChecker(source, rules, refused);
 
 	for (let i = 0; i < count; i++) {
 		const given = source.memberId(i);
@@ -56,13 +57,14 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 			continue;
 		}
 		let plan = members.get(id.value);
-		if (!plan) {
-			plan = { memberId: id.value, sources: [], writable: false };
+		if (plan) plan.sources.push(i);
+		else {
+			// A one-element literal: most members have one item, and the list lives to the end.
+			plan = { memberId: id.value, sources: [i], writable: false };
 			members.set(id.value, plan);
 		}
-		plan.sources.push(i);
 		const before = refused.length;
-		if (checkPairs(source, i, plan.memberId, rules, refused)) plan.writable = true;
+		if (checker.check(i, plan.memberId)) plan.writable = true;
 		if (refused.length > before) reported.add(i);
 	}
 
@@ -90,27 +92,45 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 }
 
 /**
- * Checks the keys and values of item `i`: adds a Failed item to `refused` for each that cannot be
- * written, and says whether any can.
+ * Checks the keys and values of one item at a time: adds a Failed item to `refused` for each
+ * that cannot be written, and says whether any can. One visitor serves every item (100,000
+ * items make no 100,000 callbacks).
  */
-function checkPairs(source: ItemSource, i: number, memberId: string, rules: ValueRules, refused: INodeExecutionData[]): boolean {
-	let writable = false;
-	source.pairs(i, (key, raw) => {
+class PairChecker {
+	private item = 0;
+	private memberId = '';
+	private writable = false;
+
+	constructor(
+		private readonly source: ItemSource,
+		private readonly rules: ValueRules,
+		private readonly refused: INodeExecutionData[],
+	) {}
+
+	check(item: number, memberId: string): boolean {
+		this.item = item;
+		this.memberId = memberId;
+		this.writable = false;
+		this.source.pairs(item, this.visit);
+		return this.writable;
+	}
+
+	private readonly visit = (key: string, raw: unknown): void => {
+		const { item, memberId } = this;
 		if (key.trim() === '') {
-			refused.push(failedItem({ code: NODE_RULE_CODES.badKey, message: 'A key name is empty', memberId, key, value: jsonSafe(raw) }, i));
+			this.refused.push(failedItem({ code: NODE_RULE_CODES.badKey, message: 'A key name is empty', memberId, key, value: jsonSafe(raw) }, item));
 			return;
 		}
-		if (rules.skipNull && (raw === null || raw === undefined)) return;
+		if (this.rules.skipNull && (raw === null || raw === undefined)) return;
 		// A value that cannot be sent is reported for its item and does not replace an earlier
 		// valid value of the same key ("later wins" applies among values that can be written).
-		const value = isAlwaysWritable(raw) ? undefined : toWireValue(raw, rules.dates);
+		const value = isAlwaysWritable(raw) ? undefined : toWireValue(raw, this.rules.dates);
 		if (value && !value.ok) {
-			refused.push(failedItem({ code: NODE_RULE_CODES.badValue, message: `The value of key "${key}" ${value.reason}`, memberId, key, value: jsonSafe(raw) }, i));
+			this.refused.push(failedItem({ code: NODE_RULE_CODES.badValue, message: `The value of key "${key}" ${value.reason}`, memberId, key, value: jsonSafe(raw) }, item));
 			return;
 		}
-		writable = true;
-	});
-	return writable;
+		this.writable = true;
+	};
 }
 
 /**
@@ -146,22 +166,42 @@ export const keySources = (member: MergedMember, key: string): number[] => membe
  * can be written.
  */
 export function mergeBatch(batch: readonly MemberPlan[], source: ItemSource, rules: ValueRules): MergedMember[] {
-	return batch.map((plan) => {
+	const merger = new BatchMerger(source, rules);
+	return batch.map((plan) => merger.merge(plan));
+}
+
+/** Merges the items of one member at a time, with one visitor for every item. */
+class BatchMerger {
+	private member: MergedMember = { memberId: '', sources: [], keys: [], values: {} };
+	private item = 0;
+
+	constructor(
+		private readonly source: ItemSource,
+		private readonly rules: ValueRules,
+	) {}
+
+	merge(plan: MemberPlan): MergedMember {
 		const member: MergedMember = { memberId: plan.memberId, sources: plan.sources, keys: [], values: {} };
 		if (plan.sources.length > 1) member.keySources = new Map();
-		for (const i of plan.sources) {
-			source.pairs(i, (key, raw) => {
-				const value = sendable(key, raw, rules);
-				if (value === undefined) return;
-				if (!Object.prototype.hasOwnProperty.call(member.values, key)) member.keys.push(key);
-				setField(member.values, key, value);
-				const from = member.keySources?.get(key);
-				if (from === undefined) member.keySources?.set(key, [i]);
-				else if (from[from.length - 1] !== i) from.push(i);
-			});
+		this.member = member;
+		for (const item of plan.sources) {
+			this.item = item;
+			this.source.pairs(item, this.add);
 		}
 		// An exact-size copy: the list stays in the Success item, a pushed-to list keeps spare room.
 		member.keys = member.keys.slice();
 		return member;
-	});
+	}
+
+	private readonly add = (key: string, raw: unknown): void => {
+		const value = sendable(key, raw, this.rules);
+		if (value === undefined) return;
+		const { member, item } = this;
+		if (!Object.prototype.hasOwnProperty.call(member.values, key)) member.keys.push(key);
+		setField(member.values, key, value);
+		if (member.keySources === undefined) return;
+		const from = member.keySources.get(key);
+		if (from === undefined) member.keySources.set(key, [item]);
+		else if (from[from.length - 1] !== item) from.push(item);
+	};
 }
