@@ -747,6 +747,7 @@ module.exports = {
 	log,
 	formatDuration,
 	run,
+	cleanEnv,
 	cacheRoot,
 	runtimeDir,
 	runtimePaths,

@@ -1,0 +1,22 @@
+/**
+ * The jest suites against another n8n release line (scripts/compat.js sets COMPAT_DIR to a folder
+ * holding that line's n8n-core and n8n-workflow). Every import of the two packages, from the tests,
+ * the built nodes and n8n-core itself, resolves there instead of the dev tree's node_modules.
+ * The sandbox's own tests do not load n8n and are left to `npm test`.
+ */
+const path = require('node:path');
+const base = require('./jest.config.js');
+
+const dir = process.env.COMPAT_DIR;
+if (!dir) throw new Error('COMPAT_DIR is not set: run the compatibility tests with `npm run test:compat`');
+const modules = path.join(dir, 'node_modules');
+
+/** @type {import('jest').Config} */
+module.exports = {
+	...base,
+	testPathIgnorePatterns: ['/node_modules/', '/test/sandbox/'],
+	moduleNameMapper: {
+		'^(n8n-core|n8n-workflow)$': path.join(modules, '$1'),
+		'^(n8n-core|n8n-workflow)/(.*)$': path.join(modules, '$1', '$2'),
+	},
+};
