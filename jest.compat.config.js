@@ -15,6 +15,8 @@ const modules = path.join(dir, 'node_modules');
 module.exports = {
 	...base,
 	testPathIgnorePatterns: ['/node_modules/', '/test/sandbox/'],
+	// n8n-core 1.x leaves a handle open after the last test (jest then never exits on its own).
+	forceExit: true,
 	moduleNameMapper: {
 		'^(n8n-core|n8n-workflow)$': path.join(modules, '$1'),
 		'^(n8n-core|n8n-workflow)/(.*)$': path.join(modules, '$1', '$2'),
