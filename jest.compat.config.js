@@ -14,7 +14,7 @@ const modules = path.join(dir, 'node_modules');
 /** @type {import('jest').Config} */
 module.exports = {
 	...base,
-	testPathIgnorePatterns: ['/node_modules/', '/test/sandbox/'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/sandbox-tests/'],
 	// n8n-core 1.x leaves a handle open after the last test (jest then never exits on its own).
 	forceExit: true,
 	moduleNameMapper: {

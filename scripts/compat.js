@@ -6,7 +6,7 @@
  * the repository (`<cache>/n8n-nodes-campaign-messaging/compat-<line>`, next to the local n8n
  * runtime), then jest runs with those two packages mapped in place of the dev tree's copies
  * (jest.compat.config.js). Lines whose n8n release requires Node 24 run on the Node 24 binary of
- * the local n8n runtime (scripts/n8n-runtime.js prepares it).
+ * the local n8n runtime (scripts/runtime/ prepares it).
  *
  *   node scripts/compat.js            every line
  *   node scripts/compat.js 2.0 1.123  only these lines
@@ -19,8 +19,9 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const runtime = require('./n8n-runtime');
-const { ensureInstalled, folderOf } = require('./cache-install');
+const runtime = require('./runtime');
+const { NODE_PACKAGE } = require('./runtime/paths');
+const { ensureInstalled, folderOf } = require('./runtime/cache-install');
 
 /**
  * The release lines tested. `core`/`workflow` are what that n8n release pins (n8n 2.34.2 pins
@@ -63,9 +64,8 @@ async function nodeFor(entry) {
 	if (entry.node !== 24) throw new Error(`compat ${entry.line}: run the matrix on Node 20 (found ${process.version})`);
 	const prepared = runtime.runtimePaths();
 	if (fs.existsSync(prepared.marker) && fs.existsSync(prepared.node)) return prepared.node;
-	const nodePackage = `node-${process.platform}-${process.arch}`;
-	const { dir } = await ensureInstalled(`node-${runtime.NODE_VERSION}`, { [nodePackage]: runtime.NODE_VERSION });
-	return path.join(dir, 'node_modules', nodePackage, 'bin', 'node');
+	const { dir } = await ensureInstalled(`node-${runtime.NODE_VERSION}`, { [NODE_PACKAGE]: runtime.NODE_VERSION });
+	return path.join(dir, 'node_modules', NODE_PACKAGE, 'bin', 'node');
 }
 
 /** Runs jest with the line's packages; resolves with its exit code, counts and time. */

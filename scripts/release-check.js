@@ -19,8 +19,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const runtime = require('./n8n-runtime');
-const { ensureInstalled } = require('./cache-install');
+const runtime = require('./runtime');
+const { ensureInstalled } = require('./runtime/cache-install');
 const { expectedFiles } = require('./package-files');
 
 const SCANNER_VERSION = '0.32.0';
