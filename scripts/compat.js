@@ -124,10 +124,11 @@ async function main(argv) {
 		const counts = result.counts
 			? `${result.counts.passed} passed, ${result.counts.failed} failed in ${result.counts.suites} suites`
 			: 'no results';
-		summary.push(
+		const line =
 			`${result.code === 0 ? 'PASS' : 'FAIL'}  n8n ${entry.line} (n8n-core ${entry.core}, n8n-workflow ${entry.workflow}) on Node ${nodeVersion}: ` +
-				`${counts}; install ${installMs ? runtime.formatDuration(installMs) : 'cached'}, tests ${runtime.formatDuration(result.ms)}`,
-		);
+			`${counts}; install ${installMs ? runtime.formatDuration(installMs) : 'cached'}, tests ${runtime.formatDuration(result.ms)}`;
+		runtime.log(line);
+		summary.push(line);
 	}
 	console.log(`\nCompatibility matrix\n${summary.map((line) => `  ${line}`).join('\n')}`);
 	return summary.every((line) => line.startsWith('PASS')) ? 0 : 1;
