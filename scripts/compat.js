@@ -27,14 +27,12 @@ const { ensureInstalled, folderOf } = require('./runtime/cache-install');
  * The release lines tested. `core`/`workflow` are what that n8n release pins (n8n 2.34.2 pins
  * n8n-core 2.34.1, which does not install from this registry: 2.34.2 with its own n8n-workflow is
  * used). `node` is the Node major the line runs on (20 = the machine's own Node, 24 = the local
- * runtime's): what the n8n release's engines field asks for, and Node 24 for 2.0 too (it allows
- * 20.19 to 24.x): its @langchain/core requires the ES-module-only p-retry 7, which jest can load
- * from CommonJS only on Node 24.9 and later.
+ * runtime's), as the n8n release's engines field asks.
  */
 const LINES = [
 	{ line: '2.41', n8n: '2.41.1', core: '2.41.1', workflow: '2.41.0', node: 24 },
 	{ line: '2.34', n8n: '2.34.2', core: '2.34.2', workflow: '2.34.2', node: 24 },
-	{ line: '2.0', n8n: '2.0.0', core: '2.0.0', workflow: '2.0.0', node: 24 },
+	{ line: '2.0', n8n: '2.0.0', core: '2.0.0', workflow: '2.0.0', node: 20 },
 	{ line: '1.123', n8n: '1.123.81', core: '1.122.48', workflow: '1.120.31', node: 20 },
 ];
 
