@@ -64,6 +64,16 @@ export interface RunResult {
 	error: IRun['data']['resultData']['error'];
 }
 
+/**
+ * `WorkflowExecute.run` takes one options object in recent n8n-core releases and positional
+ * arguments (workflow, start node) in older ones (1.x, 2.0): the compatibility tests
+ * (jest.compat.config.js) run this harness against both.
+ */
+async function runEngine(execute: WorkflowExecute, workflow: Workflow, startNode: INode | undefined): Promise<IRun> {
+	const run = execute.run as unknown as (...args: unknown[]) => Promise<IRun>;
+	return run.length === 1 ? await run.call(execute, { workflow, startNode }) : await run.call(execute, workflow, startNode);
+}
+
 /** Runs a whole workflow from its first node. */
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const pkg = loadPackage(options.packageRoot);
@@ -120,7 +130,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const execute = new WorkflowExecute(additionalData, 'manual');
 	const startNode = workflow.getNode(options.nodes[0].name) ?? undefined;
-	const run = await execute.run({ workflow, startNode });
+	const run = await runEngine(execute, workflow, startNode);
 	const runData = run.data.resultData.runData;
 	return {
 		run,

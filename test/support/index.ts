@@ -5,6 +5,7 @@
  * - sandbox.ts: `useSandbox(options)`, one API sandbox per file, put back before each test,
  * - paired.ts: pairedItem readers and the "every input accounted for" checks,
  * - conservation.ts: the output promises of a write (two outputs, Failed items, no row on both),
+ * - error-output.ts: where the engine puts error items under "Continue (using error output)",
  * - speed.ts: FAST / withFast (no pause between retries),
  * - dialects.ts: the two data nodes (custom data v2, legacy data v1) as test cases,
  * - scripted-server.ts: a server that answers what a test scripts (for answers the sandbox never gives),
@@ -14,6 +15,7 @@
 export * from './conservation';
 export * from './dialects';
 export * from './engine';
+export * from './error-output';
 export * from './paired';
 export * from './sandbox';
 export * from './speed';

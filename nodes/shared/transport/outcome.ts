@@ -88,15 +88,22 @@ const NETWORK_WORDS: Record<string, string> = {
 /**
  * The network error code inside whatever the request helper threw (it wraps the cause), or
  * undefined when the failure is not a network one (then it must not be retried). An aborted
- * request is a timeout when its messages say so, else a closed connection.
+ * request is a timeout when its messages say so, else a closed connection. n8n-workflow before
+ * 2.34 drops `cause` from the error the request helper throws; that error still carries the
+ * network code in `httpCode` and the original texts in `messages`, so both are read too.
  */
 export function networkCodeOf(error: unknown): string | undefined {
 	const chain: Array<Record<string, unknown>> = [];
 	for (let current: unknown = error; isObject(current) && chain.length < 6; current = current.cause) {
 		chain.push(current);
 	}
-	const messages = chain.map((e) => (typeof e.message === 'string' ? e.message : '')).join(' | ');
-	const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$|^ERR_/.test(c));
+	const messages = chain
+		.flatMap((e) => [e.message, ...(Array.isArray(e.messages) ? e.messages : [])])
+		.filter((m): m is string => typeof m === 'string')
+		.join(' | ');
+	const code = chain
+		.flatMap((e) => [e.code, e.httpCode])
+		.find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$|^ERR_/.test(c));
 	if (code === 'ERR_CANCELED') return undefined;
 	if (code === 'ETIMEDOUT' || /timeout/i.test(messages)) return 'ETIMEDOUT';
 	if (code === 'ECONNABORTED') return 'ECONNRESET';
