@@ -304,10 +304,10 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 	});
 
 	test("n8n's own credential test tells a working key from a wrong or expired one", async () => {
-		const check = async (apiKey: string) => {
+		const check = async (apiKey: string, baseUrl = sb.baseUrl) => {
 			const res = await rt.httpRequest('POST', `${n8n.url}/rest/credentials/test`, {
 				headers: { cookie },
-				body: { credentials: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name, type: 'campaignApi', data: { baseUrl: sb.baseUrl, apiKey, memberApiVersion: 'any' } } },
+				body: { credentials: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name, type: 'campaignApi', data: { baseUrl, apiKey, memberApiVersion: 'any' } } },
 			});
 			expect(res.status).toBe(200);
 			return JSON.parse(res.body).data as { status: string; message: string };
@@ -319,6 +319,12 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		expect(wrong.message).not.toContain('e2e-wrong-key');
 		const expired = await check('e2e-expired-key');
 		expect(expired).toMatchObject({ status: 'Error', message: expect.stringContaining('(code -1003)') });
+		// A plain-http base URL on another machine is refused with the nodes' own words, before any request.
+		const before = sb.requests.length;
+		const plain = await check(sb.apiKey, 'http://campaign.invalid');
+		expect(plain.status).toBe('Error');
+		expect(plain.message).toContain('Base URL in the Campaign API credential must use https');
+		expect(sb.requests.length).toBe(before);
 		// The probe went to the sandbox with the key in its header (the sandbox logs it redacted).
 		expect(sb.requests.filter((r) => r.path === '/v2/custom' && r.query.memberId === 'n8n-credential-test').length).toBeGreaterThanOrEqual(3);
 	});
