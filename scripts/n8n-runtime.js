@@ -775,6 +775,8 @@ module.exports = {
 	httpRequest,
 	setupOwner,
 	loadPlaywright,
+	cleanEnv,
+	ownerEnv,
 };
 
 if (require.main === module) {
