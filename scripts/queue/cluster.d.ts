@@ -98,4 +98,7 @@ export interface Cluster {
 
 export declare function startCluster(options?: ClusterOptions): Promise<Cluster>;
 export declare function installIntoUserFolder(userFolder: string, spec: string): Promise<void>;
-export declare function queueEnv(postgres: PostgresHandle, redis: ServiceHandle): Record<string, string>;
+export declare function queueEnv(
+	postgres: PostgresHandle,
+	redis: ServiceHandle,
+): Record<string, string>;

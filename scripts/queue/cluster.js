@@ -13,11 +13,12 @@
  * asked to go without it.
  */
 'use strict';
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const rt = require('../n8n-runtime.js');
-const { ensureServices, startPostgres, startRedis, spawnService, tempDir, isRoot } = require('./services.js');
+const { ensureServices, startPostgres, startRedis } = require('./services.js');
+const { tempDir } = require('./process.js');
+const { startN8nProcess } = require('./n8n-process.js');
 const { openDatabase } = require('./database.js');
 
 /**
@@ -29,11 +30,27 @@ async function installIntoUserFolder(userFolder, spec) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	const manifest = path.join(nodesDir, 'package.json');
-	if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
-	await rt.run('npm', ['install', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', spec], {
-		cwd: nodesDir,
-		env: rt.cleanEnv(),
-	});
+	if (!fs.existsSync(manifest))
+		fs.writeFileSync(
+			manifest,
+			`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
+		);
+	await rt.run(
+		'npm',
+		[
+			'install',
+			'--omit=peer',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--loglevel=error',
+			spec,
+		],
+		{
+			cwd: nodesDir,
+			env: rt.cleanEnv(),
+		},
+	);
 }
 
 /** The settings every process of one installation shares: queue mode, its PostgreSQL and Redis. */
@@ -53,80 +70,6 @@ function queueEnv(postgres, redis) {
 		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_LOG_LEVEL: 'info',
 	};
-}
-
-/**
- * n8n derives its host id from the host: two workers on one machine (in a container) would
- * share one. As root, each process gets its own UTS namespace and hostname (`unshare --uts`),
- * as each container would have.
- */
-function withHostname(paths, args, hostname) {
-	const canUnshare = isRoot() && spawnSync('sh', ['-c', 'command -v unshare'], { stdio: 'ignore' }).status === 0;
-	if (!canUnshare) return [paths.node, [paths.n8n, ...args]];
-	const script = `hostname "$1" && shift && exec "$@"`;
-	return ['unshare', ['--uts', 'sh', '-c', script, 'sh', hostname, paths.node, paths.n8n, ...args]];
-}
-
-/**
- * Starts one n8n process (`start`, `webhook` or `worker`) in its own process group and waits
- * until `readyUrl` answers 200. Returns `{ name, pid, url, logFile, userFolder, stop, kill, exited }`.
- */
-async function startN8nProcess(paths, { name, args, userFolder, env, readyUrl, url, timeoutMs = 240000 }) {
-	const logFile = path.join(userFolder, `${name}.log`);
-	const [command, argv] = withHostname(paths, args, `campaign-${name}`);
-	const service = spawnService(command, argv, {
-		cwd: userFolder,
-		env: rt.n8nEnv(userFolder, env),
-		logFile,
-		graceMs: 20000,
-	});
-	let exitInfo;
-	service.child.once('exit', (code, signal) => (exitInfo = { code, signal }));
-	const proc = {
-		name,
-		pid: service.child.pid,
-		url,
-		logFile,
-		userFolder,
-		exited: service.exited,
-		alive: () => exitInfo === undefined,
-		stop: service.stop,
-		/** Sends `signal` to the whole process group (n8n and its task runner), as a dying container would. */
-		kill: async (signal = 'SIGKILL') => {
-			try {
-				process.kill(-service.child.pid, signal);
-			} catch {
-				// already gone
-			}
-			await service.exited;
-		},
-		log: () => readText(logFile),
-	};
-	const started = Date.now();
-	for (;;) {
-		if (exitInfo) throw new Error(`n8n ${args[0]} (${name}) exited (${exitInfo.signal ?? exitInfo.code}) before it was ready:\n${tail(readText(logFile))}`);
-		if (Date.now() - started > timeoutMs) {
-			await service.stop();
-			throw new Error(`n8n ${args[0]} (${name}) was not ready within ${rt.formatDuration(timeoutMs)}:\n${tail(readText(logFile))}`);
-		}
-		const res = await rt.httpGet(readyUrl, { timeoutMs: 2000 }).catch(() => undefined);
-		if (res?.status === 200) break;
-		await new Promise((r) => setTimeout(r, 500));
-	}
-	proc.startMs = Date.now() - started;
-	return proc;
-}
-
-function readText(file) {
-	try {
-		return fs.readFileSync(file, 'utf8');
-	} catch {
-		return '';
-	}
-}
-
-function tail(text, max = 4000) {
-	return text.length > max ? `...${text.slice(-max)}` : text;
 }
 
 /** Normalizes the `workers` option: a count, or one `{ install, env }` entry per worker. */
@@ -149,7 +92,16 @@ function workerSpecs(workers) {
  * Returns the cluster handle documented in cluster.d.ts.
  */
 async function startCluster(options = {}) {
-	const { concurrency = 10, webhook = true, env = {}, mainEnv = {}, home, credentials = [], workflows = [], publish = [] } = options;
+	const {
+		concurrency = 10,
+		webhook = true,
+		env = {},
+		mainEnv = {},
+		home,
+		credentials = [],
+		workflows = [],
+		publish = [],
+	} = options;
 	const specs = workerSpecs(options.workers ?? 2);
 	const t0 = Date.now();
 	await ensureServices();
@@ -157,13 +109,20 @@ async function startCluster(options = {}) {
 	const root = tempDir('campaign-queue-');
 	const stoppers = [];
 	const stop = async () => {
-		for (const fn of stoppers.splice(0).reverse()) await fn().catch((e) => rt.log(`while stopping: ${e.message}`));
+		for (const fn of stoppers.splice(0).reverse())
+			await fn().catch((e) => rt.log(`while stopping: ${e.message}`));
 		root.remove();
 	};
 	try {
 		const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
 		stoppers.push(postgres.stop, redis.stop);
-		const shared = { ...queueEnv(postgres, redis), ...(home ? { HOME: home } : {}), ...env };
+		const shared = {
+			...queueEnv(postgres, redis),
+			// The n8n user's home, and its .npmrc even under an outer `npm run` or `npx` (which
+			// point npm_config_userconfig elsewhere).
+			...(home ? { HOME: home, npm_config_userconfig: path.join(home, '.npmrc') } : {}),
+			...env,
+		};
 		const folder = (name) => {
 			const dir = path.join(root.dir, name);
 			fs.mkdirSync(dir, { recursive: true });
@@ -175,7 +134,9 @@ async function startCluster(options = {}) {
 			...specs,
 		].map((role) => ({ ...role, userFolder: folder(role.name) }));
 		const spec = options.package === undefined ? await defaultTarball(root.dir) : options.package;
-		await Promise.all(roles.filter((r) => r.install && spec).map((r) => installIntoUserFolder(r.userFolder, spec)));
+		await Promise.all(
+			roles.filter((r) => r.install && spec).map((r) => installIntoUserFolder(r.userFolder, spec)),
+		);
 
 		// Before main starts: the schema (the first CLI call migrates it), credentials, workflows.
 		const mainFolder = roles[0].userFolder;
@@ -224,7 +185,11 @@ async function startCluster(options = {}) {
 						...shared,
 						N8N_RUNNERS_BROKER_PORT: await port(),
 						...(isWorker
-							? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: listen, N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+							? {
+									QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+									QUEUE_HEALTH_CHECK_PORT: listen,
+									N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+								}
 							: { N8N_PORT: listen, N8N_LISTEN_ADDRESS: '127.0.0.1' }),
 						...(role.env ?? {}),
 					},
@@ -239,7 +204,9 @@ async function startCluster(options = {}) {
 		const db = await openDatabase(paths, postgres);
 		stoppers.push(db.close);
 		const webhookProc = webhook ? others[0] : undefined;
-		const workersList = others.slice(webhook ? 1 : 0).map((p, index) => Object.assign(p, { index }));
+		const workersList = others
+			.slice(webhook ? 1 : 0)
+			.map((p, index) => Object.assign(p, { index }));
 		return {
 			dir: root.dir,
 			paths,
@@ -255,7 +222,12 @@ async function startCluster(options = {}) {
 			/** Every process group and port this cluster used (for leak checks after stop()). */
 			resources: () => ({
 				pids: [postgres.pid, redis.pid, main.pid, ...others.map((p) => p.pid)],
-				ports: [postgres.port, redis.port, Number(mainPort), ...others.map((p) => Number(new URL(p.url).port))],
+				ports: [
+					postgres.port,
+					redis.port,
+					Number(mainPort),
+					...others.map((p) => Number(new URL(p.url).port)),
+				],
 			}),
 			cli,
 			stop,
@@ -290,7 +262,8 @@ async function importFiles(cli, userFolder, files) {
 /** Packs the repository (built dist/) once into `dir`. */
 async function defaultTarball(dir) {
 	const missing = rt.missingDistFiles();
-	if (missing.length > 0) throw new Error(`build the package first (npm run build): missing ${missing.join(', ')}`);
+	if (missing.length > 0)
+		throw new Error(`build the package first (npm run build): missing ${missing.join(', ')}`);
 	return rt.packPackage(path.join(dir, 'pack'));
 }
 

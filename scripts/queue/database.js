@@ -49,15 +49,26 @@ async function openDatabase(paths, postgres) {
 	 * Waits until at least `count` executions of the workflow (newer than `sinceId`) are final;
 	 * resolves with all of them. Rejects after `timeoutMs` with what it saw.
 	 */
-	const waitForExecutions = async ({ workflowId, count, sinceId = 0, timeoutMs = 300000, pollMs = 500 }) => {
+	const waitForExecutions = async ({
+		workflowId,
+		count,
+		sinceId = 0,
+		timeoutMs = 300000,
+		pollMs = 500,
+	}) => {
 		const started = Date.now();
 		for (;;) {
 			const rows = await executions({ workflowId, sinceId });
 			const final = rows.filter((r) => FINAL_STATUSES.includes(r.status));
 			if (final.length >= count) return rows;
 			if (Date.now() - started > timeoutMs) {
-				const byStatus = rows.reduce((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
-				throw new Error(`waited ${timeoutMs} ms for ${count} final executions of ${workflowId}; have ${JSON.stringify(byStatus)}`);
+				const byStatus = rows.reduce(
+					(acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
+					{},
+				);
+				throw new Error(
+					`waited ${timeoutMs} ms for ${count} final executions of ${workflowId}; have ${JSON.stringify(byStatus)}`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, pollMs));
 		}

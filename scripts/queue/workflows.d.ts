@@ -8,9 +8,18 @@ export declare function webhookSendWorkflow(options: {
 	campaignKey: string;
 	webhookId: string;
 	concurrency?: number;
+	/** The package the node type comes from (default n8n-nodes-campaign-messaging). */
+	packageName?: string;
 }): Workflow;
-export declare function eventBody(i: number, prefix?: string): { eventId: string; phoneNumber: string };
+export declare function eventBody(
+	i: number,
+	prefix?: string,
+): { eventId: string; phoneNumber: string };
 export declare function phoneOf(i: number): string;
 export declare function syncWorkflow(options: { rows: number }): Workflow;
 export declare const SYNC_KEYS: Record<string, 'string' | 'number' | 'date'>;
-export declare function sendRunWorkflow(options: { count: number; campaignKey: string; concurrency?: number }): Workflow;
+export declare function sendRunWorkflow(options: {
+	count: number;
+	campaignKey: string;
+	concurrency?: number;
+}): Workflow;

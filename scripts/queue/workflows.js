@@ -19,14 +19,15 @@ function node(name, type, typeVersion, parameters, index, extra = {}) {
 
 function workflow(name, nodes) {
 	const connections = {};
-	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	for (let i = 0; i < nodes.length - 1; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	return { name, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
 }
 
-function sendNode(index, { campaignKey, phone, properties, concurrency }) {
+function sendNode(index, { campaignKey, phone, properties, concurrency, packageName = PKG }) {
 	return node(
 		'Campaign Alimtalk',
-		`${PKG}.campaignAlimtalk`,
+		`${packageName}.campaignAlimtalk`,
 		1,
 		{
 			operation: 'send',
@@ -44,18 +45,27 @@ function sendNode(index, { campaignKey, phone, properties, concurrency }) {
 /**
  * Webhook (POST /webhook/<path>, answered at once) -> Campaign Alimtalk send of the event's
  * phone number, with the event id and n8n's execution id as variables, so the sandbox's record
- * of each message names the event and the execution that sent it.
+ * of each message names the event and the execution that sent it. `packageName` is the package
+ * the node type comes from (a scoped copy has its own).
  */
-function webhookSendWorkflow({ path, campaignKey, webhookId, concurrency = 5 }) {
+function webhookSendWorkflow({ path, campaignKey, webhookId, concurrency = 5, packageName = PKG }) {
 	return workflow(`queue: webhook send (${path})`, [
-		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, 0, {
-			webhookId,
-		}),
+		node(
+			'Webhook',
+			'n8n-nodes-base.webhook',
+			2,
+			{ httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+			0,
+			{
+				webhookId,
+			},
+		),
 		sendNode(1, {
 			campaignKey,
 			phone: '={{ $json.body.phoneNumber }}',
 			properties: { eventId: '={{ $json.body.eventId }}', execution: '={{ $execution.id }}' },
 			concurrency,
+			packageName,
 		}),
 	]);
 }
@@ -82,7 +92,12 @@ function syncWorkflow({ rows }) {
 			'Campaign Custom Data',
 			`${PKG}.campaignCustomData`,
 			1,
-			{ operation: 'create', mappingMode: 'autoMapInputData', memberIdField: 'memberId', options: {} },
+			{
+				operation: 'create',
+				mappingMode: 'autoMapInputData',
+				memberIdField: 'memberId',
+				options: {},
+			},
 			2,
 			{ credentials: CREDENTIALS },
 		),
@@ -93,9 +108,25 @@ function syncWorkflow({ rows }) {
 function sendRunWorkflow({ count, campaignKey, concurrency = 2 }) {
 	return workflow(`queue: ${count}-message send run`, [
 		node('Run', 'n8n-nodes-base.manualTrigger', 1, {}, 0),
-		generatorNode(1, count, `(i) => ({ phoneNumber: '8210' + String(i).padStart(8, '0'), n: 'msg-' + i })`),
-		sendNode(2, { campaignKey, phone: '={{ $json.phoneNumber }}', properties: { n: '={{ $json.n }}' }, concurrency }),
+		generatorNode(
+			1,
+			count,
+			`(i) => ({ phoneNumber: '8210' + String(i).padStart(8, '0'), n: 'msg-' + i })`,
+		),
+		sendNode(2, {
+			campaignKey,
+			phone: '={{ $json.phoneNumber }}',
+			properties: { n: '={{ $json.n }}' },
+			concurrency,
+		}),
 	]);
 }
 
-module.exports = { webhookSendWorkflow, eventBody, phoneOf, syncWorkflow, SYNC_KEYS, sendRunWorkflow };
+module.exports = {
+	webhookSendWorkflow,
+	eventBody,
+	phoneOf,
+	syncWorkflow,
+	SYNC_KEYS,
+	sendRunWorkflow,
+};

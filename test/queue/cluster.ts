@@ -17,7 +17,7 @@ import type { Cluster, ClusterOptions } from '../../scripts/queue/cluster';
 import * as rt from '../../scripts/n8n-runtime';
 import { seedDemoData } from '../sandbox/demo';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
-import { fs, http, net, proc } from '../support/node';
+import { delay, fs, http, net, proc } from '../support/node';
 
 // Workflows and REST answers are untyped JSON.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -51,7 +51,11 @@ export interface QueueCluster extends Cluster {
 	runManually(id: string, triggerName: string): Promise<number>;
 	webhookUrl(path: string): string;
 	/** POSTs each body to the webhook process, at most `concurrency` at once. */
-	fireWebhooks(path: string, bodies: unknown[], options?: { concurrency?: number; timeoutMs?: number }): Promise<FireResult>;
+	fireWebhooks(
+		path: string,
+		bodies: unknown[],
+		options?: { concurrency?: number; timeoutMs?: number },
+	): Promise<FireResult>;
 	/** Which worker started the execution, from the workers' logs ("Worker started execution N"). */
 	workerOf(executionId: number): string | undefined;
 	/** After stop(): the process groups still alive and the ports still answering (both empty when clean). */
@@ -80,7 +84,10 @@ export async function fire(
 					method: 'POST',
 					agent,
 					timeout: timeoutMs,
-					headers: { 'content-type': 'application/json', 'content-length': String(new TextEncoder().encode(payload).length) },
+					headers: {
+						'content-type': 'application/json',
+						'content-length': String(new TextEncoder().encode(payload).length),
+					},
 				},
 				(res) => {
 					res.resume();
@@ -156,7 +163,8 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 			headers: { cookie: started.cookie },
 			timeoutMs: 60000,
 		});
-		if (res.status !== 200) throw new Error(`${method} /rest${path}: HTTP ${res.status} ${res.body.slice(0, 500)}`);
+		if (res.status !== 200)
+			throw new Error(`${method} /rest${path}: HTTP ${res.status} ${res.body.slice(0, 500)}`);
 		return (JSON.parse(res.body) as Json).data as Json;
 	};
 
@@ -170,22 +178,46 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 			return String((await rest('POST', '/workflows', body)).id);
 		},
 		activate: async (id: string): Promise<void> => {
-			const { versionId } = await rest('GET', `/workflows/${id}`);
+			const { versionId, nodes } = await rest('GET', `/workflows/${id}`);
 			await rest('POST', `/workflows/${id}/activate`, { versionId });
+			// The webhook process learns of the activation a moment later: wait until each
+			// production webhook is registered there (asked with GET, which these POST webhooks do
+			// not take, so nothing runs: "not registered for GET requests" means the path is known).
+			const paths = (nodes as Json[])
+				.filter((n) => n.type === 'n8n-nodes-base.webhook')
+				.map((n) => String(n.parameters.path));
+			for (const path of paths) {
+				for (let tries = 0; ; tries++) {
+					const res = await rt.httpRequest('GET', handle.webhookUrl(path), { timeoutMs: 5000 });
+					if (/not registered for GET/.test(res.body) || res.status === 200) break;
+					if (tries > 120)
+						throw new Error(
+							`the webhook ${path} of workflow ${id} is not registered after activation: ${res.body}`,
+						);
+					await delay(500);
+				}
+			}
 		},
 		runManually: async (id: string, triggerName: string): Promise<number> => {
-			const result = await rest('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: triggerName } });
-			if (!result.executionId) throw new Error(`manual run of ${id} started no execution: ${JSON.stringify(result)}`);
+			const result = await rest('POST', `/workflows/${id}/run`, {
+				triggerToStartFrom: { name: triggerName },
+			});
+			if (!result.executionId)
+				throw new Error(`manual run of ${id} started no execution: ${JSON.stringify(result)}`);
 			return Number(result.executionId);
 		},
-		webhookUrl: (path: string): string => `${(started.webhook ?? started.main).url}/webhook/${path}`,
+		webhookUrl: (path: string): string =>
+			`${(started.webhook ?? started.main).url}/webhook/${path}`,
 		fireWebhooks: (path: string, bodies: unknown[], fireOptions = {}): Promise<FireResult> =>
 			fire(`${(started.webhook ?? started.main).url}/webhook/${path}`, bodies, fireOptions),
 		workerOf: (executionId: number): string | undefined =>
-			started.workers.find((w) => new RegExp(`Worker started execution ${executionId} \\(job`).test(w.log()))?.name,
+			started.workers.find((w) =>
+				new RegExp(`Worker started execution ${executionId} \\(job`).test(w.log()),
+			)?.name,
 		leftovers: async (): Promise<{ pids: number[]; ports: number[] }> => {
 			const ports: number[] = [];
-			for (const port of [...resources.ports, sandboxPort]) if (await portAnswers(port)) ports.push(port);
+			for (const port of [...resources.ports, sandboxPort])
+				if (await portAnswers(port)) ports.push(port);
 			return { pids: resources.pids.filter(groupAlive), ports };
 		},
 	});
@@ -197,7 +229,8 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 		} finally {
 			await sandbox.close();
 		}
-		if (fs.existsSync(started.dir)) throw new Error(`the cluster folder ${started.dir} is still there after stop()`);
+		if (fs.existsSync(started.dir))
+			throw new Error(`the cluster folder ${started.dir} is still there after stop()`);
 	};
 	return handle;
 }

@@ -7,6 +7,7 @@
 import * as wf from '../../scripts/queue/workflows';
 import { fs, path, ROOT } from '../support/node';
 import { startQueueCluster, type Json, type QueueCluster } from './cluster';
+import { record } from './figures';
 
 const EVENTS = 2000;
 const IN_FLIGHT = 20;
@@ -36,7 +37,8 @@ async function readRun(id: number) {
 		error: data?.resultData?.error as Json | undefined,
 		out(node: string, output = 0): Json[] {
 			const task = runData[node]?.[0];
-			if (!task) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+			if (!task)
+				throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
 			return ((task.data?.main?.[output] ?? []) as Json[]).map((item) => item.json as Json);
 		},
 	};
@@ -48,7 +50,9 @@ async function runExample(file: string) {
 	const id = await c.createWorkflow(workflow);
 	const trigger = (workflow.nodes as Json[]).find((n) => n.type === 'n8n-nodes-base.manualTrigger');
 	const executionId = await c.runManually(id, trigger?.name);
-	const [row] = (await c.db.waitForExecutions({ workflowId: id, count: 1 })).filter((r) => r.id === executionId);
+	const [row] = (await c.db.waitForExecutions({ workflowId: id, count: 1 })).filter(
+		(r) => r.id === executionId,
+	);
 	const run = await readRun(executionId);
 	expect(run.error).toBeUndefined();
 	expect(row).toMatchObject({ status: 'success', mode: 'manual' });
@@ -60,12 +64,20 @@ async function runExample(file: string) {
 describe('example workflows, imported through main and run by the workers', () => {
 	test('every example is covered', () => {
 		const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
-		expect(files.sort()).toEqual(['crm-sync.json', 'event-to-message.json', 'full-read.json', 'member-consent-sync.json']);
+		expect(files.sort()).toEqual([
+			'crm-sync.json',
+			'event-to-message.json',
+			'full-read.json',
+			'member-consent-sync.json',
+		]);
 	});
 
 	test('CRM sync', async () => {
 		const run = await runExample('crm-sync.json');
-		expect(Object.fromEntries(c.sandbox.state.custom.get('crm-1001') ?? [])).toMatchObject({ name: 'Han Jisoo', points: 1200 });
+		expect(Object.fromEntries(c.sandbox.state.custom.get('crm-1001') ?? [])).toMatchObject({
+			name: 'Han Jisoo',
+			points: 1200,
+		});
 		expect(run.out('Review list').map((r) => [r.memberId, r.code])).toEqual([
 			['crm-1003', 'F02'],
 			['crm-1004', 'F01'],
@@ -74,15 +86,27 @@ describe('example workflows, imported through main and run by the workers', () =
 
 	test('member consent sync', async () => {
 		const run = await runExample('member-consent-sync.json');
-		expect(c.sandbox.state.membersV2.get('01055550101')).toMatchObject({ memberId: 'crm-1001', isReceive: 'true' });
-		expect(run.out('Saved').map((item) => item.memberId)).toEqual(['member-01', 'crm-1001', 'crm-1002']);
+		expect(c.sandbox.state.membersV2.get('01055550101')).toMatchObject({
+			memberId: 'crm-1001',
+			isReceive: 'true',
+		});
+		expect(run.out('Saved').map((item) => item.memberId)).toEqual([
+			'member-01',
+			'crm-1001',
+			'crm-1002',
+		]);
 	});
 
 	test('event to message', async () => {
 		const before = c.sandbox.state.sent.length;
 		const run = await runExample('event-to-message.json');
-		expect(c.sandbox.state.sent.slice(before).map((m) => m.phoneNumber)).toEqual(['821055550101', '821055550102']);
-		expect(run.out('Retry queue')).toEqual([expect.objectContaining({ phoneNumber: '010-5555', code: '7012' })]);
+		expect(c.sandbox.state.sent.slice(before).map((m) => m.phoneNumber)).toEqual([
+			'821055550101',
+			'821055550102',
+		]);
+		expect(run.out('Retry queue')).toEqual([
+			expect.objectContaining({ phoneNumber: '010-5555', code: '7012' }),
+		]);
 	});
 
 	test('full read', async () => {
@@ -95,32 +119,62 @@ describe('webhook events in queue mode', () => {
 	test(`${EVENTS} distinct events, ${IN_FLIGHT} in flight: every message sent exactly once`, async () => {
 		c.sandbox.addCampaign('QUEUE-LOAD');
 		const id = await c.createWorkflow(
-			wf.webhookSendWorkflow({ path: 'queue-load', campaignKey: 'QUEUE-LOAD', webhookId: '5f0c2d4e-0000-4000-8000-00000000a001' }),
+			wf.webhookSendWorkflow({
+				path: 'queue-load',
+				campaignKey: 'QUEUE-LOAD',
+				webhookId: '5f0c2d4e-0000-4000-8000-00000000a001',
+			}),
 		);
 		await c.activate(id);
 		const bodies = Array.from({ length: EVENTS }, (_, i) => wf.eventBody(i));
+		const firedAt = Date.now();
 		const fired = await c.fireWebhooks('queue-load', bodies, { concurrency: IN_FLIGHT });
 		expect(fired.errors).toEqual([]);
 		expect(fired.statuses.filter((s) => s !== 200)).toEqual([]);
 		expect(fired.maxInFlight).toBe(IN_FLIGHT);
 
-		const rows = await c.db.waitForExecutions({ workflowId: id, count: EVENTS, timeoutMs: 10 * 60 * 1000 });
+		const rows = await c.db.waitForExecutions({
+			workflowId: id,
+			count: EVENTS,
+			timeoutMs: 10 * 60 * 1000,
+		});
+		const allDoneMs = Date.now() - firedAt;
 		expect(rows).toHaveLength(EVENTS);
 		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
 		for (const row of rows) ranOn.set(row.id, c.workerOf(row.id));
 
 		const sent = c.sandbox.state.sent.filter((m) => m.campaignKey === 'QUEUE-LOAD');
 		const perEvent = new Map<string, number>();
-		for (const m of sent) perEvent.set(String(m.properties.eventId), (perEvent.get(String(m.properties.eventId)) ?? 0) + 1);
+		for (const m of sent)
+			perEvent.set(
+				String(m.properties.eventId),
+				(perEvent.get(String(m.properties.eventId)) ?? 0) + 1,
+			);
 		const missing = bodies.filter((b) => !perEvent.has(b.eventId));
 		const doubled = [...perEvent].filter(([, n]) => n > 1);
-		expect({ missing: missing.length, doubled: doubled.length, sent: sent.length }).toEqual({ missing: 0, doubled: 0, sent: EVENTS });
+		expect({ missing: missing.length, doubled: doubled.length, sent: sent.length }).toEqual({
+			missing: 0,
+			doubled: 0,
+			sent: EVENTS,
+		});
 		// Each message went out with the phone number of its own event.
-		for (const m of sent) expect(m.phoneNumber).toBe(wf.phoneOf(Number(String(m.properties.eventId).slice(4))));
+		for (const m of sent)
+			expect(m.phoneNumber).toBe(wf.phoneOf(Number(String(m.properties.eventId).slice(4))));
 		// The execution named in each message is one of this workflow's executions, run by a worker.
 		const ids = new Set(rows.map((r) => String(r.id)));
 		expect(sent.filter((m) => !ids.has(String(m.properties.execution)))).toEqual([]);
 		expect(rows.filter((r) => !ranOn.get(r.id))).toEqual([]);
+		record('webhookLoad', {
+			events: EVENTS,
+			inFlight: fired.maxInFlight,
+			doubled: doubled.length,
+			missing: missing.length,
+			firedMs: fired.ms,
+			allDoneMs,
+			perWorker: Object.fromEntries(
+				['worker-1', 'worker-2'].map((w) => [w, rows.filter((r) => ranOn.get(r.id) === w).length]),
+			),
+		});
 	});
 });
 
@@ -129,13 +183,25 @@ describe('a large data sync on a worker', () => {
 		for (const [key, format] of Object.entries(wf.SYNC_KEYS)) c.sandbox.registerKey(key, format);
 		const before = c.sandbox.requests.length;
 		const id = await c.createWorkflow(wf.syncWorkflow({ rows: SYNC_ROWS }));
+		const startedAt = Date.now();
 		const executionId = await c.runManually(id, 'Run');
-		const [row] = await c.db.waitForExecutions({ workflowId: id, count: 1, timeoutMs: 10 * 60 * 1000 });
+		const [row] = await c.db.waitForExecutions({
+			workflowId: id,
+			count: 1,
+			timeoutMs: 10 * 60 * 1000,
+		});
+		record('sync', {
+			rows: SYNC_ROWS,
+			ms: Date.now() - startedAt,
+			worker: c.workerOf(executionId),
+		});
 		expect(row).toMatchObject({ id: executionId, status: 'success' });
 		ranOn.set(executionId, c.workerOf(executionId));
 		expect(ranOn.get(executionId)).toMatch(/^worker-\d$/);
 
-		const writes = c.sandbox.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v2/custom');
+		const writes = c.sandbox.requests
+			.slice(before)
+			.filter((r) => r.method === 'POST' && r.path === '/v2/custom');
 		expect(writes).toHaveLength(Math.ceil(SYNC_ROWS / 1000));
 		const synced = [...c.sandbox.state.custom.keys()].filter((k) => k.startsWith('sync-'));
 		expect(synced).toHaveLength(SYNC_ROWS);
@@ -154,7 +220,8 @@ describe('the topology as a whole', () => {
 		const all = await c.db.executions();
 		expect(all.length).toBe(ranOn.size);
 		const counts = new Map<string, number>();
-		for (const worker of ranOn.values()) counts.set(String(worker), (counts.get(String(worker)) ?? 0) + 1);
+		for (const worker of ranOn.values())
+			counts.set(String(worker), (counts.get(String(worker)) ?? 0) + 1);
 		expect([...counts.keys()].sort()).toEqual(['worker-1', 'worker-2']);
 		expect(c.main.log()).not.toMatch(/Worker started execution/);
 	});
