@@ -1,9 +1,12 @@
 /**
  * One measured run of one workload, in its own process (so that peak RSS is the workload's own),
- * through n8n-core's real WorkflowExecute (test/engine/harness.ts) with the package loaded from
+ * through n8n-core's real WorkflowExecute (test/support/engine.ts) with the package loaded from
  * dist/ and n8n's own nodes loaded from the local n8n runtime.
  *
- * Protocol (IPC with bench/run.mjs): the parent sends { cmd: 'run', workload, env }; the worker
+ * With `env.packageRoot` (the runner's --baseline) the package comes from that checkout's dist/,
+ * run by this checkout's engine and harness, so that only the package differs.
+ *
+ * Protocol (IPC with bench/engine-runs.mjs): the parent sends { cmd: 'run', workload, env }; the worker
  * does a small warm-up run, sends { type: 'ready' }, waits for { cmd: 'go' } (the parent resets
  * and seeds the sandbox meanwhile), runs the workload once while measuring, sends
  * { type: 'result', ... } and exits.
@@ -11,7 +14,8 @@
 'use strict';
 const path = require('node:path');
 const hook = require('./ts-hook.cjs');
-const { SOURCE_TYPE, inProcessWorkflow, minimalBulkCreateType, minimalSendType, rawHttpSendType, readSendParametersType, sourceNodeType } = require('./workloads.cjs');
+const { SOURCE_TYPE, inProcessWorkflow } = require('./steps.cjs');
+const { minimalBulkCreateType, minimalSendType, rawHttpSendType, readSendParametersType, sourceNodeType } = require('./bench-nodes.cjs');
 
 function send(message) {
 	return new Promise((resolve, reject) => process.send(message, (error) => (error ? reject(error) : resolve())));
@@ -81,8 +85,10 @@ function nodeTimes(result) {
 
 async function main() {
 	const { workload, env } = await nextMessage();
-	const harness = require(path.join(hook.ROOT, 'test', 'engine', 'harness.ts'));
-	const sendType = harness.loadPackage().nodes.get(`${harness.PACKAGE_NAME}.campaignAlimtalk`);
+	const harness = require(path.join(hook.ROOT, 'test', 'support', 'engine.ts'));
+	const packageRoot = env.packageRoot ?? hook.ROOT;
+	if (packageRoot !== hook.ROOT) hook.shareWorkflowWith(path.join(packageRoot, 'dist'));
+	const sendType = harness.loadPackage(packageRoot).nodes.get(`${harness.PACKAGE_NAME}.campaignAlimtalk`);
 	const extraTypes = {
 		[SOURCE_TYPE]: sourceNodeType(),
 		'bench.readSendParameters': readSendParametersType(sendType),
@@ -94,7 +100,7 @@ async function main() {
 	const credentials = { campaignApi: { baseUrl: env.baseUrl, apiKey: env.apiKey } };
 	const runWith = async (items) => {
 		const wf = inProcessWorkflow({ ...workload, items, sourceCount: workload.sourceCount ?? items }, { ...env, ...workload.params });
-		const result = await harness.runWorkflow({ nodes: wf.nodes, connections: wf.connections, credentials, extraTypes });
+		const result = await harness.runWorkflow({ nodes: wf.nodes, connections: wf.connections, credentials, extraTypes, packageRoot });
 		return { wf, result };
 	};
 
@@ -151,6 +157,8 @@ async function main() {
 		error: result.error ? String(result.error.message ?? result.error) : undefined,
 		result: summarize(result, wf.resultNode),
 		node: process.version,
+		/** The package's modules this process loaded, all from packageRoot's dist/ (the proof of which tree ran). */
+		packageModules: Object.keys(require.cache).filter((file) => file.startsWith(path.join(packageRoot, 'dist') + path.sep)).length,
 	});
 	process.exit(0);
 }

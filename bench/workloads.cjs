@@ -1,486 +1,114 @@
 /**
- * The workloads of issue 7, as workflows: each is the job done with this package, the same job
- * done the way a user would without it (n8n's own nodes), or n8n's own cost for the same items
- * (a No Operation node). One definition serves the in-process engine (bench/worker.cjs) and the
- * n8n command line (bench/n8n-cli.cjs).
+ * The benchmark's workloads, in one table: the runner (run.mjs) runs what is here and the report
+ * (targets.mjs, report.mjs) reads the comparisons from here. Adding a workload is one entry.
+ *
+ * An entry:
+ * - id: unique, `<group>.<what>.<size>`; group: create | getall | members | send (report sections);
+ * - kind: package (this package), alternative (the same job with n8n's own nodes), baseline (No
+ *   Operation over the same items: n8n's own cost), reference (a bench-only node that isolates a cost);
+ * - label; steps: a step list of steps.cjs; shape: an item generator of steps.cjs;
+ * - items; requests: the physical minimum; latency: ms a request at the sandbox (default: the
+ *   run's data or send latency, by group); concurrency:
+ *   requests in flight by design; params: step parameters; sourceCount: items the source emits when
+ *   not `items`; seedEntries: custom data entries in the sandbox before the run; warmupItems;
+ * - verify: custom | members | sent (what the sandbox must hold afterwards);
+ * - cli: true for the comparisons that run through the n8n command line (they need n8n's task runner);
+ * - comparisonOnly: the package at a comparison's size (its targets are checked at the full size);
+ * - baseline: the No Operation entry whose cost is n8n's own for these items;
+ * - minimal: the reference entry doing the same requests through n8n without the package's checks;
+ * - compare: for an alternative, `{ with: [package entries], rule }`, rule one of
+ *   'info' (figures side by side), 'rows50' (the package must do >= 50x its rows/s),
+ *   'noSlower' (the package's node time no longer than the alternative's).
  */
 'use strict';
 
-const PKG = 'n8n-nodes-campaign-messaging';
-const SOURCE_TYPE = 'bench.source';
-
-/** The campaign the send workloads use, and the custom data keys the write workloads use. */
-const CAMPAIGN = 'BENCH';
-const CUSTOM_KEYS = { name: 'string', points: 'number', joined: 'date', vip: 'string', grade: 'string' };
-
 /**
- * Item generators, as source text so that the n8n command line can run the very same code in a
- * Code node. Realistic CRM rows: text, numbers, dates, booleans.
+ * The table for the run's settings: `scaled(n)` (the --scale factor), `full` (--full: the full
+ * sizes for every send), `latency` and `sendLatency` (ms), `runs` (measured runs a workload).
  */
-const GENERATORS = {
-	custom: `(i) => ({ memberId: 'm' + String(i).padStart(6, '0'), name: 'Kim ' + i, points: i % 1000, joined: '2024-' + String(1 + (i % 12)).padStart(2, '0') + '-' + String(1 + (i % 28)).padStart(2, '0'), vip: i % 7 === 0, grade: ['gold', 'silver', 'bronze'][i % 3] })`,
-	members: `(i) => ({ memberId: 'm' + String(i).padStart(6, '0'), phoneNumber: '010-' + String(i).padStart(8, '0').slice(0, 4) + '-' + String(i).padStart(8, '0').slice(4), isReceive: i % 2 === 0, name: 'Kim ' + i })`,
-	send: `(i) => ({ campaign: '${CAMPAIGN}', phone: '8210' + String(i).padStart(8, '0'), name: 'Kim ' + i })`,
-	entry: `(i) => ({ memberId: 'm' + String(Math.floor(i / 5)).padStart(6, '0'), key: ['name', 'points', 'joined', 'vip', 'grade'][i % 5], value: 'v' + i })`,
-	one: `(i) => ({ run: i })`,
-};
+function workloads({ scaled, full, latency, sendLatency, runs }) {
+	const N_CREATE = scaled(100000);
+	const N_COMPARE = scaled(5000);
+	// Paced requests take requests x latency: 500 keep it to about 12 s a run.
+	const N_PACED = scaled(500);
+	const N_READ = scaled(200000);
+	const N_MEMBERS = scaled(100000);
+	const N_SEND = scaled(10000);
+	// Sends take requests x latency / concurrency: 10,000 at concurrency 1 is 500 s alone. By
+	// default the lower concurrencies send fewer items (15 s each at 50 ms), concurrency 20 the
+	// full 10,000; --full sends 10,000 at every concurrency.
+	const sendItems = (concurrency) => (full || concurrency >= 20 ? N_SEND : scaled(300 * concurrency));
+	const bulk = (n) => Math.ceil(n / 1000);
+	const N_SEND_REFERENCE = scaled(4000);
+	const sendAt20 = { shape: 'send', items: N_SEND_REFERENCE, requests: N_SEND_REFERENCE, latency: sendLatency, concurrency: 20, warmupItems: 40, verify: 'sent' };
 
-/** Fills a custom data store with `members` members of the five keys (the getAll workloads). */
-function fillCustom(store, members) {
-	const make = new Function(`return ${GENERATORS.custom}`)();
-	for (let i = 0; i < members; i++) {
-		const row = make(i);
-		store.set(
-			row.memberId,
-			new Map([
-				['name', row.name],
-				['points', row.points],
-				['joined', row.joined],
-				['vip', String(row.vip)],
-				['grade', row.grade],
-			]),
-		);
+	// 1. custom data create, 5 keys a member
+	const createNoop = { id: 'create.noop.100k', group: 'create', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'custom', items: N_CREATE };
+	const createMinimal = { id: 'create.minimal-bulk.100k', group: 'create', kind: 'reference', label: "Minimal node: the same bodies through n8n's request helper, no checks", steps: 'minimalBulkCreate', shape: 'custom', items: N_CREATE, requests: bulk(N_CREATE), verify: 'custom' };
+	const create = { id: 'create.package.100k', group: 'create', kind: 'package', label: 'Campaign Custom Data: create', steps: 'customCreate', shape: 'custom', items: N_CREATE, requests: bulk(N_CREATE), latency, concurrency: 1, baseline: createNoop, minimal: createMinimal, verify: 'custom' };
+	const createNoop5k = { id: 'create.noop.5k', group: 'create', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'custom', items: N_COMPARE };
+	// The same job at the size of the HTTP Request comparison (the targets are checked on the full sizes).
+	const create5k = { id: 'create.package.5k', group: 'create', kind: 'package', comparisonOnly: true, label: 'Campaign Custom Data: create', steps: 'customCreate', shape: 'custom', items: N_COMPARE, requests: bulk(N_COMPARE), latency, concurrency: 1, baseline: createNoop5k, verify: 'custom' };
+	const perItem = { id: 'create.http-per-item.5k', group: 'create', kind: 'alternative', label: 'HTTP Request, one request per item', steps: 'httpPerItem', shape: 'custom', items: N_COMPARE, requests: N_COMPARE, latency, warmupItems: 50, verify: 'custom', compare: { with: [create, create5k], rule: 'rows50' } };
+	// The same, paced to about one request in flight (Batching: 1 item every latency), as a user does to spare the service.
+	const perItemPaced = { id: 'create.http-per-item-paced.500', group: 'create', kind: 'alternative', label: `HTTP Request, one request per item, paced (Batching: 1 item every ${latency} ms)`, steps: 'httpPerItem', shape: 'custom', items: N_PACED, requests: N_PACED, latency, params: { batchSize: 1, batchInterval: latency }, warmupItems: 20, verify: 'custom', compare: { with: [create, create5k], rule: 'rows50' } };
+
+	// 2. getAll over 200,000 entries
+	const getAllNoop = { id: 'getall.noop.200k', group: 'getall', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'entry', items: N_READ };
+	const getAll = { id: 'getall.package.200k', group: 'getall', kind: 'package', label: 'Campaign Custom Data: get many (return all)', steps: 'customGetAll', shape: 'one', sourceCount: 1, items: N_READ, requests: bulk(N_READ), latency, concurrency: 1, seedEntries: N_READ, baseline: getAllNoop };
+	const paginate = { id: 'getall.http-paginate.200k', group: 'getall', kind: 'alternative', label: 'HTTP Request pagination + Split Out', steps: 'httpPaginate', shape: 'one', sourceCount: 1, items: N_READ, requests: bulk(N_READ), latency, concurrency: 1, seedEntries: N_READ, compare: { with: [getAll], rule: 'info' } };
+
+	// 3. members v2 upsert
+	const membersNoop = { id: 'members.noop.100k', group: 'members', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'members', items: N_MEMBERS };
+	const members = { id: 'members.package.100k', group: 'members', kind: 'package', label: 'Campaign Members v2: create or update', steps: 'membersUpsert', shape: 'members', items: N_MEMBERS, requests: bulk(N_MEMBERS), latency, concurrency: 1, baseline: membersNoop, verify: 'members' };
+
+	// 4. Alimtalk sends at the send latency
+	const sendNoop = { id: 'send.noop.10k', group: 'send', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'send', items: N_SEND };
+	const sendMinimal = { id: 'send.minimal.c20', group: 'send', kind: 'reference', label: "Minimal node: the same sends through n8n's request helper, no checks, concurrency 20", steps: 'minimalSend', params: { concurrency: 20 }, ...sendAt20 };
+	const sends = [1, 5, 20].map((concurrency) => ({
+		id: `send.package.c${concurrency}`,
+		group: 'send',
+		kind: 'package',
+		label: `Campaign Alimtalk: send, concurrency ${concurrency}`,
+		steps: 'send',
+		shape: 'send',
+		items: sendItems(concurrency),
+		requests: sendItems(concurrency),
+		latency: sendLatency,
+		concurrency,
+		params: { concurrency },
+		warmupItems: Math.min(sendItems(concurrency), concurrency * 4),
+		baseline: sendNoop,
+		minimal: concurrency === 20 ? sendMinimal : undefined,
+		verify: 'sent',
+		// --full: the lower concurrencies send the full 10,000 items once.
+		runs: full && concurrency < 20 ? 1 : runs,
+	}));
+	const readParameters = { id: 'send.read-parameters.10k', group: 'send', kind: 'reference', label: "n8n reading the send node's parameters (expressions), no requests", steps: 'readSendParameters', shape: 'send', items: N_SEND, warmupItems: 200 };
+	const rawHttp = { id: 'send.raw-http.c20', group: 'send', kind: 'reference', label: "Node's http client, no n8n, concurrency 20 (the sandbox's ceiling)", steps: 'rawHttpSend', params: { concurrency: 20 }, ...sendAt20 };
+	const batched = { id: 'send.http-batched.c20', group: 'send', kind: 'alternative', label: 'HTTP Request, batching 20 items / 50 ms', steps: 'httpSendBatched', params: { batchSize: 20, batchInterval: sendLatency }, ...sendAt20, compare: { with: [sends[2]], rule: 'info' } };
+
+	// 5. through the n8n command line: the same 5,000-member create, as the package and as Code + HTTP Request
+	const cliCreate = { id: 'cli.create.package.5k', cli: true, group: 'create', kind: 'package', label: 'Campaign Custom Data: create (generated by a Code node)', steps: 'customCreate', shape: 'custom', items: N_COMPARE, requests: bulk(N_COMPARE), verify: 'custom' };
+	const cliCodeHttp = { id: 'cli.create.code-http.5k', cli: true, group: 'create', kind: 'alternative', label: 'Code (1,000-member bodies) + HTTP Request', steps: 'codeHttp', shape: 'custom', items: N_COMPARE, requests: bulk(N_COMPARE), verify: 'custom', compare: { with: [cliCreate], rule: 'noSlower' } };
+
+	const list = [
+		createNoop, create, createMinimal, createNoop5k, create5k, perItem, perItemPaced,
+		getAllNoop, getAll, paginate,
+		membersNoop, members,
+		sendNoop, ...sends, readParameters, rawHttp, sendMinimal, batched,
+		cliCreate, cliCodeHttp,
+	];
+	const ids = new Set();
+	for (const w of list) {
+		if (ids.has(w.id)) throw new Error(`two workloads with the id ${w.id}`);
+		ids.add(w.id);
+		w.warmupItems = w.warmupItems ?? Math.min(w.items, 2000);
+		// The sandbox's latency during the entry's runs (entries without requests do not feel it).
+		w.latency = w.latency ?? (w.group === 'send' ? sendLatency : latency);
+		w.runs = w.runs ?? runs;
 	}
+	return list;
 }
 
-const position = (n) => [n * 220, 0];
-
-function node(name, type, typeVersion, parameters, index, extra = {}) {
-	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion, position: position(index), parameters, ...extra };
-}
-
-function chain(nodes) {
-	const connections = {};
-	for (let i = 0; i < nodes.length - 1; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
-
-const CREDENTIALS = { campaignApi: { id: 'benchCampaign', name: 'Bench Campaign' } };
-
-/** n8n's HTTP Request node POSTing `jsonBody` (an expression) to `path`, the key as a header: what a user builds. */
-function httpPostNode({ baseUrl, apiKey }, path, jsonBody, options, index) {
-	return node(
-		'HTTP Request',
-		'n8n-nodes-base.httpRequest',
-		4.2,
-		{
-			method: 'POST',
-			url: `${baseUrl}${path}`,
-			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'json',
-			jsonBody,
-			options,
-		},
-		index,
-	);
-}
-
-/** The package's nodes and n8n's own, by what each workload does after its source. */
-const STEPS = {
-	noop: () => [node('No Operation', 'n8n-nodes-base.noOp', 1, {}, 1)],
-	customCreate: () => [
-		node(
-			'Campaign Custom Data',
-			`${PKG}.campaignCustomData`,
-			1,
-			{ operation: 'create', mappingMode: 'autoMapInputData', memberIdField: 'memberId', options: {} },
-			1,
-			{ credentials: CREDENTIALS },
-		),
-	],
-	customGetAll: () => [
-		node('Campaign Custom Data', `${PKG}.campaignCustomData`, 1, { operation: 'getAll', returnAll: true, options: {} }, 1, {
-			credentials: CREDENTIALS,
-		}),
-	],
-	membersUpsert: () => [
-		node(
-			'Campaign Members',
-			`${PKG}.campaignMembers`,
-			1,
-			{ apiVersion: 'v2', operation: 'upsert', mappingMode: 'autoMapInputData', options: {} },
-			1,
-			{ credentials: CREDENTIALS },
-		),
-	],
-	send: ({ concurrency }) => [
-		node(
-			'Campaign Alimtalk',
-			`${PKG}.campaignAlimtalk`,
-			1,
-			{
-				operation: 'send',
-				campaignKey: CAMPAIGN,
-				phoneNumber: '={{ $json.phone }}',
-				variablesInput: 'fields',
-				properties: { property: [{ key: 'name', value: '={{ $json.name }}' }] },
-				options: { concurrency },
-			},
-			1,
-			{ credentials: CREDENTIALS },
-		),
-	],
-	/** (a) One HTTP Request per item: the body of one member, built with an expression. */
-	httpPerItem: ({ baseUrl, apiKey, batchSize, batchInterval }) => [
-		httpPostNode(
-			{ baseUrl, apiKey },
-			'/v2/custom',
-			'={{ JSON.stringify({ [$json.memberId]: { name: $json.name, points: $json.points, joined: $json.joined, vip: String($json.vip), grade: $json.grade } }) }}',
-			// By default n8n starts every item's request at once; Batching paces the starts (it
-			// never waits for an answer before the next batch).
-			batchSize ? { batching: { batch: { batchSize, batchInterval } } } : {},
-			1,
-		),
-	],
-	/** (b) A Code node that builds 1,000-member bodies, then one HTTP Request per body. */
-	codeHttp: ({ baseUrl, apiKey }) => [
-		node(
-			'Build Bodies',
-			'n8n-nodes-base.code',
-			2,
-			{
-				mode: 'runOnceForAllItems',
-				language: 'javaScript',
-				jsCode: [
-					'const items = $input.all();',
-					'const out = [];',
-					'for (let start = 0; start < items.length; start += 1000) {',
-					'  const body = {};',
-					'  for (const { json } of items.slice(start, start + 1000)) {',
-					'    body[json.memberId] = { name: json.name, points: json.points, joined: json.joined, vip: String(json.vip), grade: json.grade };',
-					'  }',
-					'  out.push({ json: { body } });',
-					'}',
-					'return out;',
-				].join('\n'),
-			},
-			1,
-		),
-		httpPostNode({ baseUrl, apiKey }, '/v2/custom', '={{ JSON.stringify($json.body) }}', {}, 2),
-	],
-	/** The HTTP Request node's own pagination (seq from the response, done when nextPageSeq is empty), then Split Out. */
-	httpPaginate: ({ baseUrl, apiKey }) => [
-		node(
-			'HTTP Request',
-			'n8n-nodes-base.httpRequest',
-			4.2,
-			{
-				method: 'GET',
-				url: `${baseUrl}/v2/custom`,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
-				options: {
-					pagination: {
-						pagination: {
-							paginationMode: 'updateAParameterInEachRequest',
-							parameters: {
-								parameters: [{ type: 'qs', name: 'seq', value: '={{ $response.body?.processValue?.nextPageSeq ?? "" }}' }],
-							},
-							paginationCompleteWhen: 'other',
-							completeExpression: '={{ !$response.body.processValue.nextPageSeq }}',
-						},
-					},
-				},
-			},
-			1,
-		),
-		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'processValue.dataList', include: 'noOtherFields', options: {} }, 2),
-	],
-	/** Sends with the HTTP Request node's batching: `batchSize` requests every `batchInterval` ms. */
-	httpSendBatched: ({ baseUrl, apiKey, batchSize, batchInterval }) => [
-		httpPostNode(
-			{ baseUrl, apiKey },
-			'/messages/alimtalk/trigger',
-			`={{ JSON.stringify({ campaignKey: '${CAMPAIGN}', users: [{ phoneNumber: $json.phone, properties: { name: $json.name } }] }) }}`,
-			{ batching: { batch: { batchSize, batchInterval } } },
-			1,
-		),
-	],
-	/** n8n's own cost of reading the send node's parameters (the same expressions) for every item, without sending. */
-	readSendParameters: () => {
-		const { credentials, ...send } = STEPS.send({ concurrency: 1 })[0];
-		return [{ ...send, name: 'Read Parameters', id: 'read-parameters', type: 'bench.readSendParameters' }];
-	},
-	/**
-	 * The least a node can do for the same create: 1,000-member bodies built straight from the
-	 * items (no checks, no merging, no failure rows) sent through n8n's request helper, one
-	 * Success-like item per member. Separates the engine's cost of 100 bulk requests and 100,000
-	 * output items from what the package adds.
-	 */
-	minimalBulkCreate: () => [node('Minimal Bulk', 'bench.minimalBulkCreate', 1, {}, 1, { credentials: CREDENTIALS })],
-	/** The machine's and the sandbox's own ceiling: the same sends with Node's http client (no n8n), `concurrency` at a time. */
-	rawHttpSend: ({ concurrency }) => [node('Raw HTTP', 'bench.rawHttpSend', 1, { concurrency }, 1)],
-	/** The same sends through n8n's request helper with no checks: n8n's own cost of a request. */
-	minimalSend: ({ concurrency }) => [node('Minimal Send', 'bench.minimalSend', 1, { concurrency }, 1, { credentials: CREDENTIALS })],
-};
-
-/** The node whose output holds the workload's result rows, and the name of the last node. */
-const RESULT_NODE = {
-	noop: 'No Operation',
-	customCreate: 'Campaign Custom Data',
-	customGetAll: 'Campaign Custom Data',
-	membersUpsert: 'Campaign Members',
-	send: 'Campaign Alimtalk',
-	httpPerItem: 'HTTP Request',
-	codeHttp: 'HTTP Request',
-	httpPaginate: 'Split Out',
-	httpSendBatched: 'HTTP Request',
-	readSendParameters: 'Read Parameters',
-	rawHttpSend: 'Raw HTTP',
-	minimalSend: 'Minimal Send',
-	minimalBulkCreate: 'Minimal Bulk',
-};
-
-/**
- * The in-process workflow: the bench source (items generated inside the run, so that the
- * engine's cost of making them is in every workload alike) and the steps.
- */
-function inProcessWorkflow(workload, env) {
-	const source = node('Source', SOURCE_TYPE, 1, { shape: workload.shape, count: workload.sourceCount ?? workload.items }, 0);
-	const steps = STEPS[workload.steps](env);
-	const nodes = [source, ...steps.map((n, i) => ({ ...n, position: position(i + 1) }))];
-	return { nodes, connections: chain(nodes), resultNode: RESULT_NODE[workload.steps] };
-}
-
-/** The command-line workflow: Manual Trigger, a Code node that generates the items, then the steps. */
-function cliWorkflow(workload, env, id) {
-	const count = workload.sourceCount ?? workload.items;
-	const trigger = node('Start', 'n8n-nodes-base.manualTrigger', 1, {}, 0);
-	const generate = node(
-		'Generate Items',
-		'n8n-nodes-base.code',
-		2,
-		{
-			mode: 'runOnceForAllItems',
-			language: 'javaScript',
-			jsCode: `const make = ${GENERATORS[workload.shape]};\nreturn Array.from({ length: ${count} }, (_, i) => ({ json: make(i) }));`,
-		},
-		1,
-	);
-	const steps = STEPS[workload.steps](env).map((n, i) => ({ ...n, position: position(i + 2) }));
-	const nodes = [trigger, generate, ...steps];
-	return {
-		id,
-		name: `bench ${workload.id}`,
-		active: false,
-		isArchived: false,
-		nodes,
-		connections: chain(nodes),
-		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false },
-		pinData: {},
-		resultNode: RESULT_NODE[workload.steps],
-		measuredNodes: steps.map((n) => n.name),
-	};
-}
-
-/** The bench source node: `count` items of a generated shape. */
-function sourceNodeType() {
-	const compiled = {};
-	return {
-		description: {
-			displayName: 'Bench Source',
-			name: 'benchSource',
-			group: ['input'],
-			version: 1,
-			description: 'Emits generated items',
-			defaults: { name: 'Source' },
-			inputs: [],
-			outputs: ['main'],
-			properties: [
-				{ displayName: 'Shape', name: 'shape', type: 'string', default: 'one' },
-				{ displayName: 'Count', name: 'count', type: 'number', default: 1 },
-			],
-		},
-		async execute() {
-			const shape = this.getNodeParameter('shape', 0);
-			const count = this.getNodeParameter('count', 0);
-			compiled[shape] = compiled[shape] ?? new Function(`return ${GENERATORS[shape]}`)();
-			const make = compiled[shape];
-			const items = new Array(count);
-			for (let i = 0; i < count; i++) items[i] = { json: make(i) };
-			return [items];
-		},
-	};
-}
-
-/**
- * Reads, for every item, the parameters the Alimtalk send node reads before sending (campaign
- * key, phone number, variables): what n8n's expression engine costs for the same items.
- */
-function readSendParametersType(sendNodeType) {
-	return {
-		description: { ...sendNodeType.description, name: 'benchReadSendParameters', displayName: 'Bench Read Send Parameters', credentials: [], outputs: ['main'] },
-		async execute() {
-			const items = this.getInputData();
-			const out = new Array(items.length);
-			for (let i = 0; i < items.length; i++) {
-				out[i] = {
-					json: {
-						campaignKey: this.getNodeParameter('campaignKey', i, ''),
-						phoneNumber: this.getNodeParameter('phoneNumber', i, ''),
-						variablesInput: this.getNodeParameter('variablesInput', i, 'fields'),
-						properties: this.getNodeParameter('properties.property', i, []),
-					},
-					pairedItem: { item: i },
-				};
-			}
-			return [out];
-		},
-	};
-}
-
-/**
- * The same sends as the Alimtalk node makes, with Node's own http client and a new connection a
- * request (as n8n's request helper does), `concurrency` in flight: what the sandbox and the
- * machine allow without n8n.
- */
-function rawHttpSendType({ baseUrl, apiKey }) {
-	const http = require('node:http');
-	const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-	const post = (json) =>
-		new Promise((resolve, reject) => {
-			const body = Buffer.from(JSON.stringify({ campaignKey: CAMPAIGN, users: [{ phoneNumber: json.phone, properties: { name: json.name } }] }));
-			const req = http.request(
-				`${baseUrl}/messages/alimtalk/trigger`,
-				{ agent, method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-length': body.length } },
-				(res) => {
-					let text = '';
-					res.setEncoding('utf8');
-					res.on('data', (d) => (text += d));
-					res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }));
-				},
-			);
-			req.on('error', reject);
-			req.end(body);
-		});
-	return benchNodeType(
-		'benchRawHttpSend',
-		'Bench Raw HTTP Send',
-		'Sends with node:http',
-		async function execute() {
-			const items = this.getInputData();
-			return [await eachInParallel(items.length, this.getNodeParameter('concurrency', 0), async (i) => ({ json: await post(items[i].json), pairedItem: { item: i } }))];
-		},
-		{ properties: [CONCURRENCY_PROPERTY] },
-	);
-}
-
-/** `task(i)` for every index, `concurrency` at a time; results in index order. */
-async function eachInParallel(count, concurrency, task) {
-	const out = new Array(count);
-	let next = 0;
-	const worker = async () => {
-		while (next < count) {
-			const i = next++;
-			out[i] = await task(i);
-		}
-	};
-	await Promise.all(Array.from({ length: concurrency }, worker));
-	return out;
-}
-
-/** A bench-only node type: `name` as its type name, `execute` as given. */
-function benchNodeType(name, displayName, description, execute, { credentials = false, properties = [] } = {}) {
-	return {
-		description: {
-			displayName,
-			name,
-			group: ['output'],
-			version: 1,
-			description,
-			defaults: { name: displayName.replace(/^Bench /, '') },
-			inputs: ['main'],
-			outputs: ['main'],
-			...(credentials ? { credentials: [{ name: 'campaignApi', required: true }] } : {}),
-			properties,
-		},
-		execute,
-	};
-}
-
-/** POSTs a JSON body through n8n's request helper with the credential, as plainly as a node can. */
-async function postThroughN8n(ctx, url, body) {
-	const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'campaignApi', {
-		method: 'POST',
-		url,
-		body: Buffer.from(JSON.stringify(body), 'utf8'),
-		headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-		encoding: 'text',
-		json: false,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: 30000,
-	});
-	return { status: response.statusCode, body: JSON.parse(response.body) };
-}
-
-const CONCURRENCY_PROPERTY = { displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 };
-
-/** See STEPS.minimalSend: one send an item through n8n's request helper, nothing else. */
-function minimalSendType({ baseUrl }) {
-	return benchNodeType(
-		'benchMinimalSend',
-		'Bench Minimal Send',
-		"Sends through n8n's request helper without checks",
-		async function execute() {
-			const items = this.getInputData();
-			return [
-				await eachInParallel(items.length, this.getNodeParameter('concurrency', 0), async (i) => {
-					const { phone, name } = items[i].json;
-					const { status } = await postThroughN8n(this, `${baseUrl}/messages/alimtalk/trigger`, { campaignKey: CAMPAIGN, users: [{ phoneNumber: phone, properties: { name } }] });
-					return { json: { status }, pairedItem: { item: i } };
-				}),
-			];
-		},
-		{ credentials: true, properties: [CONCURRENCY_PROPERTY] },
-	);
-}
-
-/** See STEPS.minimalBulkCreate. */
-function minimalBulkCreateType({ baseUrl }) {
-	return benchNodeType(
-		'benchMinimalBulkCreate',
-		'Bench Minimal Bulk',
-		'Sends 1,000-member bodies without checks',
-		async function execute() {
-			const items = this.getInputData();
-			const out = [];
-			for (let start = 0; start < items.length; start += 1000) {
-				const body = {};
-				const part = [];
-				for (let i = start; i < Math.min(items.length, start + 1000); i++) {
-					const json = items[i].json;
-					const values = { name: json.name, points: json.points, joined: json.joined, vip: String(json.vip), grade: json.grade };
-					body[json.memberId] = values;
-					part.push({ json: { memberId: json.memberId, keys: Object.keys(values), values }, pairedItem: { item: i } });
-				}
-				const response = await postThroughN8n(this, `${baseUrl}/v2/custom`, body);
-				if (response.body.processCode !== 0) throw new Error(`not stored: ${JSON.stringify(response.body)}`);
-				for (const item of part) out.push(item);
-			}
-			return [out];
-		},
-		{ credentials: true },
-	);
-}
-
-module.exports = {
-	minimalBulkCreateType,
-	minimalSendType,
-	readSendParametersType,
-	rawHttpSendType,
-	PKG,
-	SOURCE_TYPE,
-	CAMPAIGN,
-	CUSTOM_KEYS,
-	GENERATORS,
-	fillCustom,
-	inProcessWorkflow,
-	cliWorkflow,
-	sourceNodeType,
-};
+module.exports = { workloads };

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const rt = require('./n8n-runtime.js');
+const rt = require('./runtime/index.js');
 const { startCluster } = require('./queue/cluster.js');
 const { spawnService, waitForPort } = require('./queue/process.js');
 

@@ -1,5 +1,5 @@
 /** Types of scripts/queue/cluster.js (CommonJS), for the queue-mode tests in test/queue. */
-import type { RuntimePaths, RunResult } from '../n8n-runtime';
+import type { RuntimePaths, RunResult } from '../runtime';
 
 export interface ServiceHandle {
 	host: string;

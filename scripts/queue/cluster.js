@@ -15,7 +15,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const rt = require('../n8n-runtime.js');
+const rt = require('../runtime/index.js');
 const { ensureServices, startPostgres, startRedis } = require('./services.js');
 const { tempDir } = require('./process.js');
 const { startN8nProcess } = require('./n8n-process.js');

@@ -6,7 +6,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const rt = require('../n8n-runtime.js');
+const rt = require('../runtime/index.js');
 const { isRoot, spawnService } = require('./process.js');
 
 /**

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { formatDuration } = require('../n8n-runtime.js');
+const { formatDuration } = require('../runtime/index.js');
 
 function isRoot() {
 	return typeof process.getuid === 'function' && process.getuid() === 0;

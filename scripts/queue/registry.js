@@ -12,7 +12,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const rt = require('../n8n-runtime.js');
+const rt = require('../runtime/index.js');
 const { spawnService, tempDir, waitForPort } = require('./process.js');
 
 const VERDACCIO_VERSION = '6.10.4';

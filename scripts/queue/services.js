@@ -14,7 +14,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
-const { freePort, log, run, formatDuration } = require('../n8n-runtime.js');
+const { freePort, log, run, formatDuration } = require('../runtime/index.js');
 const { isRoot, runAs, spawnService, tempDir, waitForPort } = require('./process.js');
 
 const PG_ROOT = '/usr/lib/postgresql';

@@ -1,10 +1,10 @@
 /**
  * The workflows the queue-mode tests, `npm run start:queue` and the benchmark run, built in one
  * place: a webhook-triggered Alimtalk send, a generated-rows custom data sync, and a long send
- * run. Each uses the credential "Campaign Sandbox" (SANDBOX_CREDENTIAL in scripts/n8n-runtime.js).
+ * run. Each uses the credential "Campaign Sandbox" (SANDBOX_CREDENTIAL in scripts/runtime/).
  */
 'use strict';
-const { SANDBOX_CREDENTIAL } = require('../n8n-runtime.js');
+const { SANDBOX_CREDENTIAL } = require('../runtime/index.js');
 
 const PKG = 'n8n-nodes-campaign-messaging';
 const CREDENTIALS = { campaignApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } };

@@ -1,23 +1,14 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { loadPackage, logLines, runNode } from '../engine/harness';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import type { IDataObject } from 'n8n-workflow';
+import { FAST, loadPackage, logLines, pairedIndexes, runNode, useSandbox, withFast } from '../support';
 import { http, timer } from '../support/node';
 import { startScripted } from '../support/scripted-server';
 
-const FAST = { retryDelayMs: 0 };
-
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox({ accounts: { 'expired-key': 'expired', 'unknown-perm': 'noPermission' } });
-});
-afterAll(async () => {
+const sb = useSandbox({ accounts: { 'expired-key': 'expired', 'unknown-perm': 'noPermission' } });
+afterAll(() => {
 	// Nothing n8n logged during these runs holds the key.
 	expect(logLines.join('\n')).not.toContain(sb.apiKey);
-	await sb.close();
 });
 beforeEach(() => {
-	sb.reset();
-	sb.configure({ latencyMs: 0, faults: undefined, triggerResponse: 'envelope' });
 	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 	sb.addCampaign('BLOCKED', { templateState: 'blocked' });
 });
@@ -27,21 +18,17 @@ const phone = (i: number) => `8210${String(10000000 + i).slice(-8)}`;
 async function send(input: IDataObject[], parameters: IDataObject = {}, credentials?: IDataObject) {
 	return await runNode({
 		type: 'campaignAlimtalk',
-		parameters: {
+		parameters: withFast({
 			operation: 'send',
 			campaignKey: '={{$json.campaign}}',
 			phoneNumber: '={{$json.phone}}',
 			properties: { property: [{ key: 'name', value: '={{$json.name}}' }] },
 			...parameters,
-			options: { ...FAST, ...((parameters.options as IDataObject) ?? {}) },
-		},
+		}),
 		input,
 		credentials: (credentials ?? { baseUrl: sb.baseUrl, apiKey: sb.apiKey }) as never,
 	});
 }
-
-const pairedIndexes = (items: INodeExecutionData[]) =>
-	items.map((i) => (i.pairedItem as { item: number }).item);
 
 describe('Campaign Alimtalk send', () => {
 	it('sends 20 items as 20 requests with one user each and its variables', async () => {

@@ -10,8 +10,7 @@ import type {
 	ICredentialTestRequest,
 	INodeType,
 } from 'n8n-workflow';
-import { loadPackage, runWorkflow, SOURCE_TYPE } from '../engine/harness';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { loadPackage, runWorkflow, SOURCE_TYPE, useSandbox } from '../support';
 import { startScripted } from '../support/scripted-server';
 
 async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
@@ -78,14 +77,9 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 }
 
 describe('credential test', () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({
-			accounts: { 'unapproved-key': 'unapproved', 'expired-key': 'expired', 'unregistered-key': 'unregistered' },
-		});
+	const sb = useSandbox({
+		accounts: { 'unapproved-key': 'unapproved', 'expired-key': 'expired', 'unregistered-key': 'unregistered' },
 	});
-	afterAll(() => sb.close());
-	beforeEach(() => sb.configure({ stringCodes: false, errorHttpStatus: 'ok' }));
 
 	it('passes for a working key, with a trailing slash on the base URL', async () => {
 		expect(await testCredential({ baseUrl: `${sb.baseUrl}//`, apiKey: sb.apiKey })).toEqual({ status: 'OK', message: 'Connection successful!' });

@@ -2,15 +2,10 @@
  * delete and deleteKeys of both data nodes: collected ids, chunks, refused deletes with
  * retryAfter while the other chunks still run, and bad input.
  */
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { DIALECTS, expectAllAccounted, pairedOf, run } from './support';
+import { DIALECTS, expectAllAccounted, pairsOf, useSandbox } from '../support';
+import { run } from './support';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(async () => sb.close());
-beforeEach(() => sb.reset());
+const sb = useSandbox();
 
 const seed = (store: Map<string, Map<string, string | number>>, ids: string[]) => {
 	for (const id of ids) store.set(id, new Map<string, string | number>([['grade', 'g'], ['points', 1], ['joined', '2024-01-01']]));
@@ -24,12 +19,12 @@ describe.each(DIALECTS)('%s: delete', (_name, dialect) => {
 		expect(error).toBeUndefined();
 		expect(sb.requests.map((r) => [r.method, r.path, r.body])).toEqual([['DELETE', dialect.path, ['a', 'b', 'nobody']]]);
 		expect([...dialect.store(sb).keys()]).toEqual(['c']);
-		expect(out[0].map((i) => [i.json, pairedOf(i)])).toEqual([
+		expect(out[0].map((i) => [i.json, pairsOf(i)])).toEqual([
 			[{ memberId: 'a', deleted: true, batchDeletedCount: 6 }, [0, 2]],
 			[{ memberId: 'b', deleted: true, batchDeletedCount: 6 }, [1]],
 			[{ memberId: 'nobody', deleted: true, batchDeletedCount: 6 }, [5]],
 		]);
-		expect(out[1].map((i) => [i.json.code, i.json.field, i.json.message, pairedOf(i)])).toEqual([
+		expect(out[1].map((i) => [i.json.code, i.json.field, i.json.message, pairsOf(i)])).toEqual([
 			['-9997', 'memberId', 'Member ID is empty', [3]],
 			['-9997', 'memberId', 'Member ID is missing (empty)', [4]],
 		]);
@@ -59,7 +54,7 @@ describe.each(DIALECTS)('%s: delete', (_name, dialect) => {
 		const retry = Date.parse(String(out[1][0].json.retryAfter));
 		expect(retry - before).toBeGreaterThanOrEqual(30 * 60000 - 1000);
 		expect(retry - before).toBeLessThan(31 * 60000);
-		expect(out[1].map((i) => pairedOf(i)[0])).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
+		expect(out[1].map((i) => pairsOf(i)[0])).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
 		// chunks 1 and 3 applied, chunk 2 untouched
 		expect(dialect.store(sb).size).toBe(100);
 		expect(dialect.store(sb).has('m100') && dialect.store(sb).has('m199') && !dialect.store(sb).has('m99')).toBe(true);
@@ -92,11 +87,11 @@ describe.each(DIALECTS)('%s: deleteKeys', (_name, dialect) => {
 		]);
 		expect(dialect.store(sb).has('a')).toBe(false);
 		expect(Object.fromEntries(dialect.store(sb).get('b') ?? [])).toEqual({ grade: 'g', joined: '2024-01-01' });
-		expect(out[0].map((i) => [i.json, pairedOf(i)])).toEqual([
+		expect(out[0].map((i) => [i.json, pairsOf(i)])).toEqual([
 			[{ memberId: 'a', keys: ['grade', 'points', 'joined'], deleted: true, batchDeletedCount: 4 }, [0, 2]],
 			[{ memberId: 'b', keys: ['points'], deleted: true, batchDeletedCount: 4 }, [1]],
 		]);
-		expect(out[1].map((i) => [i.json.code, i.json.field, i.json.memberId, pairedOf(i)])).toEqual([['-9997', 'keys', 'b', [3]]]);
+		expect(out[1].map((i) => [i.json.code, i.json.field, i.json.memberId, pairsOf(i)])).toEqual([['-9997', 'keys', 'b', [3]]]);
 		expectAllAccounted(out, input.length);
 	});
 

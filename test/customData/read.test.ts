@@ -2,18 +2,10 @@
  * get and getAll of both data nodes, through the real engine against the sandbox (and a
  * scripted page server where the sandbox cannot misbehave the way a test needs).
  */
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { DIALECTS, CUSTOM, fill, run, scriptedCredential, startPageServer } from './support';
+import { CUSTOM, DIALECTS, pairedIndexes, useSandbox } from '../support';
+import { fill, run, scriptedCredential, startPageServer } from './support';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(async () => sb.close());
-beforeEach(() => {
-	sb.reset();
-	sb.configure({ pagingEnd: undefined, pageSize: undefined, stringCodes: undefined, faults: undefined });
-});
+const sb = useSandbox();
 
 const entryId = (json: { memberId?: unknown; key?: unknown }) => `${String(json.memberId)}/${String(json.key)}`;
 
@@ -31,7 +23,7 @@ describe.each(DIALECTS)('%s: getAll', (_name, dialect) => {
 			expect(new Set(items.map((i) => entryId(i.json))).size).toBe(2345);
 			expect(items[0].json).toEqual({ memberId: 'm00000', key: 'k0', value: 0 });
 			expect(items[2344].json).toEqual({ memberId: 'm00468', key: 'k4', value: 2344 });
-			expect(items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+			expect(pairedIndexes(items).every((i) => i === 0)).toBe(true);
 			const gets = sb.requests.filter((r) => r.method === 'GET');
 			expect(gets).toHaveLength(pagingEnd === 'emptyPage' ? 4 : 3);
 			expect(gets[0].query).toEqual({});
@@ -84,7 +76,7 @@ describe.each(DIALECTS)('%s: getAll', (_name, dialect) => {
 		fill(dialect.store(sb), 3, 1);
 		const { out } = await run(sb, dialect, { operation: 'getAll', returnAll: true }, [{}, {}]);
 		expect(out[0]).toHaveLength(6);
-		expect(out[0].map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 0, 0, 1, 1, 1]);
+		expect(pairedIndexes(out[0])).toEqual([0, 0, 0, 1, 1, 1]);
 	});
 });
 
@@ -97,7 +89,7 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 		const { out, error } = await run(sb, dialect, { operation: 'get', memberId: '={{$json.id}}' }, odd.map((id) => ({ id })));
 		expect(error).toBeUndefined();
 		expect(out[0].map((i) => i.json)).toEqual(odd.map((id) => ({ memberId: id, key: 'grade', value: `g-${id}` })));
-		expect(out[0].map((i) => (i.pairedItem as { item: number }).item)).toEqual(odd.map((_, i) => i));
+		expect(pairedIndexes(out[0])).toEqual(odd.map((_, i) => i));
 		expect(sb.requests.map((r) => r.query)).toEqual(odd.map((memberId) => ({ memberId })));
 	});
 
@@ -132,7 +124,7 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 		expect(error).toBeUndefined();
 		expect(out[0]).toHaveLength(3);
 		expect(out[0][1].json.error).toMatch(/Member ID/);
-		expect(out[0].map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 1, 2]);
+		expect(pairedIndexes(out[0])).toEqual([0, 1, 2]);
 	});
 
 	it('fails the whole call with the code table message for an unknown API key', async () => {

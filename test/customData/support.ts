@@ -1,43 +1,11 @@
 /**
  * Shared helpers of the Custom Data / Legacy Data workflow tests: the two dialects as test
- * cases, a runner through the real engine, pairing checks, and a tiny scripted page server for
+ * cases, a runner through the real engine, and a tiny scripted page server for
  * answers the sandbox does not give (a repeated nextPageSeq, 200,000 entries fast).
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { runNode } from '../engine/harness';
-import type { Sandbox } from '../sandbox/server';
+import type { IDataObject } from 'n8n-workflow';
+import { runNode, withFast, type DialectCase } from '../support';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
-
-export const FAST = { retryDelayMs: 0 };
-
-export interface DialectCase {
-	type: 'campaignCustomData' | 'campaignLegacyData';
-	path: '/v2/custom' | '/v1/legacy';
-	keyField: string;
-	valueField: string;
-	store(sb: Sandbox): Map<string, Map<string, string | number>>;
-}
-
-export const CUSTOM: DialectCase = {
-	type: 'campaignCustomData',
-	path: '/v2/custom',
-	keyField: 'customDataKey',
-	valueField: 'customDataValue',
-	store: (sb) => sb.state.custom,
-};
-
-export const LEGACY: DialectCase = {
-	type: 'campaignLegacyData',
-	path: '/v1/legacy',
-	keyField: 'legacyDataKey',
-	valueField: 'legacyDataValue',
-	store: (sb) => sb.state.legacy,
-};
-
-export const DIALECTS: Array<[string, DialectCase]> = [
-	['custom data v2', CUSTOM],
-	['legacy data v1', LEGACY],
-];
 
 export interface RunExtra {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
@@ -55,35 +23,12 @@ export async function run(
 ) {
 	return await runNode({
 		type: dialect.type,
-		parameters: { ...parameters, options: { ...FAST, ...((parameters.options as IDataObject) ?? {}) } },
+		parameters: withFast(parameters),
 		input,
 		credentials: (extra.credentials ?? { baseUrl: sb.baseUrl, apiKey: sb.apiKey }) as never,
 		onError: extra.onError,
 		timezone: extra.timezone,
 	});
-}
-
-/** The input indexes an item is paired to. */
-export function pairedOf(item: INodeExecutionData): number[] {
-	const p = item.pairedItem;
-	if (p === undefined) return [];
-	if (typeof p === 'number') return [p];
-	return (Array.isArray(p) ? p : [p]).map((x) => (typeof x === 'number' ? x : x.item));
-}
-
-/** Every input index some output item is paired to. */
-export function covered(out: INodeExecutionData[][]): Set<number> {
-	const seen = new Set<number>();
-	for (const output of out) for (const item of output) for (const i of pairedOf(item)) seen.add(i);
-	return seen;
-}
-
-/** Asserts that every input item is accounted for, and every output item is paired. */
-export function expectAllAccounted(out: INodeExecutionData[][], inputCount: number): void {
-	for (const output of out) for (const item of output) expect(pairedOf(item).length).toBeGreaterThan(0);
-	const seen = covered(out);
-	const missing = Array.from({ length: inputCount }, (_, i) => i).filter((i) => !seen.has(i));
-	expect(missing).toEqual([]);
 }
 
 /** Fills a store with `members` members of `keysPer` keys each: m00000 -> { k0: 0, k1: 1, ... }. */

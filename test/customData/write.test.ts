@@ -3,17 +3,11 @@
  * counts (v1), and every input item accounted for on Success or Failed.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { CUSTOM, DIALECTS, LEGACY, expectAllAccounted, pairedOf, run, scriptedCredential, startPageServer } from './support';
+import { CUSTOM, DIALECTS, LEGACY, expectAllAccounted, pairsOf, useSandbox } from '../support';
+import { run, scriptedCredential, startPageServer } from './support';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(async () => sb.close());
+const sb = useSandbox();
 beforeEach(() => {
-	sb.reset();
-	sb.configure({ faults: undefined, stringCodes: undefined });
 	sb.registerKey('grade', 'string');
 	sb.registerKey('points', 'number');
 	sb.registerKey('joined', 'date');
@@ -39,7 +33,7 @@ describe.each(DIALECTS)('%s: create and update', (_name, dialect) => {
 		expect(out[0]).toHaveLength(2500);
 		expect(out[1]).toHaveLength(0);
 		expect(out[0][7].json).toMatchObject({ memberId: 'm7', keys: ['grade', 'points'], values: { grade: 'g7', points: 7 } });
-		expect(out[0].map((i) => pairedOf(i)[0])).toEqual(input.map((_, i) => i));
+		expect(out[0].map((i) => pairsOf(i)[0])).toEqual(input.map((_, i) => i));
 	});
 
 	it('honours batchSize 100', async () => {
@@ -69,7 +63,7 @@ describe.each(DIALECTS)('%s: create and update', (_name, dialect) => {
 		expect(sb.requests).toHaveLength(1);
 		expect(sb.requests[0].body).toEqual({ a: { grade: 'last', points: 1, joined: '2024-01-02' }, b: { grade: 'b' } });
 		expect(stored(dialect, 'a')).toEqual({ grade: 'last', points: 1, joined: '2024-01-02' });
-		expect(out[0].map((i) => [i.json.memberId, pairedOf(i)])).toEqual([
+		expect(out[0].map((i) => [i.json.memberId, pairsOf(i)])).toEqual([
 			['a', [0, 2, 3]],
 			['b', [1, 4]],
 		]);
@@ -164,7 +158,7 @@ describe.each(DIALECTS)('%s: create and update', (_name, dialect) => {
 		];
 		const { out, error } = await run(sb, dialect, { operation: 'create' }, input);
 		expect(error).toBeUndefined();
-		const failed = out[1].map((i) => ({ ...i.json, pairedItem: pairedOf(i) }));
+		const failed = out[1].map((i) => ({ ...i.json, pairedItem: pairsOf(i) }));
 		expect(failed).toEqual([
 			expect.objectContaining({ code: 'F02', memberId: 'a', key: 'nothing', value: null, message: expect.stringMatching(/"nothing" is null/), pairedItem: [0] }),
 			expect.objectContaining({ code: 'F02', memberId: 'a', key: 'nested', value: { x: 1 }, message: expect.stringMatching(/an object/), pairedItem: [0] }),
@@ -254,14 +248,14 @@ describe('custom data v2: partial success (failure rows)', () => {
 		expect(error).toBeUndefined();
 		expect(sb.requests).toHaveLength(1);
 		expect(sb.requests[0].processCode).toBe(1);
-		const failed = out[1].map((i) => ({ ...i.json, pairedItem: pairedOf(i) }));
+		const failed = out[1].map((i) => ({ ...i.json, pairedItem: pairsOf(i) }));
 		expect(failed).toEqual([
 			{ code: 'F02', message: expect.stringMatching(/format/), memberId: 'a', key: 'points', value: 'not a number', pairedItem: [0] },
 			{ code: 'F01', message: expect.stringMatching(/not registered/), memberId: 'a', key: 'unknownKey', value: 'x', pairedItem: [0] },
 			{ code: 'F02', message: expect.any(String), memberId: 'b', key: 'joined', value: '2024-13-45', pairedItem: [1] },
 			{ code: 'F01', message: expect.any(String), memberId: 'c', key: 'unknownKey', value: 'only bad', pairedItem: [2, 3] },
 		]);
-		expect(out[0].map((i) => ({ ...i.json, pairedItem: pairedOf(i) }))).toEqual([
+		expect(out[0].map((i) => ({ ...i.json, pairedItem: pairsOf(i) }))).toEqual([
 			{ memberId: 'a', keys: ['grade'], values: { grade: 'gold' }, pairedItem: [0] },
 			{ memberId: 'b', keys: ['points'], values: { points: 5 }, pairedItem: [1] },
 			{ memberId: 'd', keys: ['grade'], values: { grade: 'fine' }, pairedItem: [4] },
@@ -277,8 +271,8 @@ describe('custom data v2: partial success (failure rows)', () => {
 			{ memberId: 'a', unknownKey: 2 },
 		];
 		const { out } = await run(sb, CUSTOM, { operation: 'create' }, input);
-		expect(out[1].map((i) => [i.json.key, i.json.value, pairedOf(i)])).toEqual([['unknownKey', 2, [0, 1]]]);
-		expect(out[0].map((i) => [i.json.keys, pairedOf(i)])).toEqual([[['grade'], [0, 1]]]);
+		expect(out[1].map((i) => [i.json.key, i.json.value, pairsOf(i)])).toEqual([['unknownKey', 2, [0, 1]]]);
+		expect(out[0].map((i) => [i.json.keys, pairsOf(i)])).toEqual([[['grade'], [0, 1]]]);
 	});
 
 	it('handles 2,500 items with failures spread over 3 chunks, accounting for every item', async () => {
@@ -309,7 +303,7 @@ describe('custom data v2: partial success (failure rows)', () => {
 			});
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(3);
-			expect(out[1].map((i) => [i.json.code, i.json.memberId, i.json.key ?? null, pairedOf(i)])).toEqual([
+			expect(out[1].map((i) => [i.json.code, i.json.memberId, i.json.key ?? null, pairsOf(i)])).toEqual([
 				['F01', 'm0', 'k', [0]],
 				['-1004', 'm2', null, [2]],
 				['-1004', 'm3', null, [3]],
@@ -377,7 +371,7 @@ describe('legacy data v1: counts', () => {
 
 describe('outputs in the real engine', () => {
 	it('routes Failed items to output index 1: a node connected there receives exactly them', async () => {
-		const { runWorkflow } = await import('../engine/harness');
+		const { runWorkflow } = await import('../support/engine');
 		const result = await runWorkflow({
 			nodes: [
 				{ id: 's', name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify([{ memberId: 'a', grade: 'ok', nope: 1 }, { memberId: '' }]) } },
@@ -417,7 +411,7 @@ describe('outputs in the real engine', () => {
 
 describe('declared outputs', () => {
 	it('evaluates to one output for reads and Success/Failed for writes', async () => {
-		const { loadPackage } = await import('../engine/harness');
+		const { loadPackage } = await import('../support/engine');
 		const { NodeHelpers, Workflow } = await import('n8n-workflow');
 		for (const type of ['campaignCustomData', 'campaignLegacyData']) {
 			const nodeType = loadPackage().nodes.get(`n8n-nodes-campaign-messaging.${type}`);

@@ -1,6 +1,6 @@
 import { http, type net } from '../support/node';
-import { startSandbox } from '../sandbox/server';
-import { runNode } from './harness';
+import { startSandbox } from '../../sandbox/server';
+import { runNode } from '../support';
 
 describe('engine harness (smoke)', () => {
 	let server: http.Server;

@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
 import { SEND_PARAMETERS } from './fixtures';
-import { KEY, SEED, countSandbox, expectClearError, finishSuite, pairsOf, run, sandboxFixture, tally } from './support';
+import { KEY, SEED, countSandbox, expectClearError, finishSuite, pairsOf, run, tally } from './support';
+import { useSandbox } from '../support';
 
-const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
+const sb = useSandbox({ apiKey: KEY });
 finishSuite('bad-options');
 
 interface OptionRule {
@@ -56,19 +56,19 @@ describe.each(NODES.map((n): [string, (typeof NODES)[number]] => [n.name, n]))('
 				fc.boolean(),
 				async ([rule, value], continueOnFail) => {
 					tally.generatedCases++;
-					sb().reset();
+					sb.reset();
 					const result = await run(
 						{
 							type: node.type,
-							parameters: { ...node.parameters, options: { retryDelayMs: 0, [rule.option]: value } },
+							parameters: { ...node.parameters, options: { [rule.option]: value } },
 							input: node.input,
-							credentials: { baseUrl: sb().baseUrl, apiKey: KEY, memberApiVersion: 'any' },
+							credentials: { baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' },
 							...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 						},
 						`${node.name} (bad ${rule.option})`,
 					);
-					countSandbox(node.name, sb().requests);
-					expect(sb().requests).toHaveLength(0);
+					countSandbox(node.name, sb.requests);
+					expect(sb.requests).toHaveLength(0);
 					const words = `Option "${rule.label}" must be a whole number from ${rule.min} to ${rule.max}`;
 					if (continueOnFail) {
 						expect(result.error).toBeUndefined();
@@ -87,36 +87,36 @@ describe.each(NODES.map((n): [string, (typeof NODES)[number]] => [n.name, n]))('
 });
 
 it('accepts a whole number given as text (what an expression gives)', async () => {
-	sb().reset();
+	sb.reset();
 	const result = await run(
 		{
 			type: 'campaignCustomData',
 			parameters: { operation: 'create', options: { retryDelayMs: '0', batchSize: ' 2 ' } },
 			input: [1, 2, 3].map((n) => ({ memberId: `m${n}`, grade: 'A' })),
-			credentials: { baseUrl: sb().baseUrl, apiKey: KEY },
+			credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
 		},
 		'custom data create (text options)',
 	);
-	countSandbox('custom data create', sb().requests);
+	countSandbox('custom data create', sb.requests);
 	expect(result.error).toBeUndefined();
-	expect(sb().requests.map((r) => Object.keys(r.body as object).length)).toEqual([2, 1]);
+	expect(sb.requests.map((r) => Object.keys(r.body as object).length)).toEqual([2, 1]);
 });
 
 it('getAll refuses a bad Limit before reading, naming the parameter and its rule', async () => {
 	await fc.assert(
 		fc.asyncProperty(fc.oneof(fc.integer({ min: -1e6, max: 0 }), fc.double({ min: 0.01, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n)), fc.constantFrom<string | boolean | number[]>('abc', '10 items', true, [10])), async (limit) => {
 			tally.generatedCases++;
-			sb().reset();
+			sb.reset();
 			const result = await run(
 				{
 					type: 'campaignLegacyData',
-					parameters: { operation: 'getAll', returnAll: false, limit, options: { retryDelayMs: 0 } },
+					parameters: { operation: 'getAll', returnAll: false, limit },
 					input: [{}],
-					credentials: { baseUrl: sb().baseUrl, apiKey: KEY },
+					credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
 				},
 				'legacy data getAll (bad limit)',
 			);
-			expect(sb().requests).toHaveLength(0);
+			expect(sb.requests).toHaveLength(0);
 			expect(result.error?.message).toContain('Limit must be a whole number of at least 1');
 			expectClearError(result, 'legacy data getAll');
 		}),

@@ -149,7 +149,7 @@ describe.each(OPS.map((op): [string, Op] => [op.name, op]))('%s', (_name, op) =>
 				const result = await run(
 					{
 						type: op.type,
-						parameters: { ...op.parameters, options: { ...((op.parameters.options as IDataObject) ?? {}), maxRetries: 0, retryDelayMs: 0, timeoutMs: 10000 } },
+						parameters: { ...op.parameters, options: { ...((op.parameters.options as IDataObject) ?? {}), maxRetries: 0, timeoutMs: 10000 } },
 						input: op.input,
 						credentials: { baseUrl: server.baseUrl, apiKey: KEY, memberApiVersion: 'any' },
 					},

@@ -6,9 +6,8 @@
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
 import { COMMON_IDS, DATA_KEYS, batchSize, dataItem, initialEntries, jsonValue, memberIdValue } from './arbitraries';
-import { DATA_CASES, dataRows, prepareData } from './fixtures';
+import { dataRows, prepareData } from './fixtures';
 import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';
 import {
 	KEY,
@@ -19,11 +18,11 @@ import {
 	finishSuite,
 	plainStore,
 	run,
-	sandboxFixture,
 	tally,
 } from './support';
+import { DIALECTS, useSandbox } from '../support';
 
-const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
+const sb = useSandbox({ apiKey: KEY });
 finishSuite('conservation-data');
 
 /** Member -> sorted keys claimed stored by the Success items. */
@@ -36,7 +35,7 @@ function successKeys(items: INodeExecutionData[]): Array<[string, string[]]> {
 	return [...claims].map(([id, keys]): [string, string[]] => [id, [...keys].sort()]).sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
-const credentials = () => ({ baseUrl: sb().baseUrl, apiKey: KEY });
+const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY });
 
 /** The keys parameter of deleteKeys as an item may give it: comma text with spaces, an array, or junk. */
 const keysValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -45,7 +44,7 @@ const keysValue: fc.Arbitrary<unknown> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom('', ' , ,', null, 7, { k: 'grade' }) },
 );
 
-describe.each(DATA_CASES)('%s', (_name, d) => {
+describe.each(DIALECTS)('%s', (_name, d) => {
 	it('create / update with generated items: nothing lost, no row on both outputs, state as the model says', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -57,22 +56,22 @@ describe.each(DATA_CASES)('%s', (_name, d) => {
 				async (generated, size, operation, skipNull, initial) => {
 					tally.generatedCases++;
 					const input = JSON.parse(JSON.stringify(generated)) as IDataObject[];
-					const before = prepareData(sb(), d.store, initial);
+					const before = prepareData(sb, d.store, initial);
 					const result = await run(
-						{ type: d.type, parameters: { operation, options: { batchSize: size, skipNullValues: skipNull, retryDelayMs: 0 } }, input, credentials: credentials() },
+						{ type: d.type, parameters: { operation, options: { batchSize: size, skipNullValues: skipNull } }, input, credentials: credentials() },
 						`${d.type} ${operation}`,
 					);
-					countSandbox(d.type, sb().requests);
+					countSandbox(d.type, sb.requests);
 					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
 					checkWriteOutputs(result.out, input.length, { failedFields: ['memberId'], eachIndexOnce: false });
 					checkNoRowOnBoth(result.out, dataRows);
 					const model = expectedDataWrite(before, autoMapped(input), d.dialect);
-					expect(plainStore(d.store(sb()))).toEqual(plainStore(model.store));
+					expect(plainStore(d.store(sb))).toEqual(plainStore(model.store));
 					if (d.dialect === 'v2') {
 						const claimed = [...model.storedNow].map(([id, keys]): [string, string[]] => [id, [...keys].sort()]).sort(([a], [b]) => (a < b ? -1 : 1));
 						expect(successKeys(result.out[0])).toEqual(claimed);
 					}
-					for (const request of sb().requests) expect(Object.keys(request.body as object).length).toBeLessThanOrEqual(size);
+					for (const request of sb.requests) expect(Object.keys(request.body as object).length).toBeLessThanOrEqual(size);
 				},
 			),
 			{ seed: SEED, numRuns: 45 },
@@ -88,7 +87,7 @@ describe.each(DATA_CASES)('%s', (_name, d) => {
 			fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 20 }), batchSize, fc.constantFrom('create', 'update'), initialEntries, async (generated, size, operation, initial) => {
 				tally.generatedCases++;
 				const input = JSON.parse(JSON.stringify(generated)) as Array<{ memberId?: unknown; k1: string; v1: unknown; k2: string; v2: unknown }>;
-				const before = prepareData(sb(), d.store, initial);
+				const before = prepareData(sb, d.store, initial);
 				const parameters = {
 					operation,
 					mappingMode: 'defineBelow',
@@ -99,15 +98,15 @@ describe.each(DATA_CASES)('%s', (_name, d) => {
 							{ key: '={{ $json.k2 }}', value: '={{ $json.v2 }}' },
 						],
 					},
-					options: { batchSize: size, retryDelayMs: 0 },
+					options: { batchSize: size },
 				};
 				const result = await run({ type: d.type, parameters, input: input as IDataObject[], credentials: credentials() }, `${d.type} ${operation} (define below)`);
-				countSandbox(d.type, sb().requests);
+				countSandbox(d.type, sb.requests);
 				if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
 				checkWriteOutputs(result.out, input.length, { failedFields: ['memberId'], eachIndexOnce: false });
 				checkNoRowOnBoth(result.out, dataRows);
 				const rows = input.map((i) => ({ id: i.memberId, pairs: [[i.k1, i.v1], [i.k2, i.v2]] as Array<[string, unknown]> }));
-				expect(plainStore(d.store(sb()))).toEqual(plainStore(expectedDataWrite(before, rows, d.dialect).store));
+				expect(plainStore(d.store(sb))).toEqual(plainStore(expectedDataWrite(before, rows, d.dialect).store));
 			}),
 			{ seed: SEED + 2, numRuns: 35 },
 		);
@@ -124,22 +123,22 @@ describe.each(DATA_CASES)('%s', (_name, d) => {
 				async (generated, size, operation, initial, lock) => {
 					tally.generatedCases++;
 					const input = JSON.parse(JSON.stringify(generated)) as Array<{ id: unknown; keys?: unknown }>;
-					const before = prepareData(sb(), d.store, initial);
-					if (lock) sb().state.lockedMembers.set(lock[0], lock[1]);
+					const before = prepareData(sb, d.store, initial);
+					if (lock) sb.state.lockedMembers.set(lock[0], lock[1]);
 					const result = await run(
 						{
 							type: d.type,
-							parameters: { operation, memberId: '={{ $json.id }}', keys: '={{ $json.keys }}', options: { batchSize: size, retryDelayMs: 0 } },
+							parameters: { operation, memberId: '={{ $json.id }}', keys: '={{ $json.keys }}', options: { batchSize: size } },
 							input: input as IDataObject[],
 							credentials: credentials(),
 						},
 						`${d.type} ${operation}`,
 					);
-					countSandbox(d.type, sb().requests);
+					countSandbox(d.type, sb.requests);
 					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
 					checkWriteOutputs(result.out, input.length, { failedFields: ['memberId'], eachIndexOnce: true });
 					const model = expectedDataDelete(before, input, operation === 'deleteKeys', size, new Set(lock ? [lock[0]] : []));
-					expect(plainStore(d.store(sb()))).toEqual(plainStore(model.store));
+					expect(plainStore(d.store(sb))).toEqual(plainStore(model.store));
 					for (const item of result.out[1]) {
 						if (!['-1009', '-1010'].includes(String(item.json.code))) continue;
 						expect(model.refused.has(String(item.json.memberId))).toBe(true);

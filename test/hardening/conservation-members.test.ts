@@ -5,16 +5,16 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
 import { MEMBER_IDS, PHONES, batchSize, initialMembers, memberItem } from './arbitraries';
 import { outcomesOf, prepareMembers } from './fixtures';
 import { expectedUpsert, memberPhone, memberText } from './models';
-import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, plainMap, run, sandboxFixture, tally } from './support';
+import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, plainMap, run, tally } from './support';
+import { useSandbox } from '../support';
 
-const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
+const sb = useSandbox({ apiKey: KEY });
 finishSuite('conservation-members');
 
-const credentials = () => ({ baseUrl: sb().baseUrl, apiKey: KEY, memberApiVersion: 'any' });
+const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' });
 
 describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 	it('upsert with generated rows: each item once, the code of the broken rule, state as the model says', async () => {
@@ -28,15 +28,15 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 				fc.option(fc.tuple(fc.constantFrom('m1', 'm2', '김'), fc.constantFrom(-1006, -1007, -1012, -1013)), { freq: 3, nil: undefined }),
 				async (generated, size, normalize, mode, initial, hiddenRule) => {
 					tally.generatedCases++;
-					const before = prepareMembers(sb(), initial);
+					const before = prepareMembers(sb, initial);
 					const hidden = new Map<string, number>(version === 'v1' && hiddenRule ? [hiddenRule] : []);
-					for (const [id, code] of hidden) sb().state.v1RejectMemberIds.set(id, code);
+					for (const [id, code] of hidden) sb.state.v1RejectMemberIds.set(id, code);
 					const input = JSON.parse(JSON.stringify(generated.map((g) => g.json))) as IDataObject[];
 					const parameters: IDataObject = {
 						apiVersion: version,
 						operation: 'upsert',
 						mappingMode: mode,
-						options: { batchSize: size, normalizePhoneNumbers: normalize, retryDelayMs: 0 },
+						options: { batchSize: size, normalizePhoneNumbers: normalize },
 					};
 					if (mode === 'defineBelow') {
 						Object.assign(parameters, {
@@ -47,14 +47,14 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 						});
 					}
 					const result = await run({ type: 'campaignMembers', parameters, input, credentials: credentials() }, `members ${version} upsert`);
-					countSandbox(`members ${version}`, sb().requests);
+					countSandbox(`members ${version}`, sb.requests);
 					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
 					checkWriteOutputs(result.out, input.length, { failedFields: ['memberId', 'phoneNumber'], eachIndexOnce: true });
 					const model = expectedUpsert(version, generated, normalize, size, hidden, before.v1, before.v2);
 					expect(outcomesOf(result.out, input.length)).toEqual(model.outcomes);
-					if (version === 'v1') expect(plainMap(sb().state.membersV1)).toEqual(plainMap(model.v1));
-					else expect(plainMap(sb().state.membersV2)).toEqual(plainMap(model.v2));
-					for (const request of sb().requests) expect((request.body as unknown[]).length).toBeLessThanOrEqual(size);
+					if (version === 'v1') expect(plainMap(sb.state.membersV1)).toEqual(plainMap(model.v1));
+					else expect(plainMap(sb.state.membersV2)).toEqual(plainMap(model.v2));
+					for (const request of sb.requests) expect((request.body as unknown[]).length).toBeLessThanOrEqual(size);
 				},
 			),
 			{ seed: SEED + 10, numRuns: 45 },
@@ -71,7 +71,7 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 				initialMembers,
 				async (generated, size, normalize, allInformation, initial) => {
 					tally.generatedCases++;
-					const before = prepareMembers(sb(), initial);
+					const before = prepareMembers(sb, initial);
 					const input = JSON.parse(JSON.stringify(generated.map((g) => ({ memberId: g.memberId, phoneNumber: PHONES[g.phone].given })))) as IDataObject[];
 					const result = await run(
 						{
@@ -81,14 +81,14 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 								operation: 'delete',
 								memberId: '={{ $json.memberId }}',
 								phoneNumber: '={{ $json.phoneNumber }}',
-								options: { batchSize: size, normalizePhoneNumbers: normalize, deleteAllInformation: allInformation, retryDelayMs: 0 },
+								options: { batchSize: size, normalizePhoneNumbers: normalize, deleteAllInformation: allInformation },
 							},
 							input,
 							credentials: credentials(),
 						},
 						`members ${version} delete`,
 					);
-					countSandbox(`members ${version}`, sb().requests);
+					countSandbox(`members ${version}`, sb.requests);
 					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
 					checkWriteOutputs(result.out, input.length, { failedFields: [version === 'v1' ? 'memberId' : 'phoneNumber'], eachIndexOnce: true });
 					const expected = version === 'v1' ? new Map(before.v1) : new Map(before.v2);
@@ -99,7 +99,7 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 						return 'ok';
 					});
 					expect(outcomesOf(result.out, input.length)).toEqual(outcomes);
-					const state = version === 'v1' ? sb().state.membersV1 : sb().state.membersV2;
+					const state = version === 'v1' ? sb.state.membersV1 : sb.state.membersV2;
 					expect(plainMap(state as Map<string, unknown>)).toEqual(plainMap(expected as Map<string, unknown>));
 				},
 			),

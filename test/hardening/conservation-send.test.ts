@@ -5,13 +5,13 @@
  * once, none missing, none extra.
  */
 import fc from 'fast-check';
-import { startSandbox } from '../sandbox/server';
 import { sendItem } from './arbitraries';
 import { CAMPAIGN_RULES, SEND_PARAMETERS, byRef, outcomesOf, prepareCampaigns, sendInputs, sendJson } from './fixtures';
 import { expectedSends, type SendInput } from './models';
-import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, run, sandboxFixture, tally } from './support';
+import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, run, tally } from './support';
+import { useSandbox } from '../support';
 
-const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
+const sb = useSandbox({ apiKey: KEY });
 finishSuite('conservation-send');
 
 it('send with generated recipients and variables: each item once, each valid message sent exactly once', async () => {
@@ -22,26 +22,26 @@ it('send with generated recipients and variables: each item once, each valid mes
 			fc.integer({ min: 1, max: 8 }),
 			async (generated, convert, concurrency) => {
 				tally.generatedCases++;
-				prepareCampaigns(sb());
+				prepareCampaigns(sb);
 				const inputs = sendInputs(generated);
 				const input = sendJson(inputs);
 				const result = await run(
 					{
 						type: 'campaignAlimtalk',
-						parameters: { ...SEND_PARAMETERS, options: { convertPhoneNumbers: convert, concurrency, retryDelayMs: 0 } },
+						parameters: { ...SEND_PARAMETERS, options: { convertPhoneNumbers: convert, concurrency } },
 						input,
-						credentials: { baseUrl: sb().baseUrl, apiKey: KEY },
+						credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
 					},
 					'alimtalk send',
 				);
-				countSandbox('alimtalk', sb().requests);
+				countSandbox('alimtalk', sb.requests);
 				if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
 				checkWriteOutputs(result.out, input.length, { failedFields: ['campaignKey', 'phoneNumber'], eachIndexOnce: true });
 				const model = expectedSends(JSON.parse(JSON.stringify(inputs)) as SendInput[], convert, CAMPAIGN_RULES);
 				expect(outcomesOf(result.out, input.length)).toEqual(model.outcomes);
-				const sent = sb().state.sent.map(({ campaignKey, phoneNumber, properties }) => ({ campaignKey, phoneNumber, properties }));
+				const sent = sb.state.sent.map(({ campaignKey, phoneNumber, properties }) => ({ campaignKey, phoneNumber, properties }));
 				expect(byRef(sent)).toEqual(byRef(JSON.parse(JSON.stringify(model.sent)) as typeof sent));
-				expect(sb().maxInFlight).toBeLessThanOrEqual(concurrency);
+				expect(sb.maxInFlight).toBeLessThanOrEqual(concurrency);
 			},
 		),
 		{ seed: SEED + 20, numRuns: 50 },

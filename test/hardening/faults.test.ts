@@ -8,25 +8,26 @@
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { startSandbox, type FaultKind, type LoggedRequest, type Sandbox } from '../sandbox/server';
+import type { FaultKind, LoggedRequest, Sandbox } from '../../sandbox/server';
 import { sendItem } from './arbitraries';
-import { CAMPAIGN_RULES, DATA_CASES, SEND_PARAMETERS, outcomesOf, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
+import { CAMPAIGN_RULES, SEND_PARAMETERS, outcomesOf, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
 import { expectedSends, type SendInput } from './models';
-import { KEY, SEED, checkWriteOutputs, countSandbox, expectClearError, finishSuite, pairsOf, run, sandboxFixture, tally } from './support';
+import { KEY, SEED, checkWriteOutputs, countSandbox, expectClearError, finishSuite, pairsOf, run, tally } from './support';
+import { DIALECTS, useSandbox } from '../support';
 import { WRITE_OPS, type WriteCase, type WriteOp } from './write-ops';
 
-const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
+const sb = useSandbox({ apiKey: KEY });
 finishSuite('faults');
 
 const WRITE_FAULTS: FaultKind[] = ['http500html', 'http503html', 'code-9999', 'code-1005', 'drop'];
 const MAX_RETRIES = 6;
 
-const credentials = () => ({ baseUrl: sb().baseUrl, apiKey: KEY, memberApiVersion: 'any' });
+const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' });
 
 async function runWrite(op: WriteOp, c: WriteCase, options: IDataObject, label: string) {
-	const parameters = { ...c.parameters, options: { ...((c.parameters.options as IDataObject) ?? {}), retryDelayMs: 0, ...options } };
+	const parameters = { ...c.parameters, options: { ...((c.parameters.options as IDataObject) ?? {}), ...options } };
 	const result = await run({ type: op.type, parameters, input: c.input, credentials: credentials() }, label);
-	countSandbox(label, sb().requests);
+	countSandbox(label, sb.requests);
 	return result;
 }
 
@@ -59,20 +60,20 @@ describe.each(WRITE_OPS.map((op): [string, WriteOp] => [op.name, op]))('%s under
 		await fc.assert(
 			fc.asyncProperty(op.cases, fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom<'before' | 'after'>('before', 'after'), async (c, seed, phase) => {
 				tally.generatedCases++;
-				c.setup(sb());
+				c.setup(sb);
 				const clean = await runWrite(op, c, { maxRetries: MAX_RETRIES }, `${op.name} (no faults)`);
 				if (clean.error) throw new Error(`the fault-free run stopped: ${clean.error.message}`);
-				const cleanState = op.state(sb());
-				const cleanRequests = sb().requests.map(signature);
+				const cleanState = op.state(sb);
+				const cleanRequests = sb.requests.map(signature);
 
-				c.setup(sb());
-				sb().configure({ faults: { kinds: WRITE_FAULTS, rate: 0.2, seed, phase } });
+				c.setup(sb);
+				sb.configure({ faults: { kinds: WRITE_FAULTS, rate: 0.2, seed, phase } });
 				const faulted = await runWrite(op, c, { maxRetries: MAX_RETRIES }, `${op.name} (faults ${phase})`);
-				const requests = [...sb().requests];
-				sb().configure({ faults: undefined });
+				const requests = [...sb.requests];
+				sb.configure({ faults: undefined });
 				if (faulted.error) throw new Error(`the run with faults stopped: ${faulted.error.message}`);
 				checkWriteOutputs(faulted.out, c.input.length, { failedFields: op.failedFields, eachIndexOnce: op.eachIndexOnce });
-				expect(op.state(sb())).toEqual(cleanState);
+				expect(op.state(sb)).toEqual(cleanState);
 				expect(comparable(faulted.out)).toEqual(comparable(clean.out));
 				// Each answered request is one of the fault-free run, in the same order: nothing skipped, nothing repeated once answered.
 				expect(requests.filter((r) => !r.faulted).map(signature)).toEqual(cleanRequests);
@@ -86,13 +87,13 @@ describe.each(WRITE_OPS.map((op): [string, WriteOp] => [op.name, op]))('%s under
 		await fc.assert(
 			fc.asyncProperty(op.cases, fc.integer({ min: 0, max: 3 }), fc.constantFrom(...WRITE_FAULTS), async (c, maxRetries, kind) => {
 				tally.generatedCases++;
-				c.setup(sb());
-				const before = op.state(sb());
-				sb().configure({ faults: { kinds: [kind], rate: 1, seed: 1 } });
+				c.setup(sb);
+				const before = op.state(sb);
+				sb.configure({ faults: { kinds: [kind], rate: 1, seed: 1 } });
 				const result = await runWrite(op, c, { maxRetries }, `${op.name} (every request ${kind})`);
-				const requests = [...sb().requests];
-				sb().configure({ faults: undefined });
-				expect(op.state(sb())).toEqual(before);
+				const requests = [...sb.requests];
+				sb.configure({ faults: undefined });
+				expect(op.state(sb)).toEqual(before);
 				if (requests.length === 0) {
 					// Every item broke a rule checked before sending: nothing to retry.
 					checkWriteOutputs(result.out, c.input.length, { failedFields: op.failedFields, eachIndexOnce: op.eachIndexOnce });
@@ -108,7 +109,7 @@ describe.each(WRITE_OPS.map((op): [string, WriteOp] => [op.name, op]))('%s under
 	});
 });
 
-describe.each(DATA_CASES)('%s reads under faults', (_name, d) => {
+describe.each(DIALECTS)('%s reads under faults', (_name, d) => {
 	it('get and getAll read every entry exactly once, in order, whatever fails mid-paging', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -126,38 +127,38 @@ describe.each(DATA_CASES)('%s reads under faults', (_name, d) => {
 				async (c) => {
 					tally.generatedCases++;
 					const setup = () => {
-						prepareData(sb(), d.store, []);
-						const store = d.store(sb());
+						prepareData(sb, d.store, []);
+						const store = d.store(sb);
 						for (let m = 0; m < c.members; m++) {
 							const id = m % 3 === 0 ? `회원${m}` : `m${m}&x=${m}`;
 							store.set(id, new Map(Array.from({ length: m === 0 ? 25 : c.keysPer }, (_, k) => [`k${k}`, m * 100 + k])));
 						}
-						sb().configure({ pageSize: c.pageSize, pagingEnd: c.pagingEnd, stringCodes: c.stringCodes });
+						sb.configure({ pageSize: c.pageSize, pagingEnd: c.pagingEnd, stringCodes: c.stringCodes });
 					};
 					const parameters = {
 						operation: c.operation,
 						memberId: '회원0',
 						returnAll: c.limit === undefined,
 						limit: c.limit ?? 50,
-						options: { retryDelayMs: 0, maxRetries: MAX_RETRIES },
+						options: { maxRetries: MAX_RETRIES },
 					};
 					setup();
 					const expected: Array<[string, string, unknown]> = [];
-					for (const [id, entries] of d.store(sb())) {
+					for (const [id, entries] of d.store(sb)) {
 						if (c.operation === 'get' && id !== '회원0') continue;
 						for (const [key, value] of entries) expected.push([id, key, value]);
 					}
 					const wanted = c.operation === 'get' || c.limit === undefined ? expected : expected.slice(0, c.limit);
 					const clean = await run({ type: d.type, parameters, input: [{}], credentials: credentials() }, `${d.type} ${c.operation}`);
-					countSandbox(d.type, sb().requests);
-					const cleanPages = sb().requests.length;
+					countSandbox(d.type, sb.requests);
+					const cleanPages = sb.requests.length;
 
 					setup();
-					sb().configure({ faults: { kinds: [...WRITE_FAULTS, 'truncatedJson', 'emptyBody', 'http502html'], rate: 0.2, seed: c.seed, phase: c.phase } });
+					sb.configure({ faults: { kinds: [...WRITE_FAULTS, 'truncatedJson', 'emptyBody', 'http502html'], rate: 0.2, seed: c.seed, phase: c.phase } });
 					const faulted = await run({ type: d.type, parameters, input: [{}], credentials: credentials() }, `${d.type} ${c.operation} (faults)`);
-					const requests = [...sb().requests];
+					const requests = [...sb.requests];
 					countSandbox(d.type, requests);
-					sb().configure({ faults: undefined });
+					sb.configure({ faults: undefined });
 
 					for (const result of [clean, faulted]) {
 						if (result.error) throw new Error(`the read stopped: ${result.error.message}`);
@@ -194,27 +195,27 @@ describe('sends under faults', () => {
 				}),
 				async (generated, c) => {
 					tally.generatedCases++;
-					prepareCampaigns(sb());
+					prepareCampaigns(sb);
 					const inputs = sendInputs(generated);
 					// -1005 says the request was not processed: it is only injected before the effect.
 					const kinds: FaultKind[] = c.phase === 'before' ? [...AMBIGUOUS, 'code-1005'] : AMBIGUOUS;
-					sb().configure({ faults: { kinds, rate: 0.2, seed: c.seed, phase: c.phase, match: (r) => r.path === '/messages/alimtalk/trigger' } });
+					sb.configure({ faults: { kinds, rate: 0.2, seed: c.seed, phase: c.phase, match: (r) => r.path === '/messages/alimtalk/trigger' } });
 					const maxRetries = 4;
 					const result = await run(
 						{
 							type: 'campaignAlimtalk',
 							parameters: {
 								...SEND_PARAMETERS,
-								options: { convertPhoneNumbers: c.convert, concurrency: c.concurrency, retryDelayMs: 0, maxRetries, retryUnknownDelivery: c.retryUnknown },
+								options: { convertPhoneNumbers: c.convert, concurrency: c.concurrency, maxRetries, retryUnknownDelivery: c.retryUnknown },
 							},
 							input: sendJson(inputs),
 							credentials: credentials(),
 						},
 						'alimtalk send (faults)',
 					);
-					const requests = [...sb().requests];
+					const requests = [...sb.requests];
 					countSandbox('alimtalk', requests);
-					sb().configure({ faults: undefined });
+					sb.configure({ faults: undefined });
 					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
 					checkWriteOutputs(result.out, inputs.length, { failedFields: ['campaignKey', 'phoneNumber'], eachIndexOnce: true });
 					const model = expectedSends(JSON.parse(JSON.stringify(inputs)) as SendInput[], c.convert, CAMPAIGN_RULES);
@@ -223,7 +224,7 @@ describe('sends under faults', () => {
 					for (const item of result.out[1]) failed.set(pairsOf(item)[0], item.json);
 
 					inputs.forEach((input, i) => {
-						const deliveries = sb().state.sent.filter((s) => s.properties.ref === input.ref).length;
+						const deliveries = sb.state.sent.filter((s) => s.properties.ref === input.ref).length;
 						const attempts = requests.filter((r) => refOf(r) === input.ref);
 						expect(attempts.length).toBeLessThanOrEqual(maxRetries + 1);
 						if (!c.retryUnknown) {
@@ -265,17 +266,17 @@ describe('a send answered with a server error after it went out', () => {
 		['a dropped connection', 'drop'],
 		['7999', 'code7999'],
 	] as Array<[string, FaultKind]>)('%s: is not repeated, and the item says delivery is unknown', async (_label, kind) => {
-		prepareCampaigns(sb());
-		sb().configure({ faults: { kinds: [kind], firstN: 1, seed: 1, phase: 'after' } });
+		prepareCampaigns(sb);
+		sb.configure({ faults: { kinds: [kind], firstN: 1, seed: 1, phase: 'after' } });
 		const inputs = sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]);
 		const result = await run(
-			{ type: 'campaignAlimtalk', parameters: { ...SEND_PARAMETERS, options: { retryDelayMs: 0, maxRetries: 3 } }, input: sendJson(inputs), credentials: credentials() },
+			{ type: 'campaignAlimtalk', parameters: { ...SEND_PARAMETERS, options: { maxRetries: 3 } }, input: sendJson(inputs), credentials: credentials() },
 			`send (${kind} after)`,
 		);
-		countSandbox('send', sb().requests);
-		sb().configure({ faults: undefined });
-		expect(sb().requests).toHaveLength(1);
-		expect(sb().state.sent).toHaveLength(1);
+		countSandbox('send', sb.requests);
+		sb.configure({ faults: undefined });
+		expect(sb.requests).toHaveLength(1);
+		expect(sb.state.sent).toHaveLength(1);
 		expect(result.out[0]).toHaveLength(0);
 		expect(result.out[1][0].json).toMatchObject({ deliveryUnknown: true, campaignKey: 'PLAIN', phoneNumber: '821012345678' });
 		expect(String(result.out[1][0].json.message)).toMatch(/may or may not have been sent|without a result code|connection was closed/);
@@ -298,19 +299,19 @@ describe('a hanging server', () => {
 		async (_name, op) => {
 			const c = fc.sample(op.cases, { seed: SEED, numRuns: 1 })[0];
 			const valid: WriteCase = { ...c, input: validInput(op) };
-			valid.setup(sb());
-			hang(sb());
+			valid.setup(sb);
+			hang(sb);
 			// A timeout that never fired would leave the run hanging until jest gives up on the test.
 			const result = await runWrite(op, valid, { maxRetries: 0, timeoutMs: 1000 }, `${op.name} (hang)`);
-			sb().configure({ faults: undefined });
-			expect(sb().requests.length).toBeGreaterThan(0);
+			sb.configure({ faults: undefined });
+			expect(sb.requests.length).toBeGreaterThan(0);
 			expect(result.error?.message).toContain('the request timed out');
 			expectClearError(result, op.name);
 		},
 	);
 
 	it.each(['v1', 'v2'])('members %s get: the read stops with a clear message, or becomes an error item under "Continue"', async (version) => {
-		hang(sb());
+		hang(sb);
 		const result = await run(
 			{
 				type: 'campaignMembers',
@@ -321,8 +322,8 @@ describe('a hanging server', () => {
 			},
 			`members ${version} get (hang)`,
 		);
-		countSandbox(`members ${version} get`, sb().requests);
-		sb().configure({ faults: undefined });
+		countSandbox(`members ${version} get`, sb.requests);
+		sb.configure({ faults: undefined });
 		expect(result.error).toBeUndefined();
 		expect(result.out[0]).toHaveLength(2);
 		for (const [n, item] of result.out[0].entries()) {
@@ -332,15 +333,15 @@ describe('a hanging server', () => {
 	});
 
 	it('getAll: the read stops with a clear message, or becomes an error item under "Continue"', async () => {
-		const d = DATA_CASES[0][1];
-		prepareData(sb(), d.store, [['a', 'grade', 'x']]);
-		hang(sb());
+		const d = DIALECTS[0][1];
+		prepareData(sb, d.store, [['a', 'grade', 'x']]);
+		hang(sb);
 		const result = await run(
 			{ type: d.type, parameters: { operation: 'getAll', returnAll: true, options: { maxRetries: 0, timeoutMs: 1000 } }, input: [{}], credentials: credentials(), onError: 'continueRegularOutput' },
 			'getAll (hang)',
 		);
-		countSandbox('getAll', sb().requests);
-		sb().configure({ faults: undefined });
+		countSandbox('getAll', sb.requests);
+		sb.configure({ faults: undefined });
 		expect(result.error).toBeUndefined();
 		expect(result.out[0]).toHaveLength(1);
 		expect(String(result.out[0][0].json.error)).toContain('the request timed out');
@@ -348,8 +349,8 @@ describe('a hanging server', () => {
 	});
 
 	it('send: the item goes to Failed as "delivery unknown" with the timeout named, and is not sent again', async () => {
-		prepareCampaigns(sb());
-		hang(sb());
+		prepareCampaigns(sb);
+		hang(sb);
 		const inputs = sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]);
 		const result = await run(
 			{
@@ -360,9 +361,9 @@ describe('a hanging server', () => {
 			},
 			'send (hang)',
 		);
-		const requests = [...sb().requests];
+		const requests = [...sb.requests];
 		countSandbox('send', requests);
-		sb().configure({ faults: undefined });
+		sb.configure({ faults: undefined });
 		expect(result.error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(result.out[0]).toHaveLength(0);

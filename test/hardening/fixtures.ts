@@ -3,24 +3,12 @@
  * parameters, and how outputs are read back (outcome per item, rows of an item).
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { Sandbox } from '../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { KEY_FORMATS, SEND_PHONES } from './arbitraries';
 import { cloneStore, type CampaignRule, type MemberV1, type MemberV2, type SendInput, type Store, type Wire } from './models';
 import { pairsOf, type RowRef } from './support';
 
 // ----- custom data -----
-
-export interface DataCase {
-	type: 'campaignCustomData' | 'campaignLegacyData';
-	dialect: 'v2' | 'legacy';
-	path: '/v2/custom' | '/v1/legacy';
-	store: (s: Sandbox) => Store;
-}
-
-export const DATA_CASES: Array<[string, DataCase]> = [
-	['custom data v2', { type: 'campaignCustomData', dialect: 'v2', path: '/v2/custom', store: (s) => s.state.custom }],
-	['legacy data v1', { type: 'campaignLegacyData', dialect: 'legacy', path: '/v1/legacy', store: (s) => s.state.legacy }],
-];
 
 /** Resets the sandbox, registers the keys, stores the initial entries; returns a copy of them. */
 export function prepareData(s: Sandbox, store: (s: Sandbox) => Store, initial: Array<[string, string, Wire]>): Store {

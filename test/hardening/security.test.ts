@@ -7,13 +7,13 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
 import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
 import { HOSTILE_IDS, anyText } from './arbitraries';
-import { SEND_PARAMETERS, prepareCampaigns, prepareData, DATA_CASES, sendInputs, sendJson, prepareMembers } from './fixtures';
-import { KEY, SEED, checkHeaders, countSandbox, expectClearError, finishSuite, pairsOf, run, sandboxFixture, scanRequests, tally, type RunResult } from './support';
+import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson, prepareMembers } from './fixtures';
+import { KEY, SEED, checkHeaders, countSandbox, expectClearError, finishSuite, pairsOf, run, scanRequests, tally, type RunResult } from './support';
+import { DIALECTS, useSandbox } from '../support';
 
-const sb = sandboxFixture(() => startSandbox({ apiKey: KEY }));
+const sb = useSandbox({ apiKey: KEY });
 finishSuite('security');
 
 /** Half of a UTF-16 surrogate pair, alone. */
@@ -74,7 +74,7 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			const result = await run(
 				{
 					type,
-					parameters: { ...parameters, options: { maxRetries: 0, retryDelayMs: 0 } },
+					parameters: { ...parameters, options: { maxRetries: 0 } },
 					input,
 					credentials: { baseUrl: server?.baseUrl ?? '', apiKey: KEY, memberApiVersion: 'any' },
 					onError,
@@ -98,11 +98,11 @@ describe('values never become headers, and arrive as exactly the query value the
 	 */
 	function wasSent(result: RunResult, refusedFor: string | undefined): boolean {
 		if (refusedFor !== undefined) {
-			expect(sb().requests).toHaveLength(0);
+			expect(sb.requests).toHaveLength(0);
 			expect(String(result.out[0][0].json.error)).toContain(refusedFor);
 			return false;
 		}
-		if (sb().requests.length === 0) {
+		if (sb.requests.length === 0) {
 			expect(String(result.out[0][0].json.error)).toMatch(/HTTP 4\d\d/);
 			return false;
 		}
@@ -111,48 +111,48 @@ describe('values never become headers, and arrive as exactly the query value the
 
 	/** One member get: the query holds exactly the trimmed id, or the item fails with a clear message and nothing is sent. */
 	async function memberGet(memberId: string, version: 'v1' | 'v2'): Promise<void> {
-		prepareMembers(sb(), [['m1', '010-1234-5678']]);
+		prepareMembers(sb, [['m1', '010-1234-5678']]);
 		const result = await run(
 			{
 				type: 'campaignMembers',
-				parameters: { apiVersion: version, operation: 'get', memberId: '={{ $json.id }}', options: { retryDelayMs: 0 } },
+				parameters: { apiVersion: version, operation: 'get', memberId: '={{ $json.id }}' },
 				input: [{ id: memberId }],
-				credentials: { baseUrl: sb().baseUrl, apiKey: KEY, memberApiVersion: 'any' },
+				credentials: { baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' },
 				onError: 'continueRegularOutput',
 			},
 			'members get (query)',
 		);
-		countSandbox('members get', sb().requests);
+		countSandbox('members get', sb.requests);
 		expectClearError(result, 'members get');
 		const trimmed = memberId.trim();
 		const refusedFor = trimmed === '' ? 'Member ID' : UNPAIRED.test(trimmed) ? '"memberId" contains a broken character' : undefined;
 		if (!wasSent(result, refusedFor)) return;
-		expect(sb().requests).toHaveLength(1);
-		expect(sb().requests[0].path).toBe(`/${version}/users/sms`);
-		expect(sb().requests[0].query).toEqual({ memberId: trimmed });
+		expect(sb.requests).toHaveLength(1);
+		expect(sb.requests[0].path).toBe(`/${version}/users/sms`);
+		expect(sb.requests[0].query).toEqual({ memberId: trimmed });
 		for (const item of result.out[0]) expect(pairsOf(item)).toEqual([0]);
 	}
 
 	/** One custom data get: the query holds exactly the id, or the item fails with a clear message naming the field. */
 	async function customGet(memberId: string): Promise<void> {
-		const d = DATA_CASES[0][1];
-		prepareData(sb(), d.store, [['a', 'grade', 'x']]);
+		const d = DIALECTS[0][1];
+		prepareData(sb, d.store, [['a', 'grade', 'x']]);
 		const result = await run(
 			{
 				type: d.type,
-				parameters: { operation: 'get', memberId: '={{ $json.id }}', options: { retryDelayMs: 0 } },
+				parameters: { operation: 'get', memberId: '={{ $json.id }}' },
 				input: [{ id: memberId }],
-				credentials: { baseUrl: sb().baseUrl, apiKey: KEY },
+				credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
 				onError: 'continueRegularOutput',
 			},
 			'custom data get (query)',
 		);
-		countSandbox('custom data get', sb().requests);
+		countSandbox('custom data get', sb.requests);
 		expectClearError(result, 'custom data get');
 		// eslint-disable-next-line no-control-regex
 		const refusedFor = memberId.trim() === '' || /[\u0000-\u001f\u007f]/.test(memberId) ? 'Member ID' : UNPAIRED.test(memberId) ? '"memberId" contains a broken character' : undefined;
 		if (!wasSent(result, refusedFor)) return;
-		expect(sb().requests.map((r) => r.query)).toEqual([{ memberId }]);
+		expect(sb.requests.map((r) => r.query)).toEqual([{ memberId }]);
 		// Only member "a" has data: an id matches it exactly or not at all.
 		expect(result.out[0].map((i) => i.json.memberId)).toEqual(memberId === 'a' ? ['a'] : []);
 	}
@@ -187,7 +187,7 @@ describe('values never become headers, and arrive as exactly the query value the
 				: { body: envelope(0, { nextPageSeq: null, dataList: [{ memberId: 'b', customDataKey: 'k', customDataValue: 2 }] }) },
 		);
 		const result = await run(
-			{ type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true, options: { retryDelayMs: 0 } }, input: [{}], credentials: { baseUrl: server?.baseUrl ?? '', apiKey: KEY } },
+			{ type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true }, input: [{}], credentials: { baseUrl: server?.baseUrl ?? '', apiKey: KEY } },
 			'getAll (marker)',
 		);
 		afterScripted('getAll (marker)');
@@ -200,21 +200,21 @@ describe('values never become headers, and arrive as exactly the query value the
 	});
 
 	it('campaign keys, phone numbers and template variables with CR/LF stay in the body, or are refused before sending', async () => {
-		prepareCampaigns(sb());
-		sb().addCampaign('W\r\nX-Evil: 1');
+		prepareCampaigns(sb);
+		sb.addCampaign('W\r\nX-Evil: 1');
 		const inputs = sendInputs([
 			{ campaign: 'W\r\nX-Evil: 1', phone: 0, k1: 'name', v1: 'a\r\nX-Evil: 1', k2: 'coupon', v2: 'x' },
 			{ campaign: 'PLAIN', phone: 0, k1: 'a\r\nX-Evil: 1', v1: 'x', k2: 'coupon', v2: 'y' },
 			{ campaign: 'PLAIN', phone: 7, k1: 'name', v1: 'x', k2: 'coupon', v2: 'y' },
 		]);
 		const result = await run(
-			{ type: 'campaignAlimtalk', parameters: { ...SEND_PARAMETERS, options: { retryDelayMs: 0, convertPhoneNumbers: false } }, input: sendJson(inputs), credentials: { baseUrl: sb().baseUrl, apiKey: KEY } },
+			{ type: 'campaignAlimtalk', parameters: { ...SEND_PARAMETERS, options: { convertPhoneNumbers: false } }, input: sendJson(inputs), credentials: { baseUrl: sb.baseUrl, apiKey: KEY } },
 			'send (CR/LF)',
 		);
-		countSandbox('send (CR/LF)', sb().requests);
+		countSandbox('send (CR/LF)', sb.requests);
 		expect(result.error).toBeUndefined();
-		expect(sb().requests).toHaveLength(1);
-		expect(sb().state.sent.map((s) => [s.campaignKey, s.properties.name])).toEqual([['W\r\nX-Evil: 1', 'a\r\nX-Evil: 1']]);
+		expect(sb.requests).toHaveLength(1);
+		expect(sb.state.sent.map((s) => [s.campaignKey, s.properties.name])).toEqual([['W\r\nX-Evil: 1', 'a\r\nX-Evil: 1']]);
 		expect(result.out[1].map((i) => [pairsOf(i)[0], i.json.code])).toEqual([
 			[1, '1203'],
 			[2, '7012'],

@@ -1,13 +1,17 @@
 /**
  * Shared by the hardening suites: one secret key for every run, a runner that records every
  * output item, error and request so that a leak of the key anywhere fails the suite, the checks
- * of the output promises (INTERFACE.md), and the counters written to
+ * of the output promises, and the counters written to
  * test-artifacts/hardening-summary.json for the closing report.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { logLines, runNode, type NodeRun } from '../engine/harness';
-import type { LoggedRequest, Sandbox } from '../sandbox/server';
+import { logLines, runNode, type NodeRun } from '../support';
+import { withFast } from '../support/speed';
+import type { LoggedRequest } from '../../sandbox/server';
+import * as conservation from '../support/conservation';
+import { expectClearText, type RowRef, type WriteCheck } from '../support/conservation';
 import { fs, path, ROOT } from '../support/node';
+import { pairsOf } from '../support/paired';
 
 /** The API key of every hardening run: long and distinctive, so any echo of it is found. */
 export const KEY = ['hardening', 'api', 'key', 'f3c9a1d7e5b2'].join('-');
@@ -79,7 +83,7 @@ export type RunResult = Awaited<ReturnType<typeof runNode>>;
 
 /** Runs a package node through the real engine and scans everything it produced for the key. */
 export async function run(options: NodeRun, label = options.type): Promise<RunResult> {
-	const result = await runNode(options);
+	const result = await runNode({ ...options, parameters: withFast(options.parameters) });
 	tally.nodeRuns++;
 	tally.inputItems += options.input.length;
 	for (const output of result.out) tally.outputItems += output.length;
@@ -166,117 +170,16 @@ export function finishSuite(suite: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Output checks
+// Output checks (test/support/conservation.ts), counted in this file's tally
 // ---------------------------------------------------------------------------------------------
 
-/** The input indexes an output item is paired to ([] when it has none). */
-export function pairsOf(item: INodeExecutionData): number[] {
-	const p = item.pairedItem;
-	if (p === undefined || p === null) return [];
-	if (typeof p === 'number') return [p];
-	return (Array.isArray(p) ? p : [p]).map((x) => (typeof x === 'number' ? x : x.item));
-}
+export { expectClearText, pairsOf, type RowRef, type WriteCheck };
 
-/** Words that only appear when code crashed or printed something it did not mean to. */
-const CRASH_WORDS =
-	/TypeError|ReferenceError|URIError|RangeError|Cannot read|is not a function|is not iterable|undefined is not|\[object Object\]|\bNaN\b|Unexpected token|Maximum call stack|unknown code (HTTP_|E[A-Z])/;
+export const checkWriteOutputs = (out: INodeExecutionData[][], count: number, check: WriteCheck): void =>
+	conservation.checkWriteOutputs(out, count, check, tally);
 
-/** A message a user can act on: plain non-empty text, no trace of a crash. */
-export function expectClearText(text: unknown, where: string): void {
-	if (typeof text !== 'string' || text.trim() === '' || CRASH_WORDS.test(text)) {
-		throw new Error(`${where}: not a clear message: ${JSON.stringify(text)}`);
-	}
-}
-
-export interface WriteCheck {
-	/** Identifying fields a Failed item must carry (present, possibly null). */
-	failedFields: string[];
-	/**
-	 * Each input index on at most one output item (members, deletes, sends). Custom data writes
-	 * allow an item on both outputs (some keys stored, others not) and are checked row by row.
-	 */
-	eachIndexOnce: boolean;
-}
-
-/**
- * The promises of INTERFACE.md for a write: two outputs; every item paired, to real input
- * indexes; every input index reachable; Failed items with a code, plain words and the
- * identifying fields. Throws (with the reason) on any violation.
- */
-export function checkWriteOutputs(out: INodeExecutionData[][], count: number, check: WriteCheck): void {
-	tally.itemsAccounted += count;
-	if (out.length !== 2) throw new Error(`expected the two outputs Success and Failed, got ${out.length}`);
-	const hits = new Map<number, number>();
-	out.forEach((output, o) => {
-		for (const [n, item] of output.entries()) {
-			const indexes = pairsOf(item);
-			if (indexes.length === 0) throw new Error(`output ${o} item ${n} has no pairedItem`);
-			for (const i of indexes) {
-				if (!Number.isInteger(i) || i < 0 || i >= count) throw new Error(`output ${o} item ${n} is paired to ${i}, not an input index`);
-				hits.set(i, (hits.get(i) ?? 0) + 1);
-			}
-		}
-	});
-	const lost = Array.from({ length: count }, (_, i) => i).filter((i) => !hits.has(i));
-	if (lost.length > 0) {
-		tally.lost += lost.length;
-		throw new Error(`input items ${lost.join(', ')} are on no output`);
-	}
-	if (check.eachIndexOnce) {
-		const twice = [...hits].filter(([, n]) => n > 1).map(([i]) => i);
-		if (twice.length > 0) {
-			tally.doubled += twice.length;
-			throw new Error(`input items ${twice.join(', ')} are on more than one output item`);
-		}
-	}
-	for (const [n, item] of out[1].entries()) {
-		const json = item.json;
-		if (typeof json.code !== 'string' || json.code.trim() === '') throw new Error(`Failed item ${n} has no code: ${JSON.stringify(json)}`);
-		expectClearText(json.message, `Failed item ${n} (code ${json.code})`);
-		for (const field of check.failedFields) {
-			if (!(field in json)) throw new Error(`Failed item ${n} lacks the identifying field ${field}: ${JSON.stringify(json)}`);
-		}
-	}
-}
-
-/**
- * A row an output item is about: `id` names it (e.g. member and key), `value` what was written
- * (undefined when the item does not say).
- */
-export interface RowRef {
-	id: string;
-	value?: string;
-}
-
-/**
- * Asserts that no input index is on both outputs for the same row: the same row id with the
- * same value, or with a value one side does not state.
- */
-export function checkNoRowOnBoth(out: INodeExecutionData[][], rows: (json: IDataObject, output: 0 | 1) => RowRef[]): void {
-	const success = new Map<string, Set<string | undefined>>();
-	for (const item of out[0] ?? []) {
-		for (const i of pairsOf(item)) {
-			for (const row of rows(item.json, 0)) {
-				const key = `${i}\u0000${row.id}`;
-				success.set(key, (success.get(key) ?? new Set()).add(row.value));
-			}
-		}
-	}
-	const both: string[] = [];
-	for (const item of out[1] ?? []) {
-		for (const i of pairsOf(item)) {
-			for (const row of rows(item.json, 1)) {
-				const values = success.get(`${i}\u0000${row.id}`);
-				if (!values) continue;
-				if (row.value === undefined || values.has(undefined) || values.has(row.value)) both.push(`item ${i}: ${JSON.stringify(row)}`);
-			}
-		}
-	}
-	if (both.length > 0) {
-		tally.doubled += both.length;
-		throw new Error(`rows on both outputs: ${both.slice(0, 5).join('; ')}`);
-	}
-}
+export const checkNoRowOnBoth = (out: INodeExecutionData[][], rows: (json: IDataObject, output: 0 | 1) => RowRef[]): void =>
+	conservation.checkNoRowOnBoth(out, rows, tally);
 
 /** The error of a run, when it stopped, must be a clear one (never a crash). */
 export function expectClearError(result: RunResult, where: string): void {
@@ -284,21 +187,6 @@ export function expectClearError(result: RunResult, where: string): void {
 	const e = result.error as unknown as { message?: unknown; description?: unknown; name?: unknown };
 	expectClearText(e.message, `${where}: error message`);
 	if (e.description !== undefined && e.description !== null && e.description !== '') expectClearText(e.description, `${where}: error description`);
-}
-
-/** A sandbox for the file, with the hardening key; reset between cases by the caller. */
-export function sandboxFixture(start: () => Promise<Sandbox>): () => Sandbox {
-	let sb: Sandbox | undefined;
-	beforeAll(async () => {
-		sb = await start();
-	});
-	afterAll(async () => {
-		await sb?.close();
-	});
-	return () => {
-		if (!sb) throw new Error('sandbox not started');
-		return sb;
-	};
 }
 
 const byKey = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);

@@ -5,9 +5,10 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import type { Sandbox } from '../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { COMMON_IDS, MEMBER_IDS, PHONES, batchSize, dataItem, initialEntries, initialMembers, memberIdValue, memberItem } from './arbitraries';
-import { DATA_CASES, prepareData, prepareMembers } from './fixtures';
+import { DIALECTS } from '../support';
+import { prepareData, prepareMembers } from './fixtures';
 import { plainMap, plainStore } from './support';
 
 export interface WriteCase {
@@ -27,7 +28,7 @@ export interface WriteOp {
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-const dataOps: WriteOp[] = DATA_CASES.flatMap(([name, d]) => [
+const dataOps: WriteOp[] = DIALECTS.flatMap(([name, d]) => [
 	{
 		name: `${name} create/update`,
 		type: d.type,

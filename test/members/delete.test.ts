@@ -1,18 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
-import { expectEachInputOnce, json, phoneFor, requestsTo, runMembers, useSandbox } from './support';
+import { expectEachInputOnce, useSandbox } from '../support';
+import { json, phoneFor, requestsTo, runMembers } from './support';
 
 const sb = useSandbox();
 
 function seedV1(count: number): void {
 	for (let i = 0; i < count; i++) {
-		sb().state.membersV1.set(`m${i}`, { memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive: true });
+		sb.state.membersV1.set(`m${i}`, { memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive: true });
 	}
 }
 
 function seedV2(count: number): void {
 	for (let i = 0; i < count; i++) {
 		const phoneNumber = phoneFor(i);
-		sb().state.membersV2.set(phoneNumber.replace(/-/g, ''), { memberId: `m${i}`, phoneNumber, isReceive: 'true' });
+		sb.state.membersV2.set(phoneNumber.replace(/-/g, ''), { memberId: `m${i}`, phoneNumber, isReceive: 'true' });
 	}
 }
 
@@ -23,9 +24,9 @@ describe('members v1 delete', () => {
 		seedV1(30);
 		const input: IDataObject[] = Array.from({ length: 25 }, (_, i) => ({ id: `m${i}` }));
 		input.push({ id: '' });
-		const { out, error } = await runMembers(sb(), { parameters: { ...DELETE_V1, options: { batchSize: 10 } }, input });
+		const { out, error } = await runMembers(sb, { parameters: { ...DELETE_V1, options: { batchSize: 10 } }, input });
 		expect(error).toBeUndefined();
-		const deletes = requestsTo(sb(), 'DELETE', '/v1/users/sms');
+		const deletes = requestsTo(sb, 'DELETE', '/v1/users/sms');
 		expect(deletes.map((r) => r.body)).toEqual([
 			Array.from({ length: 10 }, (_, i) => `m${i}`),
 			Array.from({ length: 10 }, (_, i) => `m${i + 10}`),
@@ -36,16 +37,16 @@ describe('members v1 delete', () => {
 		expect(out[1]).toHaveLength(1);
 		expect(out[1][0]).toMatchObject({ json: { code: '-1006', memberId: null }, pairedItem: { item: 25 } });
 		expectEachInputOnce(out, 26);
-		expect([...sb().state.membersV1.keys()]).toEqual(['m25', 'm26', 'm27', 'm28', 'm29']);
+		expect([...sb.state.membersV1.keys()]).toEqual(['m25', 'm26', 'm27', 'm28', 'm29']);
 	});
 
 	it('with Delete All Information, sends POST ?delete with {memberId}, one member per request', async () => {
 		seedV1(4);
-		const { out } = await runMembers(sb(), {
+		const { out } = await runMembers(sb, {
 			parameters: { ...DELETE_V1, options: { deleteAllInformation: true, batchSize: 1000 } },
 			input: [{ id: 'm0' }, { id: 'm2' }, { id: 'm3' }],
 		});
-		const posts = requestsTo(sb(), 'POST', '/v1/users/sms');
+		const posts = requestsTo(sb, 'POST', '/v1/users/sms');
 		expect(posts).toHaveLength(3);
 		for (const post of posts) expect(post.query).toEqual({ delete: '' });
 		expect(posts.map((r) => r.body)).toEqual([{ memberId: 'm0' }, { memberId: 'm2' }, { memberId: 'm3' }]);
@@ -54,7 +55,7 @@ describe('members v1 delete', () => {
 			{ memberId: 'm2', deleted: true, allInformation: true, apiVersion: 'v1' },
 			{ memberId: 'm3', deleted: true, allInformation: true, apiVersion: 'v1' },
 		]);
-		expect([...sb().state.membersV1.keys()]).toEqual(['m1']);
+		expect([...sb.state.membersV1.keys()]).toEqual(['m1']);
 	});
 });
 
@@ -65,9 +66,9 @@ describe('members v2 delete', () => {
 		seedV2(30);
 		const input: IDataObject[] = Array.from({ length: 21 }, (_, i) => ({ tel: phoneFor(i).replace(/-/g, '') }));
 		input.push({ tel: 'garbage' });
-		const { out, error } = await runMembers(sb(), { parameters: { ...DELETE_V2, options: { batchSize: 10 } }, input });
+		const { out, error } = await runMembers(sb, { parameters: { ...DELETE_V2, options: { batchSize: 10 } }, input });
 		expect(error).toBeUndefined();
-		const posts = requestsTo(sb(), 'POST', '/v2/users/sms');
+		const posts = requestsTo(sb, 'POST', '/v2/users/sms');
 		expect(posts).toHaveLength(3);
 		for (const post of posts) expect(post.query).toEqual({ delete: '' });
 		expect(posts[0].body).toEqual(Array.from({ length: 10 }, (_, i) => ({ phoneNumber: phoneFor(i) })));
@@ -79,17 +80,17 @@ describe('members v2 delete', () => {
 		expect(out[1]).toHaveLength(1);
 		expect(out[1][0]).toMatchObject({ json: { code: 'F02', phoneNumber: 'garbage', apiVersion: 'v2' }, pairedItem: { item: 21 } });
 		expectEachInputOnce(out, 22);
-		expect(sb().state.membersV2.size).toBe(9);
+		expect(sb.state.membersV2.size).toBe(9);
 	});
 
 	it('works when the service wraps its (empty) failure rows in an object and sends codes as strings', async () => {
 		seedV2(3);
-		sb().configure({ v2FailureShape: 'object', stringCodes: true });
-		const { out } = await runMembers(sb(), {
+		sb.configure({ v2FailureShape: 'object', stringCodes: true });
+		const { out } = await runMembers(sb, {
 			parameters: DELETE_V2,
 			input: [{ tel: phoneFor(0) }, { tel: phoneFor(1) }],
 		});
 		expect(out[0]).toHaveLength(2);
-		expect(sb().state.membersV2.size).toBe(1);
+		expect(sb.state.membersV2.size).toBe(1);
 	});
 });

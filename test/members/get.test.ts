@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
-import { json, runMembers, useSandbox } from './support';
+import { useSandbox } from '../support';
+import { json, runMembers } from './support';
 
 const sb = useSandbox();
 
 function seed(): void {
-	const { membersV1, membersV2 } = sb().state;
+	const { membersV1, membersV2 } = sb.state;
 	membersV1.set('kim', { memberId: 'kim', phoneNumber: '01012345678', isReceive: true, name: '김민수' });
 	membersV1.set('lee', { memberId: 'lee', phoneNumber: '010-2222-3333', isReceive: false });
 	membersV2.set('01012345678', { memberId: 'kim', phoneNumber: '010-1234-5678', isReceive: 'true', name: '김민수' });
@@ -20,8 +21,8 @@ describe('members get', () => {
 	it('gives v1 and v2 records in one shape (isReceive boolean, name null when none)', async () => {
 		const input = [{ id: 'kim' }, { id: 'lee' }];
 		const parameters = { operation: 'get', memberId: '={{ $json.id }}' };
-		const v1 = await runMembers(sb(), { parameters: { ...parameters, apiVersion: 'v1' }, input });
-		const v2 = await runMembers(sb(), { parameters: { ...parameters, apiVersion: 'v2' }, input });
+		const v1 = await runMembers(sb, { parameters: { ...parameters, apiVersion: 'v1' }, input });
+		const v2 = await runMembers(sb, { parameters: { ...parameters, apiVersion: 'v2' }, input });
 		expect(v1.out).toHaveLength(1);
 		expect(v2.out).toHaveLength(1);
 		expect(json(v1.out[0])).toEqual([
@@ -42,7 +43,7 @@ describe('members get', () => {
 	});
 
 	it.each(['v1', 'v2'])('%s: finds by phone number in any form (normalized), and by both keys', async (apiVersion) => {
-		const { out } = await runMembers(sb(), {
+		const { out } = await runMembers(sb, {
 			parameters: { operation: 'get', apiVersion, memberId: '={{ $json.id ?? "" }}', phoneNumber: '={{ $json.tel }}' },
 			input: [{ tel: '01022223333' }, { id: 'kim', tel: '+82 10 1234 5678' }, { tel: '010-9999-9999' }],
 		});
@@ -51,7 +52,7 @@ describe('members get', () => {
 			['kim', '010-1234-5678'],
 		]);
 		expect(out[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		const reads = sb().requests.filter((r) => r.method === 'GET');
+		const reads = sb.requests.filter((r) => r.method === 'GET');
 		expect(reads.map((r) => r.query)).toEqual([
 			{ phoneNumber: '010-2222-3333' },
 			{ memberId: 'kim', phoneNumber: '010-1234-5678' },
@@ -60,7 +61,7 @@ describe('members get', () => {
 	});
 
 	it('stops with a clear error naming the item when neither member ID nor phone number is set', async () => {
-		const { error, out } = await runMembers(sb(), {
+		const { error, out } = await runMembers(sb, {
 			parameters: { operation: 'get', apiVersion: 'v2', memberId: '={{ $json.id }}' },
 			input: [{ id: 'kim' }, { id: '' }],
 		});
@@ -70,7 +71,7 @@ describe('members get', () => {
 	});
 
 	it('under "On Error: Continue" gives that item an error item and reads the others', async () => {
-		const { error, out } = await runMembers(sb(), {
+		const { error, out } = await runMembers(sb, {
 			parameters: { operation: 'get', apiVersion: 'v1', memberId: '={{ $json.id }}' },
 			input: [{ id: '' }, { id: 'lee' }],
 			onError: 'continueRegularOutput',
@@ -82,11 +83,11 @@ describe('members get', () => {
 	});
 
 	it('refuses a phone number that cannot be one, naming the item', async () => {
-		const { error } = await runMembers(sb(), {
+		const { error } = await runMembers(sb, {
 			parameters: { operation: 'get', apiVersion: 'v2', phoneNumber: 'hello' },
 			input: [{}],
 		});
 		expect(error?.message).toContain('"hello" cannot be a Korean mobile number');
-		expect(sb().requests).toHaveLength(0);
+		expect(sb.requests).toHaveLength(0);
 	});
 });

@@ -4,8 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
-import { loadPackage, PACKAGE_NAME, runWorkflow, SOURCE_TYPE } from '../engine/harness';
-import { requestsTo, runMembers, useSandbox } from './support';
+import { loadPackage, PACKAGE_NAME, runWorkflow, SOURCE_TYPE, useSandbox } from '../support';
+import { requestsTo, runMembers } from './support';
 
 const sb = useSandbox();
 const TYPE = `${PACKAGE_NAME}.campaignMembers`;
@@ -75,7 +75,7 @@ describe('outputs depend on the operation', () => {
 				Members: { main: [[{ node: 'OnSuccess', type: 'main', index: 0 }], [{ node: 'OnFailed', type: 'main', index: 0 }]] },
 			},
 			extraTypes: { 'test.sink': sink },
-			credentials: { campaignApi: { baseUrl: sb().baseUrl, apiKey: sb().apiKey } },
+			credentials: { campaignApi: { baseUrl: sb.baseUrl, apiKey: sb.apiKey } },
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.outputs('OnSuccess')[0].map((i) => i.json.memberId)).toEqual(['a']);
@@ -90,7 +90,7 @@ describe('member API versions must not mix', () => {
 		['v1', 'v2', 'get'],
 		['v2', 'v1', 'delete'],
 	] as const)('a credential pinned to %s refuses a %s node (%s) before sending anything', async (credential, node, operation) => {
-		const { error } = await runMembers(sb(), {
+		const { error } = await runMembers(sb, {
 			parameters: { operation, apiVersion: node, memberId: 'm1', phoneNumber: '010-1234-5678' },
 			input: [{ memberId: 'm1', phoneNumber: '010-1234-5678' }],
 			memberApiVersion: credential,
@@ -98,11 +98,11 @@ describe('member API versions must not mix', () => {
 		expect(error?.message).toBe(`This node uses member API ${node}, but its Campaign API credential is set to member API ${credential} only`);
 		expect((error as unknown as { description: string }).description).toContain('forbids using member API v1 and v2 together');
 		expect((error as unknown as { description: string }).description).toContain(`Set "API Version" of this node to ${credential.toUpperCase()}`);
-		expect(sb().requests).toHaveLength(0);
+		expect(sb.requests).toHaveLength(0);
 	});
 
 	it.each(['any', 'v2'] as const)('a credential set to %s lets a v2 node through', async (memberApiVersion) => {
-		const { error, out } = await runMembers(sb(), {
+		const { error, out } = await runMembers(sb, {
 			parameters: { operation: 'upsert', apiVersion: 'v2' },
 			input: [{ memberId: 'm1', phoneNumber: '010-1234-5678' }],
 			memberApiVersion,
@@ -116,14 +116,14 @@ describe('whole-call failures follow "On Error"', () => {
 	const input = [{ memberId: 'a', phoneNumber: '010-1234-5678' }, { memberId: 'b', phoneNumber: '010-2345-6789' }];
 
 	it('a wrong key stops the workflow with the service meaning, without leaking the key', async () => {
-		const { error } = await runMembers(sb(), { parameters: { operation: 'upsert', apiVersion: 'v1' }, input, wrongKey: true });
+		const { error } = await runMembers(sb, { parameters: { operation: 'upsert', apiVersion: 'v1' }, input, wrongKey: true });
 		expect(error?.message).toContain('-1001');
 		expect(JSON.stringify(error)).not.toContain('wrong-key-12345');
-		expect(requestsTo(sb(), 'POST', '/v1/users/sms')).toHaveLength(1);
+		expect(requestsTo(sb, 'POST', '/v1/users/sms')).toHaveLength(1);
 	});
 
 	it('under "Continue" every input item becomes one paired error item on the first output', async () => {
-		const { error, out } = await runMembers(sb(), {
+		const { error, out } = await runMembers(sb, {
 			parameters: { operation: 'upsert', apiVersion: 'v2' },
 			input,
 			wrongKey: true,
@@ -138,7 +138,7 @@ describe('whole-call failures follow "On Error"', () => {
 	});
 
 	it('under "Continue (using error output)" the error items go to the extra Error output after Success and Failed', async () => {
-		const { error, out } = await runMembers(sb(), {
+		const { error, out } = await runMembers(sb, {
 			parameters: { operation: 'delete', apiVersion: 'v1', memberId: '={{ $json.memberId }}' },
 			input,
 			wrongKey: true,

@@ -4,9 +4,9 @@
  * row that matches nothing that was sent.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { runNode } from '../engine/harness';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
-import { expectEachInputOnce, json, pairs } from './support';
+import { expectEachInputOnce, pairsOf, runNode } from '../support';
+import { json } from './support';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -88,6 +88,6 @@ describe('v2 failure rows from the service', () => {
 		expect(out[1]).toHaveLength(1);
 		expect(out[1][0].json).toMatchObject({ code: 'F02', memberId: 'zzz', phoneNumber: '010-9999-9999' });
 		expect(String(out[1][0].json.message)).toContain('matches no row sent');
-		expect(pairs(out[1][0])).toEqual([0, 1]);
+		expect(pairsOf(out[1][0])).toEqual([0, 1]);
 	});
 });

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { expectEachInputOnce, json, pairs, phoneFor, requestsTo, runMembers, useSandbox } from './support';
+import { expectEachInputOnce, pairsOf, useSandbox } from '../support';
+import { json, phoneFor, requestsTo, runMembers } from './support';
 
 const sb = useSandbox();
 const UPSERT_V2 = { operation: 'upsert', apiVersion: 'v2' };
@@ -21,18 +22,18 @@ describe('members v2 upsert', () => {
 		input[1200].phoneNumber = phoneFor(6); // same number as item 6, but in the second request
 		input[1301].phoneNumber = phoneFor(1300); // duplicate inside the second request
 
-		const result = await runMembers(sb(), { parameters: UPSERT_V2, input });
+		const result = await runMembers(sb, { parameters: UPSERT_V2, input });
 		expect(result.error).toBeUndefined();
 		const [success, failed] = result.out;
 
-		const saves = requestsTo(sb(), 'POST', '/v2/users/sms');
+		const saves = requestsTo(sb, 'POST', '/v2/users/sms');
 		expect(saves).toHaveLength(2);
 		expect((saves[0].body as unknown[]).length).toBe(1000);
 		expect((saves[1].body as unknown[]).length).toBe(497);
 		const sentIds = new Set([...(saves[0].body as IDataObject[]), ...(saves[1].body as IDataObject[])].map((r) => r.phoneNumber));
 		expect(sentIds.has('not-a-phone')).toBe(false);
 
-		const byIndex = new Map(failed.map((item) => [pairs(item)[0], item.json]));
+		const byIndex = new Map(failed.map((item) => [pairsOf(item)[0], item.json]));
 		expect([...byIndex.keys()].sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 41, 1301]);
 		expect(byIndex.get(10)).toMatchObject({ code: 'F02', memberId: 'm10', phoneNumber: 'not-a-phone', apiVersion: 'v2' });
 		expect(byIndex.get(20)).toMatchObject({ code: 'F01', memberId: null, phoneNumber: phoneFor(20) });
@@ -48,7 +49,7 @@ describe('members v2 upsert', () => {
 		expectEachInputOnce(result.out, 1500);
 		expect(success[0].json).toEqual({ memberId: 'm0', phoneNumber: phoneFor(0), isReceive: true, name: 'Member 0', apiVersion: 'v2' });
 
-		const stored = sb().state.membersV2;
+		const stored = sb.state.membersV2;
 		// 1500 - 3 refused - 3 duplicates left out - 1 number reused across requests (later one wins)
 		expect(stored.size).toBe(1493);
 		expect(stored.get(phoneFor(5).replace(/-/g, ''))?.memberId).toBe('m5');
@@ -61,13 +62,13 @@ describe('members v2 upsert', () => {
 		['a bare array', 'array'],
 		['an object wrapping the array', 'object'],
 	] as const)('reads failure rows given as %s, with string codes', async (_label, shape) => {
-		sb().configure({ v2FailureShape: shape, stringCodes: true });
+		sb.configure({ v2FailureShape: shape, stringCodes: true });
 		const input = [
 			{ memberId: 'a', phoneNumber: '010-1111-2222', isReceive: 'Y' },
 			{ memberId: 'b', phoneNumber: '010-1111-2222', isReceive: 'N' },
 			{ memberId: 'c', phoneNumber: '010-3333-4444' },
 		];
-		const { out, error } = await runMembers(sb(), { parameters: UPSERT_V2, input });
+		const { out, error } = await runMembers(sb, { parameters: UPSERT_V2, input });
 		expect(error).toBeUndefined();
 		expect(json(out[0]).map((r) => r.memberId)).toEqual(['a', 'c']);
 		expect(out[1]).toHaveLength(1);
@@ -80,8 +81,8 @@ describe('members v2 upsert', () => {
 	it('takes every isReceive form, sends it as "true"/"false", and fails anything else naming the value', async () => {
 		const forms: unknown[] = [true, false, 'true', 'FALSE', 'Y', 'n', 1, 0, '1', '0', undefined, null, '', 'maybe', 2];
 		const input = forms.map((isReceive, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive }) as IDataObject);
-		const { out } = await runMembers(sb(), { parameters: UPSERT_V2, input });
-		const sent = requestsTo(sb(), 'POST', '/v2/users/sms')[0].body as IDataObject[];
+		const { out } = await runMembers(sb, { parameters: UPSERT_V2, input });
+		const sent = requestsTo(sb, 'POST', '/v2/users/sms')[0].body as IDataObject[];
 		expect(sent.map((r) => r.isReceive)).toEqual(['true', 'false', 'true', 'false', 'true', 'false', 'true', 'false', 'true', 'false', 'false', 'false', 'false']);
 		expect(json(out[0]).map((r) => r.isReceive)).toEqual([true, false, true, false, true, false, true, false, true, false, false, false, false]);
 		expect(json(out[1])).toEqual([
@@ -100,9 +101,9 @@ describe('members v2 upsert', () => {
 			{ memberId: 'e', phoneNumber: '12345' },
 			{ memberId: 'f', phoneNumber: '' },
 		];
-		const { out } = await runMembers(sb(), { parameters: UPSERT_V2, input });
+		const { out } = await runMembers(sb, { parameters: UPSERT_V2, input });
 		expect(json(out[0]).map((r) => r.phoneNumber)).toEqual(['010-1234-5678', '010-2345-6789', '010-3456-7890', '011-123-4567']);
-		expect((requestsTo(sb(), 'POST', '/v2/users/sms')[0].body as IDataObject[]).map((r) => r.phoneNumber)).toEqual([
+		expect((requestsTo(sb, 'POST', '/v2/users/sms')[0].body as IDataObject[]).map((r) => r.phoneNumber)).toEqual([
 			'010-1234-5678',
 			'010-2345-6789',
 			'010-3456-7890',
@@ -119,24 +120,24 @@ describe('members v2 upsert', () => {
 			{ memberId: 'a', phoneNumber: '010-1234-5678' },
 			{ memberId: 'b', phoneNumber: '01023456789' },
 		];
-		const { out } = await runMembers(sb(), {
+		const { out } = await runMembers(sb, {
 			parameters: { ...UPSERT_V2, options: { normalizePhoneNumbers: false } },
 			input,
 		});
 		expect(json(out[0]).map((r) => r.memberId)).toEqual(['a']);
 		expect(out[1][0].json).toMatchObject({ code: 'F02', memberId: 'b', phoneNumber: '01023456789' });
 		expect(String(out[1][0].json.message)).toContain('Normalize Phone Numbers');
-		expect(requestsTo(sb(), 'POST', '/v2/users/sms')[0].body).toEqual([{ memberId: 'a', phoneNumber: '010-1234-5678', isReceive: 'false' }]);
+		expect(requestsTo(sb, 'POST', '/v2/users/sms')[0].body).toEqual([{ memberId: 'a', phoneNumber: '010-1234-5678', isReceive: 'false' }]);
 	});
 
 	it('refuses both a missing id and a bad phone as F00', async () => {
-		const { out } = await runMembers(sb(), { parameters: UPSERT_V2, input: [{ phoneNumber: 'x' }] });
+		const { out } = await runMembers(sb, { parameters: UPSERT_V2, input: [{ phoneNumber: 'x' }] });
 		expect(out[1][0].json).toMatchObject({ code: 'F00', memberId: null, phoneNumber: 'x' });
-		expect(sb().requests).toHaveLength(0);
+		expect(sb.requests).toHaveLength(0);
 	});
 
 	it('reads the row from parameters in Define Below mode, per item, with expressions', async () => {
-		const { out } = await runMembers(sb(), {
+		const { out } = await runMembers(sb, {
 			parameters: {
 				...UPSERT_V2,
 				mappingMode: 'defineBelow',
@@ -154,7 +155,7 @@ describe('members v2 upsert', () => {
 			{ memberId: 'u1', phoneNumber: '010-9999-8888', isReceive: true, name: '김철수', apiVersion: 'v2' },
 			{ memberId: 'u2', phoneNumber: '010-7777-6666', isReceive: false, name: null, apiVersion: 'v2' },
 		]);
-		expect(requestsTo(sb(), 'POST', '/v2/users/sms')[0].body).toEqual([
+		expect(requestsTo(sb, 'POST', '/v2/users/sms')[0].body).toEqual([
 			{ memberId: 'u1', phoneNumber: '010-9999-8888', isReceive: 'true', name: '김철수' },
 			{ memberId: 'u2', phoneNumber: '010-7777-6666', isReceive: 'false' },
 		]);
@@ -162,9 +163,9 @@ describe('members v2 upsert', () => {
 
 	it('chunks at the Batch Size option', async () => {
 		const input = Array.from({ length: 25 }, (_, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i) }));
-		const { out } = await runMembers(sb(), { parameters: { ...UPSERT_V2, options: { batchSize: 10 } }, input });
-		expect(requestsTo(sb(), 'POST', '/v2/users/sms').map((r) => (r.body as unknown[]).length)).toEqual([10, 10, 5]);
+		const { out } = await runMembers(sb, { parameters: { ...UPSERT_V2, options: { batchSize: 10 } }, input });
+		expect(requestsTo(sb, 'POST', '/v2/users/sms').map((r) => (r.body as unknown[]).length)).toEqual([10, 10, 5]);
 		expect(out[0]).toHaveLength(25);
-		expect(sb().state.membersV2.size).toBe(25);
+		expect(sb.state.membersV2.size).toBe(25);
 	});
 });

@@ -14,9 +14,9 @@
  */
 import * as queue from '../../scripts/queue/cluster';
 import type { Cluster, ClusterOptions } from '../../scripts/queue/cluster';
-import * as rt from '../../scripts/n8n-runtime';
-import { seedDemoData } from '../sandbox/demo';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
+import * as rt from '../../scripts/runtime';
+import { seedDemoData } from '../../sandbox/demo';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import { delay, fs, http, net, proc } from '../support/node';
 
 // Workflows and REST answers are untyped JSON.

@@ -8,7 +8,7 @@
  *      installs it from N8N_COMMUNITY_PACKAGES at start and the workers reinstall it
  *      (N8N_REINSTALL_MISSING_PACKAGES); webhook events then run on the workers.
  */
-import * as rt from '../../scripts/n8n-runtime';
+import * as rt from '../../scripts/runtime';
 import { renamedCopy, startRegistry, type Registry } from '../../scripts/queue/registry';
 import * as wf from '../../scripts/queue/workflows';
 import { fs, os, path } from '../support/node';

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
-import { runNode } from '../engine/harness';
+import { FAST, runNode } from '../support';
 import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
 import { PROBE_TYPE, probeNode } from './probe-node';
 import { CODES } from '../../nodes/shared/codes';
 import { MAX_BACKOFF_MS, backoffDelay, normalizeBaseUrl } from '../../nodes/shared/transport';
 
 const KEY = ['transport', 'test', 'key', '1234'].join('-');
-const FAST = { retryDelayMs: 0, maxRetries: 3, timeoutMs: 2000 };
+const PROBE_OPTIONS = { ...FAST, maxRetries: 3, timeoutMs: 2000 };
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -17,7 +17,7 @@ afterEach(async () => {
 async function probe(
 	answers: (index: number) => Answer,
 	call: IDataObject = { method: 'GET', path: '/v2/custom' },
-	options: IDataObject = FAST,
+	options: IDataObject = PROBE_OPTIONS,
 	baseUrl?: string,
 ) {
 	server = await startScripted((_req, index) => answers(index));
@@ -108,7 +108,7 @@ describe('retries', () => {
 
 	it('stops after maxRetries and fails the node with the code and the attempts', async () => {
 		const { error, requests } = await probe(() => ({ status: 502, body: '<html>Bad gateway</html>' }), undefined, {
-			...FAST,
+			...PROBE_OPTIONS,
 			maxRetries: 2,
 		});
 		expect(requests).toBe(3);
@@ -123,7 +123,7 @@ describe('retries', () => {
 	});
 
 	it('honours maxRetries 0', async () => {
-		const { requests, error } = await probe(() => ({ body: envelope(-9999) }), undefined, { ...FAST, maxRetries: 0 });
+		const { requests, error } = await probe(() => ({ body: envelope(-9999) }), undefined, { ...PROBE_OPTIONS, maxRetries: 0 });
 		expect(requests).toBe(1);
 		expect(error?.message).toContain('-9999');
 	});
@@ -137,7 +137,7 @@ describe('retries', () => {
 			extraTypes: { [PROBE_TYPE]: probeNode },
 			parameters: {
 				call: JSON.stringify({ method: 'POST', path: '/messages/alimtalk/trigger', body: {}, safety: 'unsafe' }),
-				options: JSON.stringify({ ...FAST, maxRetries: 2 }),
+				options: JSON.stringify({ ...PROBE_OPTIONS, maxRetries: 2 }),
 			},
 			input: [{}],
 			credentials: { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY },
@@ -172,13 +172,13 @@ describe('sends that may have been delivered are not repeated', () => {
 	});
 
 	it('times out a hanging server and reports delivery unknown', async () => {
-		const { json, requests } = await probe(() => 'hang', send, { ...FAST, timeoutMs: 1000 });
+		const { json, requests } = await probe(() => 'hang', send, { ...PROBE_OPTIONS, timeoutMs: 1000 });
 		expect(requests).toBe(1);
 		expect(json).toMatchObject({ code: 'ETIMEDOUT', deliveryUnknown: true });
 	});
 
 	it('times out a hanging server on a read, retries, and fails clearly', async () => {
-		const { error, requests } = await probe(() => 'hang', undefined, { ...FAST, timeoutMs: 1000, maxRetries: 1 });
+		const { error, requests } = await probe(() => 'hang', undefined, { ...PROBE_OPTIONS, timeoutMs: 1000, maxRetries: 1 });
 		expect(requests).toBe(2);
 		expect(error?.message).toContain('the request timed out');
 	});
@@ -217,7 +217,7 @@ describe('base URL rules', () => {
 		['not a url', 'is not a valid URL'],
 		['', 'is empty'],
 	])('refuses %j', async (baseUrl, words) => {
-		const { error, requests } = await probe(() => ({ body: envelope(0) }), undefined, FAST, baseUrl);
+		const { error, requests } = await probe(() => ({ body: envelope(0) }), undefined, PROBE_OPTIONS, baseUrl);
 		expect(requests).toBe(0);
 		expect(error?.message).toContain(words);
 	});
@@ -261,7 +261,7 @@ describe('API key rules', () => {
 		const result = await runNode({
 			type: PROBE_TYPE,
 			extraTypes: { [PROBE_TYPE]: probeNode },
-			parameters: { call: JSON.stringify({ method: 'GET', path: '/v2/custom' }), options: JSON.stringify(FAST) },
+			parameters: { call: JSON.stringify({ method: 'GET', path: '/v2/custom' }), options: JSON.stringify(PROBE_OPTIONS) },
 			input: [{}],
 			credentials: { baseUrl: server.baseUrl, apiKey },
 		});

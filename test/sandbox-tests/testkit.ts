@@ -1,0 +1,121 @@
+/**
+ * Helpers for the sandbox conformance tests: plain HTTP calls with axios (never throwing on a
+ * status), typed access to the envelope, and the file's sandbox with every account status.
+ * Not a test file itself (no `.test.ts`).
+ */
+import axios, { type AxiosResponseHeaders, type RawAxiosResponseHeaders } from 'axios';
+import { setTimer } from '../support/node';
+import { useSandbox } from '../support/sandbox';
+import type { AccountStatus, Sandbox, SandboxOptions } from '../../sandbox/types';
+
+/** Keys for every account status, on top of the sandbox's own active key. */
+export const ACCOUNTS: Record<string, AccountStatus> = {
+	'key-unregistered': 'unregistered',
+	'key-unapproved': 'unapproved',
+	'key-expired': 'expired',
+	'key-no-permission': 'noPermission',
+};
+
+/** The file's sandbox (see test/support/sandbox.ts), with every account status. */
+export const useTestSandbox = (options: SandboxOptions = {}): Sandbox => useSandbox({ accounts: ACCOUNTS, ...options });
+
+export interface EnvelopeBody {
+	httpStatus: { code?: number | string; col?: number | string; reasonPhrase: string };
+	processCode: number | string;
+	processValue: unknown;
+}
+
+export interface CallResult {
+	status: number;
+	headers: RawAxiosResponseHeaders | AxiosResponseHeaders;
+	/** The body as received. */
+	text: string;
+	/** The parsed body (undefined when empty or not JSON), typed as an envelope for convenience. */
+	body: EnvelopeBody;
+	/** processCode of the envelope. */
+	code: number | string | undefined;
+	/** processValue, cast to what the test expects. */
+	value<T>(): T;
+}
+
+export interface CallOptions {
+	/** JSON body (serialized with JSON.stringify). */
+	body?: unknown;
+	/** Body sent byte for byte (takes precedence over `body`). */
+	raw?: string;
+	/** x-api-key: default the sandbox key; null = no header. */
+	key?: string | null;
+	/** Content-Type: default application/json when there is a body; null = no header. */
+	contentType?: string | null;
+	timeout?: number;
+}
+
+export async function call(
+	sb: Sandbox,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<CallResult> {
+	const data =
+		options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+	const headers: Record<string, string | false> = {};
+	const key = options.key === undefined ? sb.apiKey : options.key;
+	if (key !== null) headers['x-api-key'] = key;
+	const contentType =
+		options.contentType === undefined
+			? data === undefined
+				? null
+				: 'application/json'
+			: options.contentType;
+	headers['Content-Type'] = contentType ?? false;
+
+	const response = await axios.request<string>({
+		method,
+		url: sb.baseUrl + path,
+		data,
+		headers,
+		timeout: options.timeout,
+		validateStatus: () => true,
+		transformRequest: [(body: unknown) => body],
+		transformResponse: [(body: unknown) => body],
+		responseType: 'text',
+	});
+	const text = typeof response.data === 'string' ? response.data : '';
+	let parsed: unknown;
+	try {
+		parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
+	} catch {
+		parsed = undefined;
+	}
+	const body = parsed as EnvelopeBody;
+	return {
+		status: response.status,
+		headers: response.headers,
+		text,
+		body,
+		code: body?.processCode,
+		value: <T>() => body?.processValue as T,
+	};
+}
+
+export const get = (sb: Sandbox, path: string, options?: CallOptions) =>
+	call(sb, 'GET', path, options);
+export const post = (sb: Sandbox, path: string, body: unknown, options?: CallOptions) =>
+	call(sb, 'POST', path, { body, ...options });
+export const put = (sb: Sandbox, path: string, body: unknown, options?: CallOptions) =>
+	call(sb, 'PUT', path, { body, ...options });
+export const del = (sb: Sandbox, path: string, body: unknown, options?: CallOptions) =>
+	call(sb, 'DELETE', path, { body, ...options });
+
+/** Entries of a custom/legacy store as plain objects, for toEqual. */
+export function storeOf(
+	map: Map<string, Map<string, string | number>>,
+): Record<string, Record<string, string | number>> {
+	const out: Record<string, Record<string, string | number>> = {};
+	for (const [memberId, entries] of map) out[memberId] = Object.fromEntries(entries);
+	return out;
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimer(resolve, ms));
+}
