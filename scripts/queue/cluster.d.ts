@@ -1,6 +1,10 @@
 /** Types of scripts/queue/cluster.js (CommonJS), for the queue-mode tests in test/queue. */
 import type { RuntimePaths, RunResult } from '../runtime';
 
+// Workflows and REST answers are untyped JSON.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
 export interface ServiceHandle {
 	host: string;
 	port: number;
@@ -94,7 +98,39 @@ export interface Cluster {
 	/** An n8n CLI command against the cluster's database (main's user folder). */
 	cli(args: string[]): Promise<RunResult>;
 	stop(): Promise<void>;
+	/** Main's REST API with the owner's session; resolves with the answer's `data`. */
+	rest(method: string, path: string, body?: unknown): Promise<Json>;
+	/** Creates a workflow through main (its `id` is kept when given); returns the id. */
+	createWorkflow(workflow: Json): Promise<string>;
+	/** Publishes (activates) a workflow through main and waits until its webhooks answer. */
+	activate(id: string): Promise<void>;
+	/** A manual run from `triggerName` through main (workers run it when offloading is on); the execution id. */
+	runManually(id: string, triggerName: string): Promise<number>;
+	webhookUrl(path: string): string;
+	/** POSTs each body to the webhook process, at most `concurrency` at once. */
+	fireWebhooks(
+		path: string,
+		bodies: unknown[],
+		options?: { concurrency?: number; timeoutMs?: number },
+	): Promise<FireResult>;
+	/** Which worker started the execution, from the workers' logs ("Worker started execution N"). */
+	workerOf(executionId: number): string | undefined;
 }
+
+export interface FireResult {
+	/** HTTP status per body, in the order given; 0 when no answer came. */
+	statuses: number[];
+	errors: string[];
+	maxInFlight: number;
+	ms: number;
+}
+
+/** POSTs each body to `url`, at most `concurrency` at once over keep-alive connections. */
+export declare function fire(
+	url: string,
+	bodies: unknown[],
+	options?: { concurrency?: number; timeoutMs?: number },
+): Promise<FireResult>;
 
 export declare function startCluster(options?: ClusterOptions): Promise<Cluster>;
 export declare function installIntoUserFolder(userFolder: string, spec: string): Promise<void>;

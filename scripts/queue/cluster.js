@@ -20,6 +20,7 @@ const { ensureServices, startPostgres, startRedis } = require('./services.js');
 const { tempDir } = require('./process.js');
 const { startN8nProcess } = require('./n8n-process.js');
 const { openDatabase } = require('./database.js');
+const { clusterApi, fire } = require('./api.js');
 
 /**
  * The community-node install an operator runs in each n8n process's user folder:
@@ -231,6 +232,7 @@ async function startCluster(options = {}) {
 			}),
 			cli,
 			stop,
+			...clusterApi({ main, webhook: webhookProc, workers: workersList, cookie: owner.cookie }),
 		};
 	} catch (error) {
 		await stop();
@@ -267,4 +269,4 @@ async function defaultTarball(dir) {
 	return rt.packPackage(path.join(dir, 'pack'));
 }
 
-module.exports = { startCluster, installIntoUserFolder, queueEnv };
+module.exports = { startCluster, installIntoUserFolder, queueEnv, fire };
