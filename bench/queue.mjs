@@ -23,9 +23,7 @@ const IN_FLIGHT = 20;
 const STEPS = {
 	async webhookSend(cluster, sb, w, run, ids) {
 		if (!ids.has(w.id)) {
-			const id = await cluster.createWorkflow(wf.webhookSendWorkflow({ path: 'bench-queue', campaignKey: CAMPAIGN, webhookId: '5f0c2d4e-0000-4000-8000-0000000be001' }));
-			await cluster.activate(id);
-			ids.set(w.id, id);
+			ids.set(w.id, await cluster.deploy(wf.webhookSendWorkflow({ path: 'bench-queue', campaignKey: CAMPAIGN })));
 		}
 		const workflowId = ids.get(w.id);
 		const sinceId = Math.max(0, ...(await cluster.db.executions({ workflowId })).map((r) => r.id));

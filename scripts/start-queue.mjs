@@ -28,14 +28,17 @@ const SANDBOX_KEY = 'sandbox-demo-key';
 const EVENT_EXAMPLE = 'cmExampleEventMsg';
 
 const started = Date.now();
-const stoppers = [];
+/** What is running: the sandbox first, then the whole n8n installation. */
+const running = { sandbox: undefined, cluster: undefined };
 let stopping = false;
 
-async function stopAll(code) {
+/** Stops n8n, PostgreSQL and Redis (cluster.stop() removes their data), then the sandbox; exits. */
+async function shutdown(code) {
 	if (stopping) return;
 	stopping = true;
-	for (const stop of stoppers.reverse())
-		await stop().catch((e) => process.stderr.write(`while stopping: ${e.message}\n`));
+	const say = (e) => process.stderr.write(`while stopping: ${e.message}\n`);
+	await running.cluster?.stop().catch(say);
+	await running.sandbox?.stop().catch(say);
 	process.exit(code);
 }
 
@@ -44,7 +47,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 		process.stdout.write(
 			`\n${signal}: stopping n8n (main, webhook, workers), PostgreSQL, Redis and the sandbox...\n`,
 		);
-		void stopAll(0);
+		void shutdown(0);
 	});
 }
 
@@ -61,7 +64,7 @@ async function main() {
 			cwd: rt.ROOT,
 		},
 	);
-	stoppers.push(sandbox.stop);
+	running.sandbox = sandbox;
 	await waitForPort(sandboxPort, { child: sandbox.child, name: 'the sandbox' });
 	const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 	rt.log(`sandbox listening on ${sandboxUrl}`);
@@ -84,12 +87,12 @@ async function main() {
 		publish: [EVENT_EXAMPLE],
 		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
-	stoppers.push(cluster.stop);
+	running.cluster = cluster;
 	for (const proc of [cluster.main, cluster.webhook, ...cluster.workers]) {
 		proc.exited.then(() => {
 			if (!stopping) {
 				process.stderr.write(`n8n ${proc.name} stopped unexpectedly; see ${proc.logFile}\n`);
-				void stopAll(1);
+				void shutdown(1);
 			}
 		});
 	}
@@ -119,5 +122,5 @@ async function main() {
 
 main().catch((error) => {
 	process.stderr.write(`\nnpm run start:queue failed: ${error.stack ?? error}\n`);
-	void stopAll(1);
+	void shutdown(1);
 });

@@ -65,7 +65,7 @@ function clusterApi({ main, webhook, workers, cookie }) {
 		return JSON.parse(res.body).data;
 	};
 	const webhookUrl = (path) => `${(webhook ?? main).url}/webhook/${path}`;
-	return {
+	const api = {
 		rest,
 		webhookUrl,
 		/** Creates a workflow through main (its `id` is kept when given); resolves with the id. */
@@ -98,6 +98,12 @@ function clusterApi({ main, webhook, workers, cookie }) {
 				}
 			}
 		},
+		/** Creates a workflow through main and publishes it; resolves with its id. */
+		deploy: async (workflow) => {
+			const id = await api.createWorkflow(workflow);
+			await api.activate(id);
+			return id;
+		},
 		/** A manual run from `triggerName` through main (on the workers when offloading is on); the execution id. */
 		runManually: async (id, triggerName) => {
 			const result = await rest('POST', `/workflows/${id}/run`, {
@@ -114,6 +120,7 @@ function clusterApi({ main, webhook, workers, cookie }) {
 				new RegExp(`Worker started execution ${executionId} \\(job`).test(w.log()),
 			)?.name,
 	};
+	return api;
 }
 
 module.exports = { fire, clusterApi };

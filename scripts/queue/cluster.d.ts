@@ -104,6 +104,8 @@ export interface Cluster {
 	createWorkflow(workflow: Json): Promise<string>;
 	/** Publishes (activates) a workflow through main and waits until its webhooks answer. */
 	activate(id: string): Promise<void>;
+	/** Creates a workflow through main and publishes it (createWorkflow + activate); returns the id. */
+	deploy(workflow: Json): Promise<string>;
 	/** A manual run from `triggerName` through main (workers run it when offloading is on); the execution id. */
 	runManually(id: string, triggerName: string): Promise<number>;
 	webhookUrl(path: string): string;

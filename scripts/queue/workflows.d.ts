@@ -6,7 +6,8 @@ type Workflow = Record<string, any>;
 export declare function webhookSendWorkflow(options: {
 	path: string;
 	campaignKey: string;
-	webhookId: string;
+	/** Default: a UUID derived from the path. */
+	webhookId?: string;
 	concurrency?: number;
 	/** The package the node type comes from (default n8n-nodes-campaign-messaging). */
 	packageName?: string;

@@ -4,6 +4,7 @@
  * run. Each uses the credential "Campaign Sandbox" (SANDBOX_CREDENTIAL in scripts/runtime/).
  */
 'use strict';
+const crypto = require('node:crypto');
 const { SANDBOX_CREDENTIAL } = require('../runtime/index.js');
 
 const PKG = 'n8n-nodes-campaign-messaging';
@@ -48,7 +49,13 @@ function sendNode(index, { campaignKey, phone, properties, concurrency, packageN
  * of each message names the event and the execution that sent it. `packageName` is the package
  * the node type comes from (a scoped copy has its own).
  */
-function webhookSendWorkflow({ path, campaignKey, webhookId, concurrency = 5, packageName = PKG }) {
+function webhookSendWorkflow({
+	path,
+	campaignKey,
+	webhookId = webhookIdFor(path),
+	concurrency = 5,
+	packageName = PKG,
+}) {
 	return workflow(`queue: webhook send (${path})`, [
 		node(
 			'Webhook',
@@ -68,6 +75,12 @@ function webhookSendWorkflow({ path, campaignKey, webhookId, concurrency = 5, pa
 			packageName,
 		}),
 	]);
+}
+
+/** A webhook id (a UUID) that stays the same for one path. */
+function webhookIdFor(path) {
+	const hex = crypto.createHash('sha256').update(path).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The body of webhook event `i`. */

@@ -4,8 +4,7 @@
  * "Campaign Sandbox" pointing at the sandbox.
  *
  *   const c = await startQueueCluster({ workers: 2, sandboxLatencyMs: 20 });
- *   const id = await c.createWorkflow(workflowJson);   // through main's REST API
- *   await c.activate(id);
+ *   const id = await c.deploy(workflowJson);           // created and published through main's REST API
  *   const sent = await c.fireWebhooks('my-path', bodies, { concurrency: 20 });
  *   const rows = await c.db.waitForExecutions({ workflowId: id, count: bodies.length });
  *   c.workerOf(rows[0].id);                            // 'worker-1' | 'worker-2' | undefined

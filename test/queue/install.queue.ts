@@ -28,14 +28,12 @@ describe('the package missing on one worker', () => {
 	});
 
 	test('executions on that worker fail with "Unrecognized node type"; the others send', async () => {
-		const id = await c.createWorkflow(
+		const id = await c.deploy(
 			wf.webhookSendWorkflow({
 				path: 'queue-missing',
 				campaignKey: 'QUEUE-MISSING',
-				webhookId: '5f0c2d4e-0000-4000-8000-00000000b001',
 			}),
 		);
-		await c.activate(id);
 		const events = 40;
 		const fired = await c.fireWebhooks(
 			'queue-missing',
@@ -129,15 +127,13 @@ describe('the operator install path: environment-managed packages from a private
 						.join('\n')}`,
 			);
 		expect(without).toEqual([]);
-		const id = await c.createWorkflow(
+		const id = await c.deploy(
 			wf.webhookSendWorkflow({
 				path: 'queue-env',
 				campaignKey: 'QUEUE-ENV',
-				webhookId: '5f0c2d4e-0000-4000-8000-00000000c001',
 				packageName: SCOPED,
 			}),
 		);
-		await c.activate(id);
 		const events = 40;
 		await c.fireWebhooks(
 			'queue-env',

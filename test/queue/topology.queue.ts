@@ -118,14 +118,12 @@ describe('example workflows, imported through main and run by the workers', () =
 describe('webhook events in queue mode', () => {
 	test(`${EVENTS} distinct events, ${IN_FLIGHT} in flight: every message sent exactly once`, async () => {
 		c.sandbox.addCampaign('QUEUE-LOAD');
-		const id = await c.createWorkflow(
+		const id = await c.deploy(
 			wf.webhookSendWorkflow({
 				path: 'queue-load',
 				campaignKey: 'QUEUE-LOAD',
-				webhookId: '5f0c2d4e-0000-4000-8000-00000000a001',
 			}),
 		);
-		await c.activate(id);
 		const bodies = Array.from({ length: EVENTS }, (_, i) => wf.eventBody(i));
 		const firedAt = Date.now();
 		const fired = await c.fireWebhooks('queue-load', bodies, { concurrency: IN_FLIGHT });
