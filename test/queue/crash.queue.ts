@@ -101,3 +101,8 @@ test('a worker killed mid-send: the execution fails, what was sent stays sent, a
 		deliveredTwice: twice,
 	});
 });
+
+test('stopping the cluster leaves no process, port or folder behind', async () => {
+	await c.stop();
+	expect(await c.leftovers()).toEqual({ pids: [], ports: [], folders: [] });
+});

@@ -12,7 +12,7 @@ import * as rt from '../../scripts/runtime';
 import { renamedCopy, startRegistry, type Registry } from '../../scripts/queue/registry';
 import * as wf from '../../scripts/queue/workflows';
 import { fs, os, path } from '../support/node';
-import { startQueueCluster, type QueueCluster } from './cluster';
+import { leftoversOf, startQueueCluster, type QueueCluster } from './cluster';
 import { record } from './figures';
 
 const SCOPED = '@campaign-lab/n8n-nodes-campaign-messaging';
@@ -55,6 +55,8 @@ describe('the package missing on one worker', () => {
 		const data = await c.db.runData(failed[0].id);
 		const message = String(data?.resultData?.error?.message ?? '');
 		expect(message).toBe('Unrecognized node type: n8n-nodes-campaign-messaging.campaignAlimtalk');
+		await c.stop();
+		expect(await c.leftovers()).toEqual({ pids: [], ports: [], folders: [] });
 		record('missingPackage', {
 			events,
 			failedOnWorkerWithout: failed.length,
@@ -145,5 +147,15 @@ describe('the operator install path: environment-managed packages from a private
 		expect(new Set(rows.map((r) => c.workerOf(r.id)))).toEqual(new Set(['worker-1', 'worker-2']));
 		expect(c.sandbox.state.sent).toHaveLength(events);
 		record('envInstall', { package: SCOPED, checksum: integrity, events, startMs: c.startMs });
+
+		await c.stop();
+		await registry.stop();
+		fs.rmSync(home, { recursive: true, force: true });
+		expect(await c.leftovers()).toEqual({ pids: [], ports: [], folders: [] });
+		expect(await leftoversOf([registry.pid], [registry.port], [home])).toEqual({
+			pids: [],
+			ports: [],
+			folders: [],
+		});
 	});
 });
