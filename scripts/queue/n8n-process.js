@@ -15,11 +15,21 @@ const { isRoot, spawnService } = require('./process.js');
  * as each container would have.
  */
 function withHostname(paths, args, hostname) {
-	const canUnshare =
-		isRoot() && spawnSync('sh', ['-c', 'command -v unshare'], { stdio: 'ignore' }).status === 0;
-	if (!canUnshare) return [paths.node, [paths.n8n, ...args]];
+	if (!canSetHostname()) return [paths.node, [paths.n8n, ...args]];
 	const script = `hostname "$1" && shift && exec "$@"`;
 	return ['unshare', ['--uts', 'sh', '-c', script, 'sh', hostname, paths.node, paths.n8n, ...args]];
+}
+
+let hostnameCheck;
+/** Whether `unshare --uts` with a new hostname works here (root, and allowed by the container). */
+function canSetHostname() {
+	if (hostnameCheck === undefined) {
+		hostnameCheck =
+			isRoot() &&
+			spawnSync('unshare', ['--uts', 'sh', '-c', 'hostname campaign-check'], { stdio: 'ignore' })
+				.status === 0;
+	}
+	return hostnameCheck;
 }
 
 /**

@@ -20,6 +20,8 @@ import { groupIsGone, portIsFree } from '../../scripts/queue/process';
 import { fs } from '../support/node';
 
 export type { FireResult, Json } from '../../scripts/queue/cluster';
+/** The bounded webhook client (POSTs bodies, at most `concurrency` at once). */
+export const fire = queue.fire;
 
 export interface QueueClusterOptions extends ClusterOptions {
 	/** Added to every sandbox response (a realistic service latency). */
@@ -32,27 +34,18 @@ export interface QueueClusterOptions extends ClusterOptions {
 export interface Leftovers {
 	pids: number[];
 	ports: number[];
-	folders: string[];
 }
 
-/** What is left of these process groups, ports and folders (all empty when everything stopped). */
-export async function leftoversOf(
-	pids: number[],
-	ports: number[],
-	folders: string[],
-): Promise<Leftovers> {
+/** What is left of these process groups and ports (both empty when everything stopped). */
+export async function leftoversOf(pids: number[], ports: number[]): Promise<Leftovers> {
 	const open: number[] = [];
 	for (const port of ports) if (!(await portIsFree(port))) open.push(port);
-	return {
-		pids: pids.filter((pid) => !groupIsGone(pid)),
-		ports: open,
-		folders: folders.filter((f) => fs.existsSync(f)),
-	};
+	return { pids: pids.filter((pid) => !groupIsGone(pid)), ports: open };
 }
 
 export interface QueueCluster extends Cluster {
 	sandbox: Sandbox;
-	/** After stop(): the process groups still alive, the ports still answering, the folders still there (all empty when clean). */
+	/** After stop(): the process groups still alive and the ports still answering (both empty when clean; stop() itself fails when the cluster's folder is left). */
 	leftovers(): Promise<Leftovers>;
 }
 
@@ -81,7 +74,7 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 	const handle: QueueCluster = Object.assign(started, {
 		sandbox,
 		leftovers: (): Promise<Leftovers> =>
-			leftoversOf(resources.pids, [...resources.ports, sandboxPort], [started.dir]),
+			leftoversOf(resources.pids, [...resources.ports, sandboxPort]),
 	});
 	const stopCluster = started.stop;
 	handle.stop = async (): Promise<void> => {
@@ -91,6 +84,8 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 		} finally {
 			await sandbox.close();
 		}
+		if (fs.existsSync(started.dir))
+			throw new Error(`the cluster folder ${started.dir} is still there after stop()`);
 	};
 	return handle;
 }

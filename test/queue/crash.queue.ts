@@ -56,6 +56,10 @@ test('a worker killed mid-send: the execution fails, what was sent stays sent, a
 	expect(sentByCrashedRun).toBeGreaterThan(0);
 	expect(sentByCrashedRun).toBeLessThan(MESSAGES);
 
+	// Meanwhile n8n still shows the execution as running.
+	const [meanwhile] = await c.db.executions({ workflowId: id });
+	expect(meanwhile).toMatchObject({ id: executionId, status: 'running' });
+
 	// n8n does not hand the job to the other worker: it marks the execution failed.
 	const [crashed] = await c.db.waitForExecutions({
 		workflowId: id,
@@ -104,5 +108,6 @@ test('a worker killed mid-send: the execution fails, what was sent stays sent, a
 
 test('stopping the cluster leaves no process, port or folder behind', async () => {
 	await c.stop();
-	expect(await c.leftovers()).toEqual({ pids: [], ports: [], folders: [] });
+	expect(await c.leftovers()).toEqual({ pids: [], ports: [] });
+	expect(fs.existsSync(c.dir)).toBe(false);
 });

@@ -56,7 +56,8 @@ describe('the package missing on one worker', () => {
 		const message = String(data?.resultData?.error?.message ?? '');
 		expect(message).toBe('Unrecognized node type: n8n-nodes-campaign-messaging.campaignAlimtalk');
 		await c.stop();
-		expect(await c.leftovers()).toEqual({ pids: [], ports: [], folders: [] });
+		expect(await c.leftovers()).toEqual({ pids: [], ports: [] });
+		expect(fs.existsSync(c.dir)).toBe(false);
 		record('missingPackage', {
 			events,
 			failedOnWorkerWithout: failed.length,
@@ -151,11 +152,9 @@ describe('the operator install path: environment-managed packages from a private
 		await c.stop();
 		await registry.stop();
 		fs.rmSync(home, { recursive: true, force: true });
-		expect(await c.leftovers()).toEqual({ pids: [], ports: [], folders: [] });
-		expect(await leftoversOf([registry.pid], [registry.port], [home])).toEqual({
-			pids: [],
-			ports: [],
-			folders: [],
-		});
+		expect(await c.leftovers()).toEqual({ pids: [], ports: [] });
+		expect(fs.existsSync(c.dir)).toBe(false);
+		expect(await leftoversOf([registry.pid], [registry.port])).toEqual({ pids: [], ports: [] });
+		expect(fs.existsSync(home)).toBe(false);
 	});
 });

@@ -226,6 +226,7 @@ describe('the topology as a whole', () => {
 
 	test('stopping the cluster leaves no process, port or folder behind', async () => {
 		await c.stop();
-		expect(await c.leftovers()).toEqual({ pids: [], ports: [], folders: [] });
+		expect(await c.leftovers()).toEqual({ pids: [], ports: [] });
+		expect(fs.existsSync(c.dir)).toBe(false);
 	});
 });
