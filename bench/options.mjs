@@ -33,6 +33,7 @@ export function settings(args, { root, resultsDir }) {
 		only: option('only', 'BENCH_ONLY', undefined),
 		out: path.resolve(option('out', 'BENCH_OUT', path.join(resultsDir, 'latest.json'))),
 		withCli: !flag('no-cli'),
+		withQueue: !flag('no-queue'),
 		build: !flag('no-build'),
 		list: flag('list'),
 		/** A second checkout whose dist/ runs the same workloads, alternating with this one. */

@@ -13,6 +13,7 @@
  *   npm run bench -- --scale 0.1        # every item count times 0.1 (a quick smoke run)
  *   npm run bench -- --only getall      # only workloads whose id matches (a regular expression)
  *   npm run bench -- --no-cli           # skip the n8n command-line comparisons (Code node)
+ *   npm run bench -- --no-queue         # skip the n8n queue-mode workloads (bench/queue.mjs)
  *   npm run bench -- --no-build         # use dist/ as it is
  *   npm run bench -- --list             # print the workloads and their sizes, run nothing
  *   npm run bench -- --profile          # also write a CPU profile of every run (build/bench/profiles)
@@ -42,6 +43,7 @@ import { measurer, median, sandboxFigures, seedSandbox, summarize, verify } from
 import { settings } from './options.mjs';
 import { machine, markdown } from './report.mjs';
 import { evaluate } from './targets.mjs';
+import { queueMarkdown, runQueueWorkloads } from './queue.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -160,10 +162,11 @@ function n8nVersions(paths) {
 
 async function main() {
 	const chosen = selected();
-	const workloads = chosen.filter((w) => !w.cli);
+	const workloads = chosen.filter((w) => !w.cli && !w.queue);
 	const cliWorkloads = S.withCli ? chosen.filter((w) => w.cli) : [];
+	const queueWorkloads = S.withQueue ? chosen.filter((w) => w.queue) : [];
 	if (S.list) {
-		for (const w of [...workloads, ...cliWorkloads]) {
+		for (const w of [...workloads, ...cliWorkloads, ...queueWorkloads]) {
 			process.stdout.write(`${w.id.padEnd(36)} ${String(w.items).padStart(7)} items  ${String(w.runs)} run(s)  ${w.label}\n`);
 		}
 		return;
@@ -190,6 +193,7 @@ async function main() {
 	const byTree = await runEngineWorkloads(measure, workloads, env, treeList);
 	const results = byTree.this;
 	const cli = cliWorkloads.length > 0 ? await runCliWorkloads(paths, sb, cliWorkloads) : [];
+	const queue = queueWorkloads.length > 0 ? await runQueueWorkloads({ sb, workloads: queueWorkloads, log }) : [];
 	await sb.close();
 
 	const report = {
@@ -199,16 +203,17 @@ async function main() {
 		options: { latencyMs: S.latency, sendLatencyMs: S.sendLatency, runs: S.runs, scale: S.scale, full: S.full, only: S.only ?? null, baseline: S.baseline ?? null },
 		results,
 		cli,
+		queue,
 		baseline: treeList.length > 1 ? { dir: S.baseline, commit: treeList[1].commit, results: byTree.baseline } : undefined,
 		targets: evaluate([...results, ...cli]),
 		durationSeconds: Math.round((Date.now() - startedAt) / 1000),
 	};
-	const md = markdown(report);
+	const md = [markdown(report), ...(queue.length > 0 ? queueMarkdown(queue, queueWorkloads, machineInfo) : [])].join('\n');
 	fs.mkdirSync(path.dirname(S.out), { recursive: true });
 	fs.writeFileSync(S.out, `${JSON.stringify(report, (key, value) => (key === 'workload' ? undefined : value), 1)}\n`);
 	fs.writeFileSync(S.out.replace(/\.json$/, '.md'), `${md}\n`);
 	process.stdout.write(`\n${md}\n\n`);
-	const problems = [...results, ...cli, ...(report.baseline?.results ?? [])].filter((r) => r.problems.length > 0);
+	const problems = [...results, ...cli, ...queue, ...(report.baseline?.results ?? [])].filter((r) => r.problems.length > 0);
 	for (const r of problems) log(`PROBLEM in ${r.id}: ${r.problems.join('; ')}`);
 	log(`wrote ${path.relative(ROOT, S.out)} and ${path.relative(ROOT, S.out.replace(/\.json$/, '.md'))}; total ${fmt(report.durationSeconds)} s`);
 	if (problems.length > 0) process.exitCode = 1;

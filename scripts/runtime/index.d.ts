@@ -147,3 +147,7 @@ export interface Playwright {
 }
 
 export declare function loadPlaywright(paths: RuntimePaths): Playwright;
+/** The environment for child processes without the npm_* settings an outer `npm run` sets. */
+export declare function cleanEnv(extra?: Record<string, string>): Record<string, string>;
+/** n8n's owner account from the environment (N8N_INSTANCE_OWNER_*), for `n8n start`. */
+export declare function ownerEnv(paths: RuntimePaths): Record<string, string>;

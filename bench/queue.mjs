@@ -1,0 +1,122 @@
+/**
+ * The queue-mode workloads of workloads.cjs (entries with a `queue` setting): n8n's distributed
+ * engine on this machine (scripts/queue/: PostgreSQL, Redis, main, webhook process, workers)
+ * against the bench's sandbox. Entries with the same `queue` setting share one installation,
+ * started once and stopped after their runs.
+ *
+ * An entry's `queue`: `{ workers }` (0 with `mode: 'regular'`: one n8n process, no queue), and its
+ * `steps`: 'webhookSend' (items webhook events, each one Alimtalk send, fired 20 at a time;
+ * measured from the first event to the last execution finished) or 'sync' (a manual run of the
+ * generated-rows custom data sync; measured from the run request to the execution finished).
+ */
+import { createRequire } from 'node:module';
+import { fmt } from './format.mjs';
+
+const require = createRequire(import.meta.url);
+const { startCluster } = require('../scripts/queue/cluster.js');
+const wf = require('../scripts/queue/workflows.js');
+const rt = require('../scripts/runtime/index.js');
+
+const CAMPAIGN = 'BENCH-QUEUE';
+const IN_FLIGHT = 20;
+
+const STEPS = {
+	async webhookSend(cluster, sb, w, run, ids) {
+		if (!ids.has(w.id)) {
+			ids.set(w.id, await cluster.deploy(wf.webhookSendWorkflow({ path: 'bench-queue', campaignKey: CAMPAIGN })));
+		}
+		const workflowId = ids.get(w.id);
+		const sinceId = Math.max(0, ...(await cluster.db.executions({ workflowId })).map((r) => r.id));
+		const bodies = Array.from({ length: w.items }, (_, i) => wf.eventBody(i, `r${run}`));
+		const started = Date.now();
+		const fired = await cluster.fireWebhooks('bench-queue', bodies, { concurrency: IN_FLIGHT });
+		const rows = await cluster.db.waitForExecutions({ workflowId, count: w.items, sinceId, pollMs: 100, timeoutMs: 15 * 60 * 1000 });
+		const wallMs = Date.now() - started;
+		const sent = sb.state.sent.filter((m) => m.campaignKey === CAMPAIGN);
+		const problems = [];
+		if (fired.statuses.some((s) => s !== 200)) problems.push(`${fired.statuses.filter((s) => s !== 200).length} events not accepted`);
+		if (rows.some((r) => r.status !== 'success')) problems.push(`${rows.filter((r) => r.status !== 'success').length} executions not successful`);
+		if (sent.length !== w.items || new Set(sent.map((m) => m.properties.eventId)).size !== w.items) problems.push(`${sent.length} messages for ${w.items} events`);
+		return { wallMs, fireMs: fired.ms, executions: rows.length, requests: sent.length, problems };
+	},
+
+	async sync(cluster, sb, w, run, ids) {
+		for (const [key, format] of Object.entries(wf.SYNC_KEYS)) sb.registerKey(key, format);
+		if (!ids.has(w.id)) ids.set(w.id, await cluster.createWorkflow(wf.syncWorkflow({ rows: w.items })));
+		const workflowId = ids.get(w.id);
+		const started = Date.now();
+		const executionId = await cluster.runManually(workflowId, 'Run');
+		const rows = await cluster.db.waitForExecutions({ workflowId, count: run, pollMs: 100, timeoutMs: 15 * 60 * 1000 });
+		const wallMs = Date.now() - started;
+		const row = rows.find((r) => r.id === executionId);
+		const writes = sb.requests.filter((r) => r.method === 'POST' && r.path === '/v2/custom').length;
+		const members = [...sb.state.custom.keys()].filter((k) => k.startsWith('sync-')).length;
+		const problems = [];
+		if (row?.status !== 'success') problems.push(`execution ${executionId} ${row?.status}`);
+		if (writes !== w.requests || members !== w.items) problems.push(`${writes} requests, ${members} members stored`);
+		const executionMs = row ? new Date(row.stoppedAt).getTime() - new Date(row.startedAt).getTime() : NaN;
+		return { wallMs, executionMs, requests: writes, worker: cluster.workerOf(executionId) ?? 'main', problems };
+	},
+};
+
+function clusterOptions(setting, sb) {
+	const regular = setting.mode === 'regular';
+	return {
+		workers: setting.workers,
+		webhook: !regular,
+		credentials: [{ ...rt.SANDBOX_CREDENTIAL, data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' } }],
+		env: regular ? { EXECUTIONS_MODE: 'regular' } : {},
+		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+	};
+}
+
+/** Runs the queue entries, `w.runs` runs each; resolves with one result per entry (its fastest run: the machine is shared). */
+export async function runQueueWorkloads({ sb, workloads, log }) {
+	const groups = new Map();
+	for (const w of workloads) {
+		const key = JSON.stringify(w.queue);
+		groups.set(key, [...(groups.get(key) ?? []), w]);
+	}
+	const results = [];
+	for (const [key, list] of groups) {
+		log(`queue mode ${key}: starting PostgreSQL, Redis and n8n`);
+		const cluster = await startCluster(clusterOptions(JSON.parse(key), sb));
+		log(`  ready in ${fmt(cluster.startMs / 1000, 1)} s`);
+		const ids = new Map();
+		try {
+			for (const w of list) {
+				const raw = [];
+				for (let run = 1; run <= w.runs; run++) {
+					sb.configure({ latencyMs: w.latency });
+					sb.reset();
+					sb.addCampaign(CAMPAIGN);
+					const figures = await STEPS[w.steps](cluster, sb, w, run, ids);
+					raw.push(figures);
+					log(`queue run ${run}/${w.runs} ${w.id}: ${fmt(figures.wallMs)} ms, ${figures.requests} requests${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`);
+				}
+				const fastest = [...raw].sort((a, b) => a.wallMs - b.wallMs)[0];
+				results.push({ id: w.id, label: w.label, items: w.items, latency: w.latency, ...fastest, raw, problems: raw.flatMap((r) => r.problems) });
+			}
+		} finally {
+			await cluster.stop();
+		}
+	}
+	return results;
+}
+
+/** The queue-mode table and its ratios, from the workloads' `compare` settings. */
+export function queueMarkdown(results, workloads, machine) {
+	const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+	const lines = ['', `n8n queue mode on this machine (${machine.cpu}, ${machine.memory} RAM): PostgreSQL, Redis, main, one webhook process and the workers (worker concurrency 10), every process on the same cores; the fastest of the runs (wall times of every run in the JSON report).`, ''];
+	lines.push('| Workload | Items | Requests | Latency (ms) | Wall (s) | Items/s | Runs |');
+	lines.push('|---|---:|---:|---:|---:|---:|---:|');
+	for (const r of results) lines.push(`| ${r.label} (\`${r.id}\`) | ${fmt(r.items)} | ${fmt(r.requests)} | ${fmt(r.latency)} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.items / (r.wallMs / 1000), 1)} | ${r.raw.length} |`);
+	const ratios = workloads.filter((w) => w.compare && byId[w.id] && byId[w.compare.with]);
+	if (ratios.length > 0) lines.push('');
+	for (const w of ratios) {
+		const a = byId[w.id];
+		const b = byId[w.compare.with];
+		lines.push(`- ${w.compare.label}: ${fmt(b.wallMs / a.wallMs, 2)}x (${fmt(a.wallMs / 1000, 2)} s against ${fmt(b.wallMs / 1000, 2)} s)`);
+	}
+	return lines;
+}

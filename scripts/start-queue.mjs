@@ -1,0 +1,126 @@
+/**
+ * `npm run start:queue`: `npm start`, but n8n in queue mode, the way it is deployed at scale:
+ * PostgreSQL and Redis (Debian's packages, installed on first use), one main (`n8n start`, the
+ * editor), one webhook process (`n8n webhook`) and two workers (`n8n worker`), each with its own
+ * user folder and the package installed into it; the sandbox with demo data, the credential
+ * "Campaign Sandbox" and the example workflows in place, the event example published.
+ * Everything runs on free 127.0.0.1 ports in temporary folders; one Ctrl-C stops it all and
+ * removes the data (the demo is fresh on every start).
+ *
+ * Options:
+ *   --workers <n>   number of workers (default 2)
+ *   --no-build      skip `npm run build` (use dist/ as it is)
+ * Manual runs from the editor go to the workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const rt = require('./runtime/index.js');
+const { startCluster } = require('./queue/cluster.js');
+const { spawnService, waitForPort } = require('./queue/process.js');
+
+const args = process.argv.slice(2);
+const workersArg = args.includes('--workers') ? Number(args[args.indexOf('--workers') + 1]) : 2;
+/** The sandbox CLI's default API key. */
+const SANDBOX_KEY = 'sandbox-demo-key';
+const EVENT_EXAMPLE = 'cmExampleEventMsg';
+
+const started = Date.now();
+/** What is running: the sandbox first, then the whole n8n installation. */
+const running = { sandbox: undefined, cluster: undefined };
+let stopping = false;
+
+/** Stops n8n, PostgreSQL and Redis (cluster.stop() removes their data), then the sandbox; exits. */
+async function shutdown(code) {
+	if (stopping) return;
+	stopping = true;
+	const say = (e) => process.stderr.write(`while stopping: ${e.message}\n`);
+	await running.cluster?.stop().catch(say);
+	await running.sandbox?.stop().catch(say);
+	process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+	process.on(signal, () => {
+		process.stdout.write(
+			`\n${signal}: stopping n8n (main, webhook, workers), PostgreSQL, Redis and the sandbox...\n`,
+		);
+		void shutdown(0);
+	});
+}
+
+async function main() {
+	if (!Number.isInteger(workersArg) || workersArg < 1)
+		throw new Error('--workers needs a whole number of 1 or more');
+	if (!args.includes('--no-build')) await rt.buildPackage();
+	const sandboxDir = await rt.buildSandbox();
+	const sandboxPort = await rt.freePort(8787);
+	const sandbox = spawnService(
+		process.execPath,
+		[path.join(sandboxDir, 'cli.js'), '--port', String(sandboxPort)],
+		{
+			cwd: rt.ROOT,
+		},
+	);
+	running.sandbox = sandbox;
+	await waitForPort(sandboxPort, { child: sandbox.child, name: 'the sandbox' });
+	const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+	rt.log(`sandbox listening on ${sandboxUrl}`);
+
+	const examples = fs
+		.readdirSync(path.join(rt.ROOT, 'examples'))
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => path.join(rt.ROOT, 'examples', f));
+	rt.log(`starting PostgreSQL, Redis and n8n in queue mode (main, webhook, ${workersArg} workers)`);
+	const cluster = await startCluster({
+		workers: workersArg,
+		credentials: [
+			{
+				...rt.SANDBOX_CREDENTIAL,
+				data: { baseUrl: sandboxUrl, apiKey: SANDBOX_KEY, memberApiVersion: 'any' },
+			},
+		],
+		workflows: examples,
+		publish: [EVENT_EXAMPLE],
+		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+	});
+	running.cluster = cluster;
+	for (const proc of [cluster.main, cluster.webhook, ...cluster.workers]) {
+		proc.exited.then(() => {
+			if (!stopping) {
+				process.stderr.write(`n8n ${proc.name} stopped unexpectedly; see ${proc.logFile}\n`);
+				void shutdown(1);
+			}
+		});
+	}
+	const webhook = `${cluster.webhook.url}/webhook/campaign-event`;
+	const lines = [
+		'',
+		`  n8n editor      ${cluster.main.url}/  (main: n8n start, queue mode)`,
+		`  login           ${rt.OWNER.email} / ${rt.OWNER.password}`,
+		`  webhook         ${webhook}  (n8n webhook; the event example is published), e.g.`,
+		`                  curl -X POST ${webhook} -H 'content-type: application/json' \\`,
+		`                    -d '{"phoneNumber":"821012345678","name":"Kim Minji","coupon":"WELCOME10"}'`,
+		...cluster.workers.map(
+			(w) =>
+				`  ${w.name.padEnd(16)}pid ${w.pid}, health ${w.url}/healthz/readiness, log ${w.logFile}`,
+		),
+		`  PostgreSQL      127.0.0.1:${cluster.postgres.port} (database ${cluster.postgres.database}, user ${cluster.postgres.user})`,
+		`  Redis           127.0.0.1:${cluster.redis.port}`,
+		`  sandbox         ${sandboxUrl}  (API key ${SANDBOX_KEY}; credential "${rt.SANDBOX_CREDENTIAL.name}")`,
+		`  examples        ${examples.map((f) => path.basename(f)).join(', ')}`,
+		`  data            ${cluster.dir}  (removed on stop)`,
+		'',
+		`  ready in ${rt.formatDuration(Date.now() - started)}. Press Ctrl+C to stop everything.`,
+		'',
+	];
+	process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error) => {
+	process.stderr.write(`\nnpm run start:queue failed: ${error.stack ?? error}\n`);
+	void shutdown(1);
+});

@@ -1,0 +1,25 @@
+/**
+ * Measured figures of the queue-mode tests (counts, statuses, durations), collected in
+ * test-artifacts/queue/figures.json for the README and the closing notes. Never asserted on
+ * for speed: timings are recorded, not checked.
+ */
+import { fs, path, ROOT } from '../support/node';
+
+const FILE = path.join(ROOT, 'test-artifacts', 'queue', 'figures.json');
+
+/** Merges `values` under `section` in the figures file. */
+export function record(section: string, values: Record<string, unknown>): void {
+	fs.mkdirSync(path.dirname(FILE), { recursive: true });
+	let all: Record<string, unknown> = {};
+	try {
+		all = JSON.parse(fs.readFileSync(FILE, 'utf8')) as Record<string, unknown>;
+	} catch {
+		// first figure of this run
+	}
+	all[section] = {
+		...(all[section] as Record<string, unknown> | undefined),
+		...values,
+		at: new Date().toISOString(),
+	};
+	fs.writeFileSync(FILE, `${JSON.stringify(all, null, '\t')}\n`);
+}
