@@ -2,7 +2,7 @@
  * Build and dev-loop tasks that `n8n-node build` and a plain `tsc --watch` do not do:
  * - `gulp icons`: copy the SVG icons into dist/ (tsc never copies them; the watch loop needs it).
  * - `gulp dev`: TypeScript in watch mode plus the icon copy on every icon change.
- * - `gulp sandbox`: compile the API sandbox (test/sandbox) to build/, for `npm run sandbox`
+ * - `gulp sandbox`: compile the API sandbox (sandbox/) to build/sandbox, for `npm run sandbox`
  *   and for end-to-end runs outside jest.
  */
 const { src, dest, watch, series } = require('gulp');
@@ -22,7 +22,7 @@ function tsc(args) {
 }
 
 function sandbox() {
-	return tsc(['-p', 'test/sandbox/tsconfig.json']);
+	return tsc(['-p', 'sandbox/tsconfig.json']);
 }
 
 function watchSources() {

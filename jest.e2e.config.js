@@ -1,5 +1,5 @@
 /**
- * End-to-end tests: `npm run test:e2e`. The packed package inside a real n8n (see scripts/n8n-runtime.js
+ * End-to-end tests: `npm run test:e2e`. The packed package inside a real n8n (see scripts/runtime/
  * and test/e2e/). Kept apart from `npm test`, whose jest.config.js only picks up `*.test.ts`.
  * @type {import('jest').Config}
  */

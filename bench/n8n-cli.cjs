@@ -2,7 +2,7 @@
  * The comparisons that need the whole of n8n: the Code node runs user code in n8n's task runner
  * (a separate process the n8n command line starts), which n8n-core alone does not provide. So
  * the Code + HTTP Request pipeline, and the package doing the same job, run through
- * `n8n execute` of the local n8n runtime (n8n 2.41.1 on Node 24, scripts/n8n-runtime.js), with
+ * `n8n execute` of the local n8n runtime (n8n 2.41.1 on Node 24, scripts/runtime/), with
  * the package installed as a community package from `npm pack`, exactly as users get it.
  *
  * Each execution is a cold n8n process; what is compared is the run data n8n records itself:
@@ -12,7 +12,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const runtime = require('../scripts/n8n-runtime.js');
+const runtime = require('../scripts/runtime');
 const { cliWorkflow } = require('./workloads.cjs');
 
 const CREDENTIAL = { id: 'benchCampaign', name: 'Bench Campaign', type: 'campaignApi' };

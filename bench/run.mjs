@@ -35,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const hook = require('./ts-hook.cjs');
-const runtime = require('../scripts/n8n-runtime.js');
+const runtime = require('../scripts/runtime');
 const W = require('./workloads.cjs');
 const { prepareCli, runCli } = require('./n8n-cli.cjs');
 
@@ -493,7 +493,7 @@ async function main() {
 		log('npm run build');
 		await npmBuild();
 	}
-	log('preparing the local n8n runtime (scripts/n8n-runtime.js; first use installs it, later runs reuse it)');
+	log('preparing the local n8n runtime (scripts/runtime/install.js; first use installs it, later runs reuse it)');
 	const paths = await runtime.ensureRuntime();
 	const marker = JSON.parse(fs.readFileSync(paths.marker, 'utf8'));
 	const nodesBaseDir = path.join(paths.dir, 'node_modules', 'n8n-nodes-base');
@@ -505,7 +505,7 @@ async function main() {
 		cliNode: marker.node,
 	};
 
-	const { startSandbox } = require(path.join(ROOT, 'test', 'sandbox', 'server.ts'));
+	const { startSandbox } = require(path.join(ROOT, 'sandbox', 'server.ts'));
 	const sb = await startSandbox({ latencyMs: LATENCY });
 	const env = { baseUrl: sb.baseUrl, apiKey: sb.apiKey, nodesBaseDir };
 	const machineInfo = machine();

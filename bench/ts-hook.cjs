@@ -1,6 +1,6 @@
 /**
  * Lets the bench load the repository's TypeScript test code (test/engine/harness.ts,
- * test/sandbox/*.ts) from source, the way ts-jest does for the tests, without adding a
+ * sandbox/*.ts) from source, the way ts-jest does for the tests, without adding a
  * dependency: each .ts file is transpiled with the project's own `typescript` (no type check;
  * `npx tsc` and the tests do that) and cached under node_modules/.cache by content hash.
  *

@@ -1,7 +1,7 @@
 /**
  * `npm start`: a working n8n editor with this package loaded, talking to the local API sandbox.
  *
- *   1. prepares the local n8n runtime on first use (scripts/n8n-runtime.js; several minutes, once),
+ *   1. prepares the local n8n runtime on first use (scripts/runtime/install.js; several minutes, once),
  *   2. at once, in two lanes:
  *      a. builds the package (npm run build), installs its `npm pack` tarball into the demo n8n
  *         user folder as a community package, compiles the sandbox (gulp sandbox) and starts it
@@ -41,7 +41,7 @@ import {
 	packPackage,
 	setupOwner,
 	startN8n,
-} from './n8n-runtime.js';
+} from './runtime/index.js';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { loadPackage, logLines, runNode } from '../engine/harness';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { http, timer } from '../support/node';
 import { startScripted } from '../support/scripted-server';
 

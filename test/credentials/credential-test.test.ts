@@ -11,7 +11,7 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { loadPackage, runWorkflow, SOURCE_TYPE } from '../engine/harness';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { startScripted } from '../support/scripted-server';
 
 async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {

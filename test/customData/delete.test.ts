@@ -2,7 +2,7 @@
  * delete and deleteKeys of both data nodes: collected ids, chunks, refused deletes with
  * retryAfter while the other chunks still run, and bad input.
  */
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { DIALECTS, expectAllAccounted, pairedOf, run } from './support';
 
 let sb: Sandbox;

@@ -2,7 +2,7 @@
  * get and getAll of both data nodes, through the real engine against the sandbox (and a
  * scripted page server where the sandbox cannot misbehave the way a test needs).
  */
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { DIALECTS, CUSTOM, fill, run, scriptedCredential, startPageServer } from './support';
 
 let sb: Sandbox;

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { runNode } from '../engine/harness';
-import type { Sandbox } from '../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
 
 export const FAST = { retryDelayMs: 0 };

@@ -3,7 +3,7 @@
  * counts (v1), and every input item accounted for on Success or Failed.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { CUSTOM, DIALECTS, LEGACY, expectAllAccounted, pairedOf, run, scriptedCredential, startPageServer } from './support';
 
 let sb: Sandbox;

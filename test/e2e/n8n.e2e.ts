@@ -1,5 +1,5 @@
 /**
- * End-to-end: the packed package inside a real n8n (the version scripts/n8n-runtime.js pins, on
+ * End-to-end: the packed package inside a real n8n (the version scripts/runtime/paths.js pins, on
  * Node 24), in a fresh n8n user folder, against the API sandbox started here on 127.0.0.1.
  *
  *   1. n8n loads the package as a community package (unpacked `npm pack` tarball under
@@ -14,10 +14,10 @@
  *
  * Run with `npm run test:e2e`. The first run prepares the n8n runtime (several minutes).
  */
-import * as rt from '../../scripts/n8n-runtime';
-import { seedDemoData } from '../sandbox/demo';
-import { startSandbox } from '../sandbox/server';
-import type { Sandbox } from '../sandbox/server';
+import * as rt from '../../scripts/runtime';
+import { seedDemoData } from '../../sandbox/demo';
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { delay, fs, path, ROOT } from '../support/node';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');

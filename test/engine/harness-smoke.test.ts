@@ -1,5 +1,5 @@
 import { http, type net } from '../support/node';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import { runNode } from './harness';
 
 describe('engine harness (smoke)', () => {

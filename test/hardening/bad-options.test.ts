@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import { SEND_PARAMETERS } from './fixtures';
 import { KEY, SEED, countSandbox, expectClearError, finishSuite, pairsOf, run, sandboxFixture, tally } from './support';
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import { COMMON_IDS, DATA_KEYS, batchSize, dataItem, initialEntries, jsonValue, memberIdValue } from './arbitraries';
 import { DATA_CASES, dataRows, prepareData } from './fixtures';
 import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';

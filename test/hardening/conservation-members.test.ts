@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import { MEMBER_IDS, PHONES, batchSize, initialMembers, memberItem } from './arbitraries';
 import { outcomesOf, prepareMembers } from './fixtures';
 import { expectedUpsert, memberPhone, memberText } from './models';

@@ -5,7 +5,7 @@
  * once, none missing, none extra.
  */
 import fc from 'fast-check';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import { sendItem } from './arbitraries';
 import { CAMPAIGN_RULES, SEND_PARAMETERS, byRef, outcomesOf, prepareCampaigns, sendInputs, sendJson } from './fixtures';
 import { expectedSends, type SendInput } from './models';

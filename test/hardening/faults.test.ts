@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { startSandbox, type FaultKind, type LoggedRequest, type Sandbox } from '../sandbox/server';
+import { startSandbox, type FaultKind, type LoggedRequest, type Sandbox } from '../../sandbox/server';
 import { sendItem } from './arbitraries';
 import { CAMPAIGN_RULES, DATA_CASES, SEND_PARAMETERS, outcomesOf, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
 import { expectedSends, type SendInput } from './models';

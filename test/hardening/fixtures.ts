@@ -3,7 +3,7 @@
  * parameters, and how outputs are read back (outcome per item, rows of an item).
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { Sandbox } from '../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { KEY_FORMATS, SEND_PHONES } from './arbitraries';
 import { cloneStore, type CampaignRule, type MemberV1, type MemberV2, type SendInput, type Store, type Wire } from './models';
 import { pairsOf, type RowRef } from './support';

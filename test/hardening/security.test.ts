@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
 import { HOSTILE_IDS, anyText } from './arbitraries';
 import { SEND_PARAMETERS, prepareCampaigns, prepareData, DATA_CASES, sendInputs, sendJson, prepareMembers } from './fixtures';

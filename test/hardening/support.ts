@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { logLines, runNode, type NodeRun } from '../engine/harness';
-import type { LoggedRequest, Sandbox } from '../sandbox/server';
+import type { LoggedRequest, Sandbox } from '../../sandbox/server';
 import { fs, path, ROOT } from '../support/node';
 
 /** The API key of every hardening run: long and distinctive, so any echo of it is found. */

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import type { Sandbox } from '../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { COMMON_IDS, MEMBER_IDS, PHONES, batchSize, dataItem, initialEntries, initialMembers, memberIdValue, memberItem } from './arbitraries';
 import { DATA_CASES, prepareData, prepareMembers } from './fixtures';
 import { plainMap, plainStore } from './support';

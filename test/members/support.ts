@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { runNode } from '../engine/harness';
-import type { Sandbox, SandboxOptions } from '../sandbox/server';
-import { startSandbox } from '../sandbox/server';
+import type { Sandbox, SandboxOptions } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
 
 export interface MembersRun {
 	parameters: IDataObject;

@@ -1,7 +1,7 @@
 /**
  * Conformance: the triggered send (spec 4.5, 5, 7.3) on POST `/messages/alimtalk/trigger`.
  */
-import type { CampaignConfig, Sandbox } from './types';
+import type { CampaignConfig, Sandbox } from '../../sandbox/types';
 import { call, post, restore, startTestSandbox, type CallOptions } from './testkit';
 
 const PATH = '/messages/alimtalk/trigger';

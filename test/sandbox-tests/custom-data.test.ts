@@ -1,7 +1,7 @@
 /**
  * Conformance: custom data v2 (spec 2.2, 4.1, 7.1) on `/v2/custom`.
  */
-import type { Sandbox } from './types';
+import type { Sandbox } from '../../sandbox/types';
 import { del, get, post, put, restore, startTestSandbox, storeOf } from './testkit';
 
 interface Entry {

@@ -18,7 +18,7 @@ import {
 	type Server,
 	type ServerResponse,
 	type Socket,
-} from '../support/node';
+} from './node';
 import {
 	CursorStore,
 	defaultOptions,

@@ -2,7 +2,7 @@
  * Conformance: the envelope (spec 2.1), authentication (spec 5, 7.1), the Content-Type rule and
  * the HTTP status modes of the custom-data and member endpoints.
  */
-import type { Sandbox } from './types';
+import type { Sandbox } from '../../sandbox/types';
 import { call, get, post, restore, startTestSandbox } from './testkit';
 
 let sb: Sandbox;

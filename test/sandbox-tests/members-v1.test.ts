@@ -1,7 +1,7 @@
 /**
  * Conformance: member records v1 (spec 2.4, 4.3, 7.2) on `/v1/users/sms`.
  */
-import type { Sandbox } from './types';
+import type { Sandbox } from '../../sandbox/types';
 import { call, del, get, post, restore, startTestSandbox } from './testkit';
 
 interface Row {

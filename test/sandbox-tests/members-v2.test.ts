@@ -1,7 +1,7 @@
 /**
  * Conformance: member records v2 (spec 2.5, 4.4, 7.2) on `/v2/users/sms`.
  */
-import type { MemberV2Record, Sandbox } from './types';
+import type { MemberV2Record, Sandbox } from '../../sandbox/types';
 import { get, post, restore, startTestSandbox } from './testkit';
 
 interface SaveFailure {

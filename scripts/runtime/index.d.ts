@@ -1,4 +1,4 @@
-/** Types of scripts/n8n-runtime.js (CommonJS), for the end-to-end tests in test/e2e. */
+/** Types of scripts/runtime/index.js (CommonJS), for the end-to-end tests in test/e2e. */
 
 export declare const ROOT: string;
 export declare const N8N_VERSION: string;

@@ -2,9 +2,9 @@
  * The sandbox itself: request log, in-flight counters, latency, reset/configure, lifecycle, demo data.
  */
 import axios from 'axios';
-import { seedDemoData } from './demo';
-import { startSandbox } from './server';
-import type { Sandbox } from './types';
+import { seedDemoData } from '../../sandbox/demo';
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/types';
 import { call, get, post, restore, sleep, startTestSandbox } from './testkit';
 
 let sb: Sandbox;

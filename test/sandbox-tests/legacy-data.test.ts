@@ -1,7 +1,7 @@
 /**
  * Conformance: legacy custom data v1 (spec 2.3, 4.2, 7.1) on `/v1/legacy`.
  */
-import type { Sandbox } from './types';
+import type { Sandbox } from '../../sandbox/types';
 import { del, get, post, put, restore, startTestSandbox, storeOf } from './testkit';
 
 interface Entry {

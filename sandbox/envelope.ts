@@ -2,7 +2,7 @@
  * Response building: the envelope of spec 2.1, the triggered-send shapes of 4.5 / 7.3, and the
  * raw (non-envelope) answers used by the fault injection.
  */
-import { STATUS_CODES } from '../support/node';
+import { STATUS_CODES } from './node';
 import type { RequestContext, ResolvedOptions } from './context';
 
 /** A fully serialized answer. Handlers return one; the server writes it (or replaces it by a fault). */

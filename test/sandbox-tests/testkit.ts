@@ -5,8 +5,8 @@
  */
 import axios, { type AxiosResponseHeaders, type RawAxiosResponseHeaders } from 'axios';
 import { setTimer } from '../support/node';
-import { startSandbox } from './server';
-import type { AccountStatus, Sandbox, SandboxOptions } from './types';
+import { startSandbox } from '../../sandbox/server';
+import type { AccountStatus, Sandbox, SandboxOptions } from '../../sandbox/types';
 
 /** Keys for every account status, on top of the sandbox's own active key. */
 export const ACCOUNTS: Record<string, AccountStatus> = {

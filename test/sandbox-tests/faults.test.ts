@@ -3,7 +3,7 @@
  * Also produces -9999, -9998 and -1005 (spec 7.1), which a healthy service answers only in trouble.
  */
 import axios from 'axios';
-import type { FaultKind, Sandbox } from './types';
+import type { FaultKind, Sandbox } from '../../sandbox/types';
 import { get, post, restore, sleep, startTestSandbox } from './testkit';
 
 let sb: Sandbox;

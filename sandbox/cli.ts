@@ -1,12 +1,12 @@
 /**
  * Runs the sandbox with demo data on 127.0.0.1 until SIGINT/SIGTERM.
  *
- *   npx tsc -p test/sandbox/tsconfig.json && node build/sandbox/cli.js [--port 8787] [--latency 0]
+ *   npm run sandbox, or: npx gulp sandbox && node build/sandbox/cli.js [--port 8787] [--latency 0]
  *
  * The port comes from --port, else the environment variable SANDBOX_PORT, else 8787.
  */
 import { seedDemoData } from './demo';
-import { proc } from '../support/node';
+import { proc } from './node';
 import { startSandbox } from './server';
 import type { AccountStatus } from './types';
 

@@ -1,0 +1,54 @@
+/** The browser check's tools: Debian's chromium, its launch arguments, playwright-core from the runtime. */
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const { formatDuration, log, run } = require('./process');
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Installs Debian's chromium with apt-get when it is missing (needs root). Returns its path. */
+async function ensureChromium() {
+	if (fs.existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH;
+	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+	if (!isRoot || !hasApt) {
+		throw new Error(
+			`${CHROMIUM_PATH} not found. Install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM_PATH.`,
+		);
+	}
+	const t = Date.now();
+	log('installing Debian chromium (apt-get update && apt-get install chromium)');
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	await run('apt-get', ['update'], { env, label: 'apt-get update' });
+	await run('apt-get', ['install', '-y', 'chromium'], { env, label: 'apt-get install chromium' });
+	if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} is missing`);
+	log(`  chromium installed in ${formatDuration(Date.now() - t)}`);
+	return CHROMIUM_PATH;
+}
+
+/**
+ * Launch arguments that work on these machines (closed network, root, no GPU). Without a
+ * `userDataDir` (what Playwright's launch() wants: it makes a fresh profile itself) the
+ * --user-data-dir argument is left out.
+ */
+function chromiumArgs(userDataDir) {
+	return [
+		'--headless',
+		'--no-sandbox',
+		'--disable-gpu',
+		'--disable-quic',
+		'--no-first-run',
+		'--disable-background-networking',
+		'--disable-component-update',
+		'--disable-sync',
+		'--disable-dev-shm-usage',
+		...(userDataDir ? [`--user-data-dir=${userDataDir}`] : []),
+	];
+}
+
+/** playwright-core, from the runtime folder (so that the package needs no extra dev dependency). */
+function loadPlaywright(paths) {
+	return require(paths.playwrightCore);
+}
+
+module.exports = { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright };

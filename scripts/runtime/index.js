@@ -1,0 +1,62 @@
+/**
+ * The local n8n runtime's public API (types in index.d.ts), one module per job:
+ * - install.js: prepares the runtime (Node 24, n8n, playwright-core) once per machine; run it
+ *   directly to do that ahead of time: `node scripts/runtime/install.js [--chromium]`,
+ * - paths.js: the pinned versions, the runtime folder and the environment of every n8n process,
+ * - package.js: this repository's build, sandbox build and `npm pack`,
+ * - n8n-cli.js: user folders, the package installed as a community package, import, `n8n execute`,
+ * - n8n-server.js: `n8n start` (started, waited for, stopped) and its owner account,
+ * - browser.js: Debian's chromium and playwright-core for the browser check,
+ * - process.js and net.js: logging, child processes, free ports, a small HTTP client.
+ */
+'use strict';
+const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run } = require('./process');
+const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, ENCRYPTION_KEY, cacheRoot, runtimeDir, runtimePaths, n8nEnv } =
+	require('./paths');
+const { ensureRuntime } = require('./install');
+const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
+const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles } = require('./package');
+const cli = require('./n8n-cli');
+const { OWNER, setupOwner, startN8n } = require('./n8n-server');
+const { freePort, httpGet, httpRequest } = require('./net');
+
+module.exports = {
+	ROOT,
+	N8N_VERSION,
+	NODE_VERSION,
+	PLAYWRIGHT_CORE_VERSION,
+	PACKAGE_NAME,
+	ENCRYPTION_KEY,
+	setQuiet,
+	log,
+	formatDuration,
+	run,
+	cacheRoot,
+	runtimeDir,
+	runtimePaths,
+	ensureRuntime,
+	CHROMIUM_PATH,
+	ensureChromium,
+	chromiumArgs,
+	buildPackage,
+	buildSandbox,
+	findSandboxBuild,
+	packPackage,
+	missingDistFiles,
+	createUserFolder: cli.createUserFolder,
+	installPackage: cli.installPackage,
+	n8nEnv,
+	n8nCli: cli.n8nCli,
+	importCredentials: cli.importCredentials,
+	importWorkflows: cli.importWorkflows,
+	parseRawOutput: cli.parseRawOutput,
+	executeWorkflow: cli.executeWorkflow,
+	freePort,
+	httpGet,
+	SANDBOX_CREDENTIAL: cli.SANDBOX_CREDENTIAL,
+	OWNER,
+	startN8n,
+	httpRequest,
+	setupOwner,
+	loadPlaywright,
+};

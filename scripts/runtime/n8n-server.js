@@ -1,0 +1,129 @@
+/** `n8n start` on 127.0.0.1 (started, waited for, stopped) and its owner account. */
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { formatDuration, readText, tail } = require('./process');
+const { freePort, httpGet, httpRequest } = require('./net');
+const { n8nEnv } = require('./paths');
+
+/** n8n's owner account for local instances (see setupOwner). */
+const OWNER = {
+	email: 'owner@campaign-messaging.local',
+	firstName: 'Local',
+	lastName: 'Owner',
+	password: 'CampaignDemo1',
+};
+
+/**
+ * n8n 2.41 can own its owner account through the environment: with N8N_INSTANCE_OWNER_MANAGED_BY_ENV
+ * `n8n start` creates (or overwrites) the owner from N8N_INSTANCE_OWNER_EMAIL, _FIRST_NAME,
+ * _LAST_NAME and _PASSWORD_HASH (a bcrypt hash), so the editor opens on the sign-in page instead
+ * of the owner setup form. The hash is made with the runtime's own bcryptjs.
+ */
+function ownerEnv(paths) {
+	const bcrypt = require(path.join(paths.dir, 'node_modules', 'bcryptjs'));
+	return {
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
+		N8N_INSTANCE_OWNER_FIRST_NAME: OWNER.firstName,
+		N8N_INSTANCE_OWNER_LAST_NAME: OWNER.lastName,
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER.password, 10),
+	};
+}
+
+/**
+ * Makes sure the started n8n has an owner (the env above normally did it; otherwise the REST owner
+ * setup endpoint does) and signs in. Returns the login and the session cookie.
+ */
+async function setupOwner(url) {
+	let created = false;
+	const settings = JSON.parse((await httpGet(`${url}/rest/settings`)).body).data;
+	if (settings?.userManagement?.showSetupOnFirstLoad) {
+		const res = await httpRequest('POST', `${url}/rest/owner/setup`, {
+			body: { email: OWNER.email, firstName: OWNER.firstName, lastName: OWNER.lastName, password: OWNER.password },
+		});
+		if (res.status !== 200) throw new Error(`owner setup failed: HTTP ${res.status} ${res.body}`);
+		created = true;
+	}
+	const login = await httpRequest('POST', `${url}/rest/login`, {
+		body: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+	});
+	if (login.status !== 200) throw new Error(`login as ${OWNER.email} failed: HTTP ${login.status} ${login.body}`);
+	const setCookie = [].concat(login.headers['set-cookie'] ?? []);
+	const cookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+	if (!cookie) throw new Error('login answered 200 without an n8n-auth cookie');
+	return { email: OWNER.email, password: OWNER.password, created, cookie };
+}
+
+/**
+ * Starts `n8n start` on 127.0.0.1 and resolves once /healthz answers 200 and the REST API is up.
+ * Returns `{ url, port, process, logFile, stop() }`. stop() ends n8n (SIGTERM, then SIGKILL).
+ */
+async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000, logFile } = {}) {
+	const actualPort = port ?? (await freePort(5678));
+	const brokerPort = await freePort(actualPort + 1);
+	const url = `http://127.0.0.1:${actualPort}`;
+	const file = logFile ?? path.join(userFolder, 'n8n-start.log');
+	const out = fs.openSync(file, 'w');
+	const child = spawn(paths.node, [paths.n8n, 'start'], {
+		cwd: userFolder,
+		env: n8nEnv(userFolder, {
+			N8N_PORT: String(actualPort),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			N8N_EDITOR_BASE_URL: `${url}/`,
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_LOG_LEVEL: 'info',
+			...ownerEnv(paths),
+			...env,
+		}),
+		stdio: ['ignore', out, out],
+		detached: false,
+	});
+	fs.closeSync(out);
+	let exited;
+	// If this process ends without stopping n8n (an uncaught error, process.exit), n8n goes too.
+	const onParentExit = () => child.kill('SIGTERM');
+	process.on('exit', onParentExit);
+	const exitPromise = new Promise((resolve) =>
+		child.on('exit', (code, signal) => {
+			process.off('exit', onParentExit);
+			resolve((exited = { code, signal }));
+		}),
+	);
+
+	const stop = async () => {
+		if (exited) return;
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+		await exitPromise;
+		clearTimeout(timer);
+	};
+
+	const started = Date.now();
+	for (;;) {
+		if (exited) {
+			throw new Error(`n8n start exited (${exited.signal ?? exited.code}) before it was ready; log ${file}:\n${tail(readText(file), 4000)}`);
+		}
+		if (Date.now() - started > timeoutMs) {
+			await stop();
+			throw new Error(`n8n did not answer ${url}/healthz within ${formatDuration(timeoutMs)}; log ${file}:\n${tail(readText(file), 4000)}`);
+		}
+		try {
+			const res = await httpGet(`${url}/healthz/readiness`, { timeoutMs: 2000 });
+			if (res.status === 200) {
+				const settings = await httpGet(`${url}/rest/settings`, { timeoutMs: 5000 });
+				if (settings.status === 200) break;
+			}
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	return { url, port: actualPort, process: child, logFile: file, stop, startMs: Date.now() - started };
+}
+
+module.exports = { OWNER, setupOwner, startN8n };

@@ -1,0 +1,85 @@
+/**
+ * Where the local n8n runtime lives (the versions it pins, its folder and the paths inside it) and
+ * the environment every n8n process of these scripts runs with.
+ */
+'use strict';
+const os = require('node:os');
+const path = require('node:path');
+const { PACKAGE_NAME, cleanEnv } = require('./process');
+
+/**
+ * The n8n release the package is tested with. 2.41.3 is newer but does not install from this
+ * machine's registry (it lacks @n8n/agents@0.26.2); 2.41.1 is the newest 2.41.x that does.
+ */
+const N8N_VERSION = process.env.N8N_RUNTIME_VERSION || '2.41.1';
+/** Node for n8n (2.41 requires >= 24). */
+const NODE_VERSION = '24.21.0';
+const PLAYWRIGHT_CORE_VERSION = '1.65.1';
+/** linkedom 0.18.15 needs `cssomnom`, which this registry does not serve. */
+const OVERRIDES = { linkedom: '0.18.12' };
+
+/** Used for every user folder these scripts create (local demo and tests only). */
+const ENCRYPTION_KEY = 'campaign-messaging-local-encryption-key';
+
+const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
+
+function cacheRoot() {
+	const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+	return path.join(base, PACKAGE_NAME);
+}
+
+function runtimeDir() {
+	return process.env.N8N_RUNTIME_DIR ? path.resolve(process.env.N8N_RUNTIME_DIR) : path.join(cacheRoot(), `n8n-${N8N_VERSION}`);
+}
+
+/** Paths inside a runtime folder. */
+function runtimePaths(dir = runtimeDir()) {
+	const nodeDir = path.join(dir, 'node_modules', NODE_PACKAGE);
+	return {
+		dir,
+		nodeDir,
+		node: path.join(nodeDir, 'bin', 'node'),
+		n8n: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		playwrightCore: path.join(dir, 'node_modules', 'playwright-core'),
+		marker: path.join(dir, '.runtime-ready.json'),
+	};
+}
+
+/**
+ * The environment for every n8n process: a quiet, offline, local instance. Node 24 comes first on
+ * PATH because n8n starts its task runner as plain `node`.
+ */
+function n8nEnv(userFolder, extra = {}) {
+	const nodeBinDir = path.dirname(runtimePaths().node);
+	return cleanEnv({
+		PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		DB_TYPE: 'sqlite',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LOG_LEVEL: 'warn',
+		N8N_NO_COLOR: 'true',
+		NO_COLOR: '1',
+		...extra,
+	});
+}
+
+module.exports = {
+	N8N_VERSION,
+	NODE_VERSION,
+	PLAYWRIGHT_CORE_VERSION,
+	OVERRIDES,
+	ENCRYPTION_KEY,
+	NODE_PACKAGE,
+	cacheRoot,
+	runtimeDir,
+	runtimePaths,
+	n8nEnv,
+};

@@ -1,0 +1,113 @@
+/**
+ * Logging and child processes for the runtime scripts: progress lines on stderr, a clean
+ * environment for the runtime's own npm and n8n, and `run()` (a command with a heartbeat and a
+ * time limit, resolving with its output).
+ */
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** The repository root. */
+const ROOT = path.resolve(__dirname, '..', '..');
+
+const PACKAGE_NAME = 'n8n-nodes-campaign-messaging';
+
+let quiet = false;
+/** Silences the progress lines this module prints to stderr. */
+function setQuiet(value) {
+	quiet = value;
+}
+
+function log(message) {
+	if (!quiet) process.stderr.write(`[n8n-runtime] ${message}\n`);
+}
+
+function formatDuration(ms) {
+	const s = Math.round(ms / 1000);
+	return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/**
+ * The environment for child processes: without the npm_* variables an outer `npm run` sets (the
+ * project's ignore-scripts, its local prefix, the machine's nodedir), which would otherwise steer
+ * the runtime's own npm, except those that say how to reach the registry.
+ */
+function cleanEnv(extra = {}) {
+	const env = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		const npmKey = /^npm_/i.test(key);
+		if (npmKey && !KEPT_NPM_SETTINGS.has(key.toLowerCase())) continue;
+		if (INHERITED_BUT_HARMFUL.has(key)) continue;
+		env[key] = value;
+	}
+	return { ...env, ...extra };
+}
+
+const KEPT_NPM_SETTINGS = new Set(
+	['registry', 'cache', 'cafile', 'ca', 'proxy', 'https_proxy', 'noproxy', 'strict_ssl', 'userconfig', 'globalconfig'].map(
+		(name) => `npm_config_${name}`,
+	),
+);
+
+/**
+ * Set by jest for its workers: NODE_ENV=test makes n8n's CLI silently do nothing (no log, no
+ * import, no execution, exit 0), so n8n processes never inherit them.
+ */
+const INHERITED_BUT_HARMFUL = new Set(['NODE_ENV', 'JEST_WORKER_ID']);
+
+/** Runs a command, streaming nothing, with a heartbeat; resolves with its output, rejects on failure. */
+function run(command, args, { cwd, env, label, heartbeatMs = 30000, timeoutMs = 0, input } = {}) {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => (stdout += d));
+		child.stderr.on('data', (d) => (stderr += d));
+		if (input !== undefined) child.stdin.end(input);
+		else child.stdin.end();
+		const beat = label
+			? setInterval(() => log(`  ... ${label}: ${formatDuration(Date.now() - started)} so far`), heartbeatMs)
+			: undefined;
+		const killer =
+			timeoutMs > 0
+				? setTimeout(() => {
+						stderr += `\n[timed out after ${formatDuration(timeoutMs)}]`;
+						child.kill('SIGKILL');
+					}, timeoutMs)
+				: undefined;
+		child.on('error', (error) => {
+			clearInterval(beat);
+			clearTimeout(killer);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearInterval(beat);
+			clearTimeout(killer);
+			const result = { code, signal, stdout, stderr, ms: Date.now() - started };
+			if (code === 0) resolve(result);
+			else {
+				const error = new Error(
+					`${path.basename(command)} ${args.join(' ')} failed (${signal ?? `exit ${code}`})\n${tail(stderr || stdout, 4000)}`,
+				);
+				error.result = result;
+				reject(error);
+			}
+		});
+	});
+}
+
+function tail(text, max) {
+	return text.length > max ? `...${text.slice(-max)}` : text;
+}
+
+function readText(file) {
+	try {
+		return fs.readFileSync(file, 'utf8');
+	} catch {
+		return '';
+	}
+}
+
+module.exports = { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, cleanEnv, run, tail, readText };
