@@ -10,14 +10,14 @@
  * - process.js and net.js: logging, child processes, free ports, a small HTTP client.
  */
 'use strict';
-const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run } = require('./process');
+const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run, cleanEnv } = require('./process');
 const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, ENCRYPTION_KEY, cacheRoot, runtimeDir, runtimePaths, n8nEnv } =
 	require('./paths');
 const { ensureRuntime } = require('./install');
 const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
 const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles } = require('./package');
 const cli = require('./n8n-cli');
-const { OWNER, setupOwner, startN8n } = require('./n8n-server');
+const { OWNER, setupOwner, startN8n, ownerEnv } = require('./n8n-server');
 const { freePort, httpGet, httpRequest } = require('./net');
 
 module.exports = {
@@ -59,4 +59,6 @@ module.exports = {
 	httpRequest,
 	setupOwner,
 	loadPlaywright,
+	cleanEnv,
+	ownerEnv,
 };

@@ -126,4 +126,4 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 	return { url, port: actualPort, process: child, logFile: file, stop, startMs: Date.now() - started };
 }
 
-module.exports = { OWNER, setupOwner, startN8n };
+module.exports = { OWNER, setupOwner, startN8n, ownerEnv };

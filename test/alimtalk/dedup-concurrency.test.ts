@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
 import { installStore, ProcessedDataStore } from '../engine/dedup-store';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { alimtalkCopy, inFlight, phone, runSend } from './dedup-support';
 
 const EVENTS = 120;

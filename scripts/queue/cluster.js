@@ -1,0 +1,297 @@
+/**
+ * n8n in queue mode on one machine, as a deployment would run it: PostgreSQL, Redis, one main
+ * (`n8n start`), one webhook process (`n8n webhook`) and N workers (`n8n worker`), each n8n
+ * process with its own N8N_USER_FOLDER (as separate containers would have) and the same
+ * encryption key. Everything listens on free 127.0.0.1 ports and lives in one temporary folder.
+ *
+ *   const cluster = await startCluster({ workers: 2, tarball, credentials, workflows });
+ *   cluster.main.url; cluster.webhook.url; cluster.workers[0].pid;
+ *   await cluster.stop();   // every process stopped, every folder removed
+ *
+ * The package goes into each process's `<user folder>/.n8n/nodes` with `npm install`, the way
+ * the README tells an operator to install it (see installIntoUserFolder), unless a worker is
+ * asked to go without it.
+ */
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const rt = require('../runtime');
+const { ensureServices, startPostgres, startRedis, spawnService, tempDir, isRoot } = require('./services.js');
+const { openDatabase } = require('./database.js');
+
+/**
+ * The community-node install an operator runs in each n8n process's user folder:
+ * `cd ~/.n8n/nodes && npm install --omit=peer <package>` (n8n-workflow, the peer dependency, is
+ * n8n's own).
+ */
+async function installIntoUserFolder(userFolder, spec) {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const manifest = path.join(nodesDir, 'package.json');
+	if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
+	await rt.run('npm', ['install', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', spec], {
+		cwd: nodesDir,
+		env: rt.cleanEnv(),
+	});
+}
+
+/** The settings every process of one installation shares: queue mode, its PostgreSQL and Redis. */
+function queueEnv(postgres, redis) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: postgres.host,
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: postgres.password,
+		N8N_ENCRYPTION_KEY: rt.ENCRYPTION_KEY,
+		// Offline machine: no lookups of n8n's MCP registry.
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_LOG_LEVEL: 'info',
+	};
+}
+
+/**
+ * n8n derives its host id from the host: two workers on one machine (in a container) would
+ * share one. As root, each process gets its own UTS namespace and hostname (`unshare --uts`),
+ * as each container would have.
+ */
+function withHostname(paths, args, hostname) {
+	const canUnshare = isRoot() && spawnSync('sh', ['-c', 'command -v unshare'], { stdio: 'ignore' }).status === 0;
+	if (!canUnshare) return [paths.node, [paths.n8n, ...args]];
+	const script = `hostname "$1" && shift && exec "$@"`;
+	return ['unshare', ['--uts', 'sh', '-c', script, 'sh', hostname, paths.node, paths.n8n, ...args]];
+}
+
+/**
+ * Starts one n8n process (`start`, `webhook` or `worker`) in its own process group and waits
+ * until `readyUrl` answers 200. Returns `{ name, pid, url, logFile, userFolder, stop, kill, exited }`.
+ */
+async function startN8nProcess(paths, { name, args, userFolder, env, readyUrl, url, timeoutMs = 240000 }) {
+	const logFile = path.join(userFolder, `${name}.log`);
+	const [command, argv] = withHostname(paths, args, `campaign-${name}`);
+	const service = spawnService(command, argv, {
+		cwd: userFolder,
+		env: rt.n8nEnv(userFolder, env),
+		logFile,
+		graceMs: 20000,
+	});
+	let exitInfo;
+	service.child.once('exit', (code, signal) => (exitInfo = { code, signal }));
+	const proc = {
+		name,
+		pid: service.child.pid,
+		url,
+		logFile,
+		userFolder,
+		exited: service.exited,
+		alive: () => exitInfo === undefined,
+		stop: service.stop,
+		/** Sends `signal` to the whole process group (n8n and its task runner), as a dying container would. */
+		kill: async (signal = 'SIGKILL') => {
+			try {
+				process.kill(-service.child.pid, signal);
+			} catch {
+				// already gone
+			}
+			await service.exited;
+		},
+		log: () => readText(logFile),
+	};
+	const started = Date.now();
+	for (;;) {
+		if (exitInfo) throw new Error(`n8n ${args[0]} (${name}) exited (${exitInfo.signal ?? exitInfo.code}) before it was ready:\n${tail(readText(logFile))}`);
+		if (Date.now() - started > timeoutMs) {
+			await service.stop();
+			throw new Error(`n8n ${args[0]} (${name}) was not ready within ${rt.formatDuration(timeoutMs)}:\n${tail(readText(logFile))}`);
+		}
+		const res = await rt.httpGet(readyUrl, { timeoutMs: 2000 }).catch(() => undefined);
+		if (res?.status === 200) break;
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	proc.startMs = Date.now() - started;
+	return proc;
+}
+
+function readText(file) {
+	try {
+		return fs.readFileSync(file, 'utf8');
+	} catch {
+		return '';
+	}
+}
+
+function tail(text, max = 4000) {
+	return text.length > max ? `...${text.slice(-max)}` : text;
+}
+
+/** Normalizes the `workers` option: a count, or one `{ install, env }` entry per worker. */
+function workerSpecs(workers) {
+	const list = typeof workers === 'number' ? Array.from({ length: workers }, () => ({})) : workers;
+	return list.map((spec, i) => ({ install: true, env: {}, ...spec, name: `worker-${i + 1}` }));
+}
+
+/**
+ * Starts the whole topology. Options:
+ *   workers       count (default 2) or `[{ install?: boolean, env?: {} }, ...]`
+ *   concurrency   executions per worker at once (default 10)
+ *   webhook       start an `n8n webhook` process (default true)
+ *   package       what `npm install` gets in every user folder: a tarball path or a registry spec;
+ *                 false installs nothing (the caller's env makes n8n install it)
+ *   env           extra environment for every n8n process; mainEnv only for main
+ *   home          HOME for every n8n process (for an ~/.npmrc)
+ *   credentials   `[{ id, name, type, data }]` imported before main starts
+ *   workflows     workflow JSON files imported before main starts; publish: their ids to activate
+ * Returns the cluster handle documented in cluster.d.ts.
+ */
+async function startCluster(options = {}) {
+	const { concurrency = 10, webhook = true, env = {}, mainEnv = {}, home, credentials = [], workflows = [], publish = [] } = options;
+	const specs = workerSpecs(options.workers ?? 2);
+	const t0 = Date.now();
+	await ensureServices();
+	const paths = await rt.ensureRuntime();
+	const root = tempDir('campaign-queue-');
+	const stoppers = [];
+	const stop = async () => {
+		for (const fn of stoppers.splice(0).reverse()) await fn().catch((e) => rt.log(`while stopping: ${e.message}`));
+		root.remove();
+	};
+	try {
+		const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		stoppers.push(postgres.stop, redis.stop);
+		const shared = { ...queueEnv(postgres, redis), ...(home ? { HOME: home } : {}), ...env };
+		const folder = (name) => {
+			const dir = path.join(root.dir, name);
+			fs.mkdirSync(dir, { recursive: true });
+			return dir;
+		};
+		const roles = [
+			{ name: 'main', install: true },
+			...(webhook ? [{ name: 'webhook', install: true }] : []),
+			...specs,
+		].map((role) => ({ ...role, userFolder: folder(role.name) }));
+		const spec = options.package === undefined ? await defaultTarball(root.dir) : options.package;
+		await Promise.all(roles.filter((r) => r.install && spec).map((r) => installIntoUserFolder(r.userFolder, spec)));
+
+		// Before main starts: the schema (the first CLI call migrates it), credentials, workflows.
+		const mainFolder = roles[0].userFolder;
+		const cli = (args) => rt.n8nCli(paths, mainFolder, args, { env: shared });
+		if (credentials.length > 0) await importCredentials(cli, mainFolder, credentials);
+		else await cli(['list:workflow']);
+		if (workflows.length > 0) await importFiles(cli, mainFolder, workflows);
+		for (const id of publish) await cli(['publish:workflow', `--id=${id}`]);
+
+		const port = async () => String(await rt.freePort());
+		const mainPort = await port();
+		const mainUrl = `http://127.0.0.1:${mainPort}`;
+		const main = await startN8nProcess(paths, {
+			name: 'main',
+			args: ['start'],
+			userFolder: mainFolder,
+			url: mainUrl,
+			readyUrl: `${mainUrl}/healthz/readiness`,
+			env: {
+				...shared,
+				N8N_PORT: mainPort,
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_HOST: '127.0.0.1',
+				N8N_PROTOCOL: 'http',
+				N8N_EDITOR_BASE_URL: `${mainUrl}/`,
+				N8N_SECURE_COOKIE: 'false',
+				N8N_RUNNERS_BROKER_PORT: await port(),
+				...rt.ownerEnv(paths),
+				...mainEnv,
+			},
+		});
+		stoppers.push(main.stop);
+
+		const others = await Promise.all(
+			roles.slice(1).map(async (role) => {
+				const listen = await port();
+				const isWorker = role.name.startsWith('worker');
+				const url = `http://127.0.0.1:${listen}`;
+				const proc = await startN8nProcess(paths, {
+					name: role.name,
+					args: isWorker ? ['worker', `--concurrency=${concurrency}`] : ['webhook'],
+					userFolder: role.userFolder,
+					url,
+					readyUrl: isWorker ? `${url}/healthz/readiness` : `${url}/healthz`,
+					env: {
+						...shared,
+						N8N_RUNNERS_BROKER_PORT: await port(),
+						...(isWorker
+							? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: listen, N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+							: { N8N_PORT: listen, N8N_LISTEN_ADDRESS: '127.0.0.1' }),
+						...(role.env ?? {}),
+					},
+				}).catch((error) => ({ error }));
+				if (!proc.error) stoppers.push(proc.stop);
+				return proc;
+			}),
+		);
+		const failed = others.find((p) => p.error);
+		if (failed) throw failed.error;
+		const owner = await rt.setupOwner(main.url);
+		const db = await openDatabase(paths, postgres);
+		stoppers.push(db.close);
+		const webhookProc = webhook ? others[0] : undefined;
+		const workersList = others.slice(webhook ? 1 : 0).map((p, index) => Object.assign(p, { index }));
+		return {
+			dir: root.dir,
+			paths,
+			postgres,
+			redis,
+			env: shared,
+			main,
+			webhook: webhookProc,
+			workers: workersList,
+			cookie: owner.cookie,
+			db,
+			startMs: Date.now() - t0,
+			/** Every process group and port this cluster used (for leak checks after stop()). */
+			resources: () => ({
+				pids: [postgres.pid, redis.pid, main.pid, ...others.map((p) => p.pid)],
+				ports: [postgres.port, redis.port, Number(mainPort), ...others.map((p) => Number(new URL(p.url).port))],
+			}),
+			cli,
+			stop,
+		};
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}
+
+/** Imports credentials (`{ id, name, type, data }`, plain data: n8n encrypts it) into the cluster's database. */
+async function importCredentials(cli, userFolder, credentials) {
+	const file = path.join(userFolder, 'import-credentials.json');
+	fs.writeFileSync(file, JSON.stringify(credentials));
+	try {
+		await cli(['import:credentials', `--input=${file}`]);
+	} finally {
+		fs.rmSync(file, { force: true });
+	}
+}
+
+async function importFiles(cli, userFolder, files) {
+	const dir = fs.mkdtempSync(path.join(userFolder, 'import-'));
+	try {
+		for (const file of files) fs.copyFileSync(file, path.join(dir, path.basename(file)));
+		await cli(['import:workflow', '--separate', `--input=${dir}`]);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** Packs the repository (built dist/) once into `dir`. */
+async function defaultTarball(dir) {
+	const missing = rt.missingDistFiles();
+	if (missing.length > 0) throw new Error(`build the package first (npm run build): missing ${missing.join(', ')}`);
+	return rt.packPackage(path.join(dir, 'pack'));
+}
+
+module.exports = { startCluster, installIntoUserFolder, queueEnv };

@@ -1,0 +1,79 @@
+/**
+ * Reading a queue-mode installation's execution records straight from its PostgreSQL, with the
+ * `pg` client that ships inside the n8n runtime (so the package needs no extra dependency).
+ *
+ *   const db = await openDatabase(paths, postgres);
+ *   await db.executions({ workflowId });      // [{ id, status, mode, finished, startedAt, stoppedAt }]
+ *   await db.runData(id);                     // the execution's IRunExecutionData
+ *   await db.waitForExecutions({ workflowId, count });
+ */
+'use strict';
+const path = require('node:path');
+
+/** Execution statuses after which n8n no longer touches the record. */
+const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
+
+async function openDatabase(paths, postgres) {
+	const { Client } = require(path.join(paths.dir, 'node_modules', 'pg'));
+	const { parse } = require(path.join(paths.dir, 'node_modules', 'flatted'));
+	const client = new Client({
+		host: postgres.host,
+		port: postgres.port,
+		user: postgres.user,
+		password: postgres.password,
+		database: postgres.database,
+	});
+	await client.connect();
+	let closed = false;
+
+	const query = async (sql, params = []) => (await client.query(sql, params)).rows;
+
+	/** Execution records, oldest first; `workflowId` and `sinceId` narrow them down. */
+	const executions = async ({ workflowId, sinceId = 0 } = {}) =>
+		query(
+			`SELECT id::int AS id, "workflowId", status, mode, finished, "startedAt", "stoppedAt", "retryOf"
+			   FROM execution_entity
+			  WHERE ($1::text IS NULL OR "workflowId" = $1) AND id::int > $2
+			  ORDER BY id::int`,
+			[workflowId ?? null, sinceId],
+		);
+
+	/** The stored run data of one execution (n8n keeps it `flatted`-encoded), undefined when none. */
+	const runData = async (id) => {
+		const rows = await query(`SELECT data FROM execution_data WHERE "executionId" = $1`, [id]);
+		if (rows.length === 0 || !rows[0].data) return undefined;
+		return parse(rows[0].data);
+	};
+
+	/**
+	 * Waits until at least `count` executions of the workflow (newer than `sinceId`) are final;
+	 * resolves with all of them. Rejects after `timeoutMs` with what it saw.
+	 */
+	const waitForExecutions = async ({ workflowId, count, sinceId = 0, timeoutMs = 300000, pollMs = 500 }) => {
+		const started = Date.now();
+		for (;;) {
+			const rows = await executions({ workflowId, sinceId });
+			const final = rows.filter((r) => FINAL_STATUSES.includes(r.status));
+			if (final.length >= count) return rows;
+			if (Date.now() - started > timeoutMs) {
+				const byStatus = rows.reduce((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+				throw new Error(`waited ${timeoutMs} ms for ${count} final executions of ${workflowId}; have ${JSON.stringify(byStatus)}`);
+			}
+			await new Promise((r) => setTimeout(r, pollMs));
+		}
+	};
+
+	return {
+		query,
+		executions,
+		runData,
+		waitForExecutions,
+		close: async () => {
+			if (closed) return;
+			closed = true;
+			await client.end().catch(() => undefined);
+		},
+	};
+}
+
+module.exports = { openDatabase, FINAL_STATUSES };

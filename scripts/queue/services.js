@@ -1,0 +1,273 @@
+/**
+ * The services n8n's queue mode needs, run by the project itself: PostgreSQL and Redis from
+ * Debian's packages, each started as a plain child process in a temporary folder on a free
+ * 127.0.0.1 port, waited for until it answers, and stopped with its data removed.
+ *
+ *   const pg = await startPostgres();   // { host, port, user, password, database, stop() }
+ *   const redis = await startRedis();   // { host, port, stop() }
+ *
+ * PostgreSQL refuses to run as root: as root, initdb and postgres run as an unprivileged user
+ * (`postgres`, which Debian's package creates) over a data folder that user owns.
+ */
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { freePort, log, run, formatDuration } = require('../runtime');
+
+const PG_ROOT = '/usr/lib/postgresql';
+
+function isRoot() {
+	return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function postgresBinDir() {
+	if (!fs.existsSync(PG_ROOT)) return undefined;
+	const majors = fs
+		.readdirSync(PG_ROOT)
+		.filter((v) => /^\d+$/.test(v) && fs.existsSync(path.join(PG_ROOT, v, 'bin', 'initdb')))
+		.sort((a, b) => Number(b) - Number(a));
+	return majors.length > 0 ? path.join(PG_ROOT, majors[0], 'bin') : undefined;
+}
+
+function redisBinary() {
+	const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+	return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+/**
+ * Installs Debian's postgresql and redis-server when either is missing (apt-get update, then
+ * apt-get install -y; needs root). Safe to call often: it does nothing when both are there.
+ */
+async function ensureServices() {
+	const missing = [];
+	if (!postgresBinDir()) missing.push('postgresql');
+	if (!redisBinary()) missing.push('redis-server');
+	if (missing.length === 0) return;
+	const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+	if (!isRoot() || !hasApt) {
+		throw new Error(`${missing.join(' and ')} not found: install Debian's ${missing.join(' ')} (apt-get install -y ${missing.join(' ')})`);
+	}
+	const t = Date.now();
+	log(`installing ${missing.join(' ')} (apt-get update && apt-get install -y ${missing.join(' ')})`);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	await run('apt-get', ['update'], { env, label: 'apt-get update' });
+	await run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env, label: 'apt-get install' });
+	if (!postgresBinDir() || !redisBinary()) throw new Error(`apt-get installed ${missing.join(' ')} but a binary is still missing`);
+	log(`  installed in ${formatDuration(Date.now() - t)}`);
+}
+
+/** The uid/gid PostgreSQL runs as: the current user, or `postgres` when this process is root. */
+function postgresUser() {
+	if (!isRoot()) return {};
+	const id = (flag) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+	const uid = id('-u');
+	const gid = id('-g');
+	if (uid.status !== 0 || gid.status !== 0) throw new Error('running as root but there is no `postgres` user to run PostgreSQL as');
+	return { uid: Number(uid.stdout), gid: Number(gid.stdout) };
+}
+
+/** Runs a command (as `uid`/`gid` when given) and resolves with its output; rejects on failure. */
+function runAs(command, args, options = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+		let out = '';
+		child.stdout.on('data', (d) => (out += d));
+		child.stderr.on('data', (d) => (out += d));
+		child.on('error', reject);
+		child.on('close', (code) =>
+			code === 0 ? resolve(out) : reject(new Error(`${path.basename(command)} ${args.join(' ')} failed (exit ${code})\n${out.slice(-2000)}`)),
+		);
+	});
+}
+
+/** Resolves once a TCP connection to host:port succeeds (and `probe`, when given, says yes). */
+async function waitForPort(port, { timeoutMs = 60000, probe, child, name } = {}) {
+	const started = Date.now();
+	for (;;) {
+		if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${name} exited before it answered`);
+		const ok = await new Promise((resolve) => {
+			const socket = net.connect(port, '127.0.0.1');
+			socket.once('connect', () => {
+				socket.destroy();
+				resolve(true);
+			});
+			socket.once('error', () => resolve(false));
+		});
+		if (ok && (!probe || (await probe().catch(() => false)))) return;
+		if (Date.now() - started > timeoutMs) throw new Error(`${name} did not answer on 127.0.0.1:${port} within ${formatDuration(timeoutMs)}`);
+		await new Promise((r) => setTimeout(r, 200));
+	}
+}
+
+/**
+ * Spawns a long-running service in its own process group. Returns `{ child, stop }`: stop() sends
+ * `signal`, waits up to `graceMs`, then SIGKILLs the group. The service also goes when this
+ * process exits without calling stop().
+ */
+function spawnService(command, args, { signal = 'SIGTERM', graceMs = 10000, logFile, ...options }) {
+	const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
+	const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', out, out] });
+	if (typeof out === 'number') fs.closeSync(out);
+	const killGroup = (sig) => {
+		try {
+			process.kill(-child.pid, sig);
+		} catch {
+			// already gone
+		}
+	};
+	const onExit = () => killGroup('SIGKILL');
+	process.on('exit', onExit);
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	exited.then(() => process.off('exit', onExit));
+	const stop = async () => {
+		if (child.exitCode === null && child.signalCode === null) {
+			killGroup(signal);
+			const timer = setTimeout(() => killGroup('SIGKILL'), graceMs);
+			await exited;
+			clearTimeout(timer);
+		}
+		killGroup('SIGKILL'); // anything the service left in its group
+	};
+	return { child, stop, exited };
+}
+
+/** A temporary folder (removed by the returned remove()). */
+function tempDir(prefix) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A throwaway PostgreSQL: initdb in a temporary folder, `postgres` in the foreground on a free
+ * 127.0.0.1 port (no Unix socket outside that folder), trust authentication for local TCP, one
+ * database. stop() shuts it down (fast mode) and removes the folder.
+ */
+async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
+	const bin = postgresBinDir();
+	if (!bin) throw new Error('PostgreSQL is not installed (call ensureServices() first)');
+	const owner = postgresUser();
+	const tmp = tempDir('campaign-pg-');
+	const dataDir = path.join(tmp.dir, 'data');
+	fs.mkdirSync(dataDir, { mode: 0o700 });
+	if (owner.uid !== undefined) {
+		fs.chownSync(tmp.dir, owner.uid, owner.gid);
+		fs.chownSync(dataDir, owner.uid, owner.gid);
+	}
+	const env = { ...process.env, HOME: tmp.dir, LC_ALL: 'C' };
+	let service;
+	try {
+		await runAs(path.join(bin, 'initdb'), ['-D', dataDir, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+			cwd: tmp.dir,
+			env,
+			...owner,
+		});
+		const port = await freePort();
+		const args = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${tmp.dir}`];
+		args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200');
+		service = spawnService(path.join(bin, 'postgres'), args, {
+			cwd: tmp.dir,
+			env,
+			signal: 'SIGINT', // fast shutdown
+			logFile: path.join(tmp.dir, 'postgres.log'),
+			...owner,
+		});
+		const probe = async () => runAs(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], { env }).then(() => true);
+		await waitForPort(port, { probe, child: service.child, name: 'PostgreSQL' });
+		await runAs(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, database], { env });
+		return {
+			host: '127.0.0.1',
+			port,
+			user,
+			password: 'n8n',
+			database,
+			pid: service.child.pid,
+			stop: async () => {
+				await service.stop();
+				tmp.remove();
+			},
+		};
+	} catch (error) {
+		if (service) await service.stop();
+		const logText = fs.existsSync(path.join(tmp.dir, 'postgres.log')) ? fs.readFileSync(path.join(tmp.dir, 'postgres.log'), 'utf8') : '';
+		tmp.remove();
+		error.message += logText ? `\npostgres log:\n${logText.slice(-2000)}` : '';
+		throw error;
+	}
+}
+
+/** A throwaway Redis on a free 127.0.0.1 port, nothing saved to disk; stop() ends it and removes its folder. */
+async function startRedis() {
+	const binary = redisBinary();
+	if (!binary) throw new Error('redis-server is not installed (call ensureServices() first)');
+	const tmp = tempDir('campaign-redis-');
+	const port = await freePort();
+	const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmp.dir, '--daemonize', 'no'];
+	const service = spawnService(binary, args, { cwd: tmp.dir, logFile: path.join(tmp.dir, 'redis.log') });
+	const probe = () =>
+		new Promise((resolve) => {
+			const socket = net.connect(port, '127.0.0.1');
+			let reply = '';
+			socket.on('data', (d) => {
+				reply += d;
+				if (reply.includes('\r\n')) {
+					socket.destroy();
+					resolve(reply.startsWith('+PONG'));
+				}
+			});
+			socket.once('error', () => resolve(false));
+			socket.once('connect', () => socket.write('PING\r\n'));
+		});
+	try {
+		await waitForPort(port, { probe, child: service.child, name: 'Redis' });
+	} catch (error) {
+		await service.stop();
+		tmp.remove();
+		throw error;
+	}
+	return {
+		host: '127.0.0.1',
+		port,
+		pid: service.child.pid,
+		stop: async () => {
+			await service.stop();
+			tmp.remove();
+		},
+	};
+}
+
+/** True when nothing listens on 127.0.0.1:port any more. */
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const socket = net.connect(port, '127.0.0.1');
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(false);
+		});
+		socket.once('error', () => resolve(true));
+	});
+}
+
+/** True when no process of the group `pgid` is alive. */
+function groupIsGone(pgid) {
+	try {
+		process.kill(-pgid, 0);
+		return false;
+	} catch (error) {
+		return error.code === 'ESRCH';
+	}
+}
+
+module.exports = {
+	ensureServices,
+	startPostgres,
+	startRedis,
+	spawnService,
+	waitForPort,
+	tempDir,
+	portIsFree,
+	groupIsGone,
+	isRoot,
+};
