@@ -1,0 +1,85 @@
+/**
+ * The Deduplication Key rounds in a single n8n process (regular mode, its default SQLite
+ * database), webhook events 20 in flight: redelivery and concurrent copies, as in queue mode
+ * (dedup.queue.ts). The figures go to test-artifacts/dedup-single.json.
+ */
+import * as rt from '../../scripts/runtime';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { delay, fs, path, ROOT } from '../support/node';
+import { fire } from './cluster';
+import { dedupWorkflow, events, IN_FLIGHT, pairs, ROUND_EVENTS, tally } from './dedup-support';
+
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dedup-single');
+const figures: Record<string, unknown> = {};
+let sb: Sandbox;
+let n8n: rt.StartedN8n | undefined;
+let userFolder: string;
+
+const ROUNDS = [
+	{ name: 'SINGLE-REDELIVERY', id: 'cmDedupSingleA', webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a1' },
+	{ name: 'SINGLE-COPIES', id: 'cmDedupSingleB', webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a2' },
+];
+
+beforeAll(async () => {
+	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	const paths = await rt.ensureRuntime();
+	sb = await startSandbox({ latencyMs: 20 });
+	userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
+	await rt.installPackage(userFolder, await rt.packPackage(path.join(ARTIFACTS, 'pack')));
+	await rt.importCredentials(paths, userFolder, [
+		{ ...rt.SANDBOX_CREDENTIAL, data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' } },
+	]);
+	const files = ROUNDS.map((round) => {
+		sb.addCampaign(round.name);
+		const file = path.join(ARTIFACTS, `${round.id}.json`);
+		fs.writeFileSync(file, JSON.stringify({ ...dedupWorkflow(round.name.toLowerCase(), round.name, round.webhookId), id: round.id, active: false }));
+		return file;
+	});
+	await rt.importWorkflows(paths, userFolder, files);
+	// Published before n8n starts: n8n registers production webhooks when it starts.
+	for (const round of ROUNDS) await rt.n8nCli(paths, userFolder, ['publish:workflow', `--id=${round.id}`]);
+	n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n.log') });
+}, 30 * 60 * 1000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await sb?.close();
+	fs.writeFileSync(path.join(ROOT, 'test-artifacts', 'dedup-single.json'), `${JSON.stringify(figures, null, 2)}\n`);
+	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+});
+
+/** POSTs the bodies, then waits until the sandbox has seen no new message for a while. */
+async function deliver(round: (typeof ROUNDS)[number], bodies: unknown[]) {
+	const fired = await fire(`${n8n?.url}/webhook/${round.name.toLowerCase()}`, bodies, { concurrency: IN_FLIGHT });
+	expect(fired.errors).toEqual([]);
+	expect(fired.statuses.filter((s) => s !== 200)).toEqual([]);
+	// The webhook answers on receipt: the executions finish after it.
+	let last = -1;
+	while (last !== sb.requests.length || sb.inFlight > 0) {
+		last = sb.requests.length;
+		await delay(2000);
+	}
+}
+
+describe('Deduplication Key in one n8n process (regular mode, 20 executions in flight)', () => {
+	test(`redelivery: ${ROUND_EVENTS} events, then the same again: exactly ${ROUND_EVENTS} messages`, async () => {
+		const round = ROUNDS[0];
+		const bodies = events('single-redeliver');
+		await deliver(round, bodies);
+		await deliver(round, bodies);
+		const result = tally(sb, round.name, bodies);
+		figures.redelivery = { events: bodies.length, deliveries: bodies.length * 2, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
+		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({ sent: ROUND_EVENTS, missing: [], doubled: [] });
+	});
+
+	test(`concurrent copies: ${ROUND_EVENTS} events each delivered twice at once`, async () => {
+		const round = ROUNDS[1];
+		const bodies = events('single-copy');
+		await deliver(round, pairs(bodies));
+		const result = tally(sb, round.name, bodies);
+		figures.concurrentCopies = { events: bodies.length, deliveries: bodies.length * 2, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
+		expect(result.missing).toEqual([]);
+		expect(result.doubled).toEqual([]);
+	});
+});
