@@ -102,6 +102,23 @@ function plan() {
 	const sendItems = (concurrency) => (FULL || concurrency >= 20 ? N_SEND : scaled(300 * concurrency));
 	const bulk = (n) => Math.ceil(n / 1000);
 	const warm = (n) => Math.min(n, 2000);
+	const sendWorkload = (concurrency, deduplicationKey) => ({
+		id: `send.${deduplicationKey ? 'dedup' : 'package'}.c${concurrency}`,
+		group: 'send',
+		kind: 'package',
+		label: `Campaign Alimtalk: send${deduplicationKey ? ' with a Deduplication Key' : ''}, concurrency ${concurrency}`,
+		steps: 'send',
+		shape: 'send',
+		items: sendItems(concurrency),
+		requests: sendItems(concurrency),
+		latency: SEND_LATENCY,
+		concurrency,
+		params: deduplicationKey ? { concurrency, deduplicationKey } : { concurrency },
+		warmupItems: Math.min(sendItems(concurrency), concurrency * 4),
+		baseline: 'send.noop.10k',
+		perItemBaseline: true,
+		verify: 'sent',
+	});
 	const list = [
 		// 1. custom data create, 5 keys a member
 		{ id: 'create.noop.100k', group: 'create', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'custom', items: N_CREATE },
@@ -122,42 +139,10 @@ function plan() {
 		{ id: 'members.package.100k', group: 'members', kind: 'package', label: 'Campaign Members v2: create or update', steps: 'membersUpsert', shape: 'members', items: N_MEMBERS, requests: bulk(N_MEMBERS), latency: LATENCY, concurrency: 1, baseline: 'members.noop.100k', verify: 'members' },
 		// 4. Alimtalk sends at the send latency
 		{ id: 'send.noop.10k', group: 'send', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'send', items: N_SEND },
-		...[1, 5, 20].map((concurrency) => ({
-			id: `send.package.c${concurrency}`,
-			group: 'send',
-			kind: 'package',
-			label: `Campaign Alimtalk: send, concurrency ${concurrency}`,
-			steps: 'send',
-			shape: 'send',
-			items: sendItems(concurrency),
-			requests: sendItems(concurrency),
-			latency: SEND_LATENCY,
-			concurrency,
-			params: { concurrency },
-			warmupItems: Math.min(sendItems(concurrency), concurrency * 4),
-			baseline: 'send.noop.10k',
-			perItemBaseline: true,
-			verify: 'sent',
-		})),
+		...[1, 5, 20].map((concurrency) => sendWorkload(concurrency)),
 		// The same sends with a Deduplication Key (keys in the test store of test/engine/dedup-store.ts,
 		// which behaves like n8n's: every database step 0 to 2 ms), in the same run as the ones without.
-		...[5, 20].map((concurrency) => ({
-			id: `send.dedup.c${concurrency}`,
-			group: 'send',
-			kind: 'package',
-			label: `Campaign Alimtalk: send with a Deduplication Key, concurrency ${concurrency}`,
-			steps: 'send',
-			shape: 'send',
-			items: sendItems(concurrency),
-			requests: sendItems(concurrency),
-			latency: SEND_LATENCY,
-			concurrency,
-			params: { concurrency, deduplicationKey: '={{ $json.phone }}' },
-			warmupItems: Math.min(sendItems(concurrency), concurrency * 4),
-			baseline: 'send.noop.10k',
-			perItemBaseline: true,
-			verify: 'sent',
-		})),
+		...[5, 20].map((concurrency) => sendWorkload(concurrency, '={{ $json.phone }}')),
 		{ id: 'send.read-parameters.10k', group: 'send', kind: 'reference', label: "n8n reading the send node's parameters (expressions), no requests", steps: 'readSendParameters', shape: 'send', items: N_SEND, warmupItems: 200 },
 		{ id: 'send.raw-http.c20', group: 'send', kind: 'reference', label: "Node's http client, no n8n, concurrency 20 (the sandbox's ceiling)", steps: 'rawHttpSend', shape: 'send', items: scaled(4000), requests: scaled(4000), latency: SEND_LATENCY, concurrency: 20, params: { concurrency: 20 }, warmupItems: 40, verify: 'sent' },
 		{ id: 'send.minimal.c20', group: 'send', kind: 'reference', label: "Minimal node: the same sends through n8n's request helper, no checks, concurrency 20", steps: 'minimalSend', shape: 'send', items: scaled(4000), requests: scaled(4000), latency: SEND_LATENCY, concurrency: 20, params: { concurrency: 20 }, warmupItems: 40, verify: 'sent' },

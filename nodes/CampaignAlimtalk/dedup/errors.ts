@@ -23,7 +23,7 @@ export function conflictError(node: INode, lockScope: DeduplicationScope, cause?
 				`Deduplication Key: another node of this workflow keeps deduplication data with scope "Whole Workflow"${detail}; with Deduplication Scope "This Node", this node needs that record to coordinate executions`,
 				{
 					description:
-						'Set Deduplication Scope to "Whole Workflow" on this node too (it then shares keys with that node), or give the other node its own scope. Nothing was sent.',
+						'Set Deduplication Scope to "Whole Workflow" on this node too (it then shares keys with that node), or give the other node its own scope. If no other node uses that scope (this node used it before), clear it: Remove Duplicates node, operation "Clear Deduplication History", scope "Workflow". Nothing was sent.',
 				},
 			)
 		: new NodeOperationError(node, `Deduplication Key: this node's deduplication record holds data of another kind${detail}`, {
