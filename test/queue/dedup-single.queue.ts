@@ -7,7 +7,7 @@ import * as rt from '../../scripts/runtime';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { delay, fs, path, ROOT } from '../support/node';
 import { fire } from './cluster';
-import { dedupWorkflow, events, IN_FLIGHT, pairs, ROUND_EVENTS, tally } from './dedup-support';
+import { dedupWorkflow, events, IN_FLIGHT, pairs, ROUND_EVENTS, tally, webhookReady } from './dedup-support';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dedup-single');
 const figures: Record<string, unknown> = {};
@@ -40,6 +40,7 @@ beforeAll(async () => {
 	// Published before n8n starts: n8n registers production webhooks when it starts.
 	for (const round of ROUNDS) await rt.n8nCli(paths, userFolder, ['publish:workflow', `--id=${round.id}`]);
 	n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n.log') });
+	for (const round of ROUNDS) await webhookReady(`${n8n.url}/webhook/${round.name.toLowerCase()}`);
 }, 30 * 60 * 1000);
 
 afterAll(async () => {

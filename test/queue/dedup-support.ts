@@ -2,7 +2,9 @@
  * What the Deduplication Key rounds share, in queue mode and in a single n8n process: the
  * webhook send workflow with a key, the events, and the count of messages per event.
  */
+import * as rt from '../../scripts/runtime';
 import * as wf from '../../scripts/queue/workflows';
+import { delay } from '../support/node';
 import type { Sandbox } from '../../sandbox/server';
 import type { Json } from './cluster';
 
@@ -36,3 +38,19 @@ export function tally(sandbox: Sandbox, campaignKey: string, bodies: Array<{ eve
 
 /** Bodies in pairs: each event twice, one right after the other (both in flight together). */
 export const pairs = <T>(bodies: T[]): T[] => bodies.flatMap((b) => [b, b]);
+
+/**
+ * Waits until the process at `url` serves the (POST) webhook: n8n registers a webhook some time
+ * after the workflow is activated, and answers 404 until then. A GET probe starts no execution;
+ * once the path is registered n8n answers it "Did you mean to make a POST request?".
+ */
+export async function webhookReady(url: string, timeoutMs = 120000): Promise<void> {
+	const until = Date.now() + timeoutMs;
+	let streak = 0;
+	while (streak < 3) {
+		const res = await rt.httpRequest('GET', url, { timeoutMs: 5000 }).catch(() => undefined);
+		streak = res && /POST request/.test(res.body) ? streak + 1 : 0;
+		if (Date.now() > until) throw new Error(`the webhook ${url} was not registered after ${timeoutMs} ms`);
+		await delay(500);
+	}
+}

@@ -9,7 +9,7 @@
  */
 import { delay, fs, path, ROOT } from '../support/node';
 import { startQueueCluster, type QueueCluster } from './cluster';
-import { dedupWorkflow, events, IN_FLIGHT, pairs, ROUND_EVENTS, tally } from './dedup-support';
+import { dedupWorkflow, events, IN_FLIGHT, pairs, ROUND_EVENTS, tally, webhookReady } from './dedup-support';
 
 let c: QueueCluster;
 const figures: Record<string, unknown> = {};
@@ -28,6 +28,7 @@ async function deployed(name: string, n: number): Promise<string> {
 	c.sandbox.addCampaign(name);
 	const id = await c.createWorkflow(dedupWorkflow(name.toLowerCase(), name, `5f0c2d4e-0000-4000-8000-0000000dd00${n}`));
 	await c.activate(id);
+	await webhookReady(c.webhookUrl(name.toLowerCase()));
 	return id;
 }
 
