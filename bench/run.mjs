@@ -140,7 +140,7 @@ function plan() {
 		// 4. Alimtalk sends at the send latency
 		{ id: 'send.noop.10k', group: 'send', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'send', items: N_SEND },
 		...[1, 5, 20].map((concurrency) => sendWorkload(concurrency)),
-		// The same sends with a Deduplication Key (keys in the test store of test/engine/dedup-store.ts,
+		// The same sends with a Deduplication Key (keys in the test store of test/support/dedup-store.ts,
 		// which behaves like n8n's: every database step 0 to 2 ms), in the same run as the ones without.
 		...[5, 20].map((concurrency) => sendWorkload(concurrency, '={{ $json.phone }}')),
 		{ id: 'send.read-parameters.10k', group: 'send', kind: 'reference', label: "n8n reading the send node's parameters (expressions), no requests", steps: 'readSendParameters', shape: 'send', items: N_SEND, warmupItems: 200 },

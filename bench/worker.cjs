@@ -99,9 +99,9 @@ async function main() {
 	};
 
 	// A send with a Deduplication Key needs n8n's deduplication store: the test store, which
-	// behaves like n8n's own (test/engine/dedup-store.ts).
+	// behaves like n8n's own (test/support/dedup-store.ts).
 	const store = workload.params?.deduplicationKey
-		? await require(path.join(hook.ROOT, 'test', 'engine', 'dedup-store.ts')).installStore()
+		? await require(path.join(hook.ROOT, 'test', 'support', 'dedup-store.ts')).installStore()
 		: undefined;
 	// Warm-up: the same workflow on a few items (module loading and JIT are not what is measured).
 	if (workload.warmupItems > 0) {

@@ -3,7 +3,7 @@
  * copies of the package's modules, as two queue-mode workers): 20 executions in flight.
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
-import { installStore, ProcessedDataStore } from '../engine/dedup-store';
+import { installStore, ProcessedDataStore } from '../support/dedup-store';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { alimtalkCopy, inFlight, phone, runSend } from './dedup-support';
 

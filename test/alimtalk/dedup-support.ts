@@ -4,7 +4,7 @@
  * package's modules (as in a second n8n worker): copies share the store and nothing else.
  */
 import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { NODE_NAME, PACKAGE_NAME, runWorkflow, sourceNodeOf, type RunResult } from '../engine/harness';
+import { NODE_NAME, PACKAGE_NAME, SOURCE_TYPE, runWorkflow, type RunResult } from '../engine/harness';
 import { path, ROOT } from '../support/node';
 
 export const ALIMTALK_TYPE = `${PACKAGE_NAME}.campaignAlimtalk`;
@@ -55,7 +55,8 @@ const sendNode = (name: string, id: string, options: IDataObject, onError?: INod
 
 /** Source -> Campaign Alimtalk (and any further send nodes on the same source). */
 export async function runSend(spec: SendSpec): Promise<RunResult & { out: INodeExecutionData[][] }> {
-	const nodes = [sourceNodeOf(spec.input), sendNode(NODE_NAME, 'node-under-test', spec.options ?? {}, spec.onError)];
+	const source: INode = { id: 'source', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(spec.input) } };
+	const nodes = [source, sendNode(NODE_NAME, 'node-under-test', spec.options ?? {}, spec.onError)];
 	const targets = [{ node: NODE_NAME, type: 'main' as const, index: 0 }];
 	for (const [name, options] of Object.entries(spec.more ?? {})) {
 		nodes.push(sendNode(name, `node-${name}`, options));

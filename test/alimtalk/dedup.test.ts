@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { DedupSession } from '../../nodes/CampaignAlimtalk/dedup/session';
 import { LOCK_ENTRY } from '../../nodes/CampaignAlimtalk/dedup/lock';
 import { storedKey } from '../../nodes/CampaignAlimtalk/dedup/options';
-import { installStore, ProcessedDataStore } from '../engine/dedup-store';
+import { installStore, ProcessedDataStore } from '../support/dedup-store';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { envelope, startScripted } from '../support/scripted-server';
 import { jsonOf, phone, runSend } from './dedup-support';

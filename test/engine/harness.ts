@@ -313,11 +313,6 @@ export interface NodeRun {
 
 export const NODE_NAME = 'Campaign';
 
-/** The test source node "Source" of a workflow, emitting `input` as its items. */
-export function sourceNodeOf(input: IDataObject[]): INode {
-	return { id: 'source', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(input) } };
-}
-
 /** Runs Source -> the package node and returns the node's outputs. */
 export async function runNode(options: NodeRun): Promise<RunResult & { out: INodeExecutionData[][] }> {
 	const node: INode = {
@@ -333,8 +328,16 @@ export async function runNode(options: NodeRun): Promise<RunResult & { out: INod
 		maxTries: options.maxTries,
 		waitBetweenTries: options.waitBetweenTries,
 	};
+	const source: INode = {
+		id: 'source',
+		name: 'Source',
+		type: SOURCE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(options.input) },
+	};
 	const result = await runWorkflow({
-		nodes: [sourceNodeOf(options.input), node],
+		nodes: [source, node],
 		connections: { Source: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 		credentials: options.credentials ? { campaignApi: options.credentials } : {},
 		timezone: options.timezone,

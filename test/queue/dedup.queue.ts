@@ -90,16 +90,20 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 			}
 		}
 		const retriedOk = retried.filter((r) => !r.includes(':')).length;
-		if (retriedOk > 0) await c.db.waitForExecutions({ workflowId: id, count: bodies.length + retriedOk, timeoutMs: 5 * 60 * 1000 });
+		expect(retriedOk).toBe(failed.length);
+		const retries = (await c.db.waitForExecutions({ workflowId: id, count: bodies.length + retriedOk, timeoutMs: 5 * 60 * 1000 })).slice(bodies.length);
+		const afterRetry = tally(c.sandbox, 'DEDUP-KILL', bodies);
+		expect(afterRetry.doubled).toEqual([]);
 		// A caller that saw no confirmation delivers the same events again (each one, to be sure).
 		await deliver('DEDUP-KILL', id, bodies, bodies.length + retriedOk);
 		const after = tally(c.sandbox, 'DEDUP-KILL', bodies);
 		figures.workerKill = {
 			events: bodies.length,
 			failedExecutions: failed.length,
-			retries: retried,
+			retriedExecutions: retries.map((r) => `${r.id} ${r.status}`),
 			sentBeforeRetry: before.sent,
-			sentAfter: after.sent,
+			sentAfterRetry: afterRetry.sent,
+			sentAfterRedeliveringAll: after.sent,
 			missing: after.missing,
 			doubled: after.doubled.length,
 		};

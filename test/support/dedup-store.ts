@@ -20,7 +20,7 @@ import type {
 	IDataDeduplicator,
 	IDeduplicationOutput,
 } from 'n8n-workflow';
-import { delay } from '../support/node';
+import { delay } from './node';
 
 interface Row {
 	mode: string;
