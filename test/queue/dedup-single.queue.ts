@@ -1,11 +1,12 @@
 /**
  * The Deduplication Key rounds in a single n8n process (regular mode, its default SQLite
- * database), webhook events 20 in flight: redelivery and concurrent copies, as in queue mode
- * (dedup.queue.ts). The figures go to test-artifacts/dedup-single.json.
+ * database), webhook events 20 in flight, as in queue mode (dedup.queue.ts): redelivery,
+ * concurrent copies, and n8n SIGKILLed mid-run, started again, its failed executions retried.
+ * The figures go to test-artifacts/dedup-single.json.
  */
 import * as rt from '../../scripts/runtime';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { delay, fs, path, ROOT } from '../support/node';
+import { delay, fs, path, proc, ROOT } from '../support/node';
 import { fire } from './cluster';
 import { dedupWorkflow, events, IN_FLIGHT, pairs, ROUND_EVENTS, tally, webhookReady } from './dedup-support';
 
@@ -18,12 +19,40 @@ let userFolder: string;
 const ROUNDS = [
 	{ name: 'SINGLE-REDELIVERY', id: 'cmDedupSingleA', webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a1' },
 	{ name: 'SINGLE-COPIES', id: 'cmDedupSingleB', webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a2' },
+	{ name: 'SINGLE-KILL', id: 'cmDedupSingleC', webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a3' },
 ];
+let paths: rt.RuntimePaths;
+
+async function start(): Promise<void> {
+	n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, `n8n-${Date.now()}.log`) });
+	for (const round of ROUNDS) await webhookReady(`${n8n.url}/webhook/${round.name.toLowerCase()}`);
+}
+
+/** SIGKILL to n8n and to the processes it started (its task runner), as when a machine dies. */
+function killN8n(pid: number): void {
+	const children = fs
+		.readdirSync('/proc')
+		.filter((entry) => /^\d+$/.test(entry))
+		.filter((entry) => {
+			try {
+				return fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(pid);
+			} catch {
+				return false;
+			}
+		});
+	for (const target of [pid, ...children.map(Number)]) {
+		try {
+			proc.kill(target, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+}
 
 beforeAll(async () => {
 	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
-	const paths = await rt.ensureRuntime();
+	paths = await rt.ensureRuntime();
 	sb = await startSandbox({ latencyMs: 20 });
 	userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
 	await rt.installPackage(userFolder, await rt.packPackage(path.join(ARTIFACTS, 'pack')));
@@ -39,8 +68,7 @@ beforeAll(async () => {
 	await rt.importWorkflows(paths, userFolder, files);
 	// Published before n8n starts: n8n registers production webhooks when it starts.
 	for (const round of ROUNDS) await rt.n8nCli(paths, userFolder, ['publish:workflow', `--id=${round.id}`]);
-	n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n.log') });
-	for (const round of ROUNDS) await webhookReady(`${n8n.url}/webhook/${round.name.toLowerCase()}`);
+	await start();
 }, 30 * 60 * 1000);
 
 afterAll(async () => {
@@ -82,5 +110,54 @@ describe('Deduplication Key in one n8n process (regular mode, 20 executions in f
 		figures.concurrentCopies = { events: bodies.length, deliveries: bodies.length * 2, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
 		expect(result.missing).toEqual([]);
 		expect(result.doubled).toEqual([]);
+	});
+
+	test('n8n SIGKILLed mid-run, started again, its failed executions retried: nothing sent twice', async () => {
+		const round = ROUNDS[2];
+		sb.configure({ latencyMs: 300 });
+		const bodies = events('single-kill', 200);
+		const fired = fire(`${n8n?.url}/webhook/${round.name.toLowerCase()}`, bodies, { concurrency: IN_FLIGHT, timeoutMs: 20000 });
+		while (tally(sb, round.name, bodies).sent < 40) await delay(20);
+		killN8n((n8n as unknown as { process: { pid: number } }).process.pid);
+		const answered = (await fired).statuses.filter((s) => s === 200).length;
+		const before = tally(sb, round.name, bodies);
+		sb.configure({ latencyMs: 20 });
+		await start();
+
+		// Retry every execution that did not succeed, as a user does from the executions list.
+		const login = await rt.setupOwner(n8n?.url ?? '');
+		const rest = async (method: string, route: string, body?: unknown) => {
+			const res = await rt.httpRequest(method, `${n8n?.url}/rest${route}`, { body, headers: { cookie: login.cookie }, timeoutMs: 60000 });
+			return { status: res.status, data: res.status === 200 ? JSON.parse(res.body).data : res.body.slice(0, 300) };
+		};
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: round.id }));
+		const list = await rest('GET', `/executions?filter=${filter}&limit=500`);
+		const unfinished = ((list.data?.results ?? []) as Array<{ id: string; status: string }>).filter((e) => e.status !== 'success');
+		const retries: string[] = [];
+		for (const execution of unfinished) {
+			const res = await rest('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false });
+			retries.push(`${execution.id} ${execution.status}: ${res.status === 200 ? 'retried' : `HTTP ${res.status} ${res.data}`}`);
+		}
+		await deliver(round, []);
+		const afterRetry = tally(sb, round.name, bodies);
+		expect(afterRetry.doubled).toEqual([]);
+		// The caller got no answer for some events, or cannot tell: it delivers all of them again.
+		await deliver(round, bodies);
+		const after = tally(sb, round.name, bodies);
+		figures.processKill = {
+			events: bodies.length,
+			answeredBeforeKill: answered,
+			sentBeforeKill: before.sent,
+			unfinishedExecutions: unfinished.length,
+			retries,
+			sentAfterRetry: afterRetry.sent,
+			sentAfterRedeliveringAll: after.sent,
+			missing: after.missing,
+			doubled: after.doubled.length,
+		};
+		expect(after.doubled).toEqual([]);
+		// A missing event is one whose key was recorded by an execution that died before or while
+		// its request went out: no more than were in flight.
+		expect(after.missing.length).toBeLessThanOrEqual(IN_FLIGHT);
 	});
 });
