@@ -24,7 +24,12 @@ const ROUNDS = [
 let paths: rt.RuntimePaths;
 
 async function start(): Promise<void> {
-	n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, `n8n-${Date.now()}.log`) });
+	// At most 20 executions at once, as the queue-mode rounds' two workers of 10 (n8n's own
+	// setting; without it every event received runs at once).
+	n8n = await rt.startN8n(paths, userFolder, {
+		logFile: path.join(ARTIFACTS, `n8n-${Date.now()}.log`),
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(IN_FLIGHT) },
+	});
 	for (const round of ROUNDS) await webhookReady(`${n8n.url}/webhook/${round.name.toLowerCase()}`);
 }
 
@@ -132,6 +137,7 @@ describe('Deduplication Key in one n8n process (regular mode, 20 executions in f
 		};
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: round.id }));
 		const list = await rest('GET', `/executions?filter=${filter}&limit=500`);
+		expect(list.status).toBe(200);
 		const unfinished = ((list.data?.results ?? []) as Array<{ id: string; status: string }>).filter((e) => e.status !== 'success');
 		const retries: string[] = [];
 		for (const execution of unfinished) {
@@ -148,7 +154,8 @@ describe('Deduplication Key in one n8n process (regular mode, 20 executions in f
 			events: bodies.length,
 			answeredBeforeKill: answered,
 			sentBeforeKill: before.sent,
-			unfinishedExecutions: unfinished.length,
+			executionsListed: (list.data?.results ?? []).length,
+			unfinishedExecutions: unfinished.map((e) => `${e.id} ${e.status}`),
 			retries,
 			sentAfterRetry: afterRetry.sent,
 			sentAfterRedeliveringAll: after.sent,

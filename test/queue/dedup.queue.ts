@@ -100,7 +100,9 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 		figures.workerKill = {
 			events: bodies.length,
 			failedExecutions: failed.length,
-			retriedExecutions: retries.map((r) => `${r.id} ${r.status}`),
+			retriedExecutions: await Promise.all(
+				retries.map(async (r) => `${r.id} ${r.status}: ${String((await c.db.runData(r.id))?.resultData?.error?.message ?? '').slice(0, 200)}`),
+			),
 			sentBeforeRetry: before.sent,
 			sentAfterRetry: afterRetry.sent,
 			sentAfterRedeliveringAll: after.sent,
