@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { DedupSession } from '../../nodes/CampaignAlimtalk/dedup/session';
-import { LOCK_ENTRY } from '../../nodes/CampaignAlimtalk/dedup/lock';
+import { LOCK_ENTRY, STALE_LOCK_MS } from '../../nodes/CampaignAlimtalk/dedup/lock';
 import { storedKey } from '../../nodes/CampaignAlimtalk/dedup/options';
 import { installStore, ProcessedDataStore } from '../support/dedup-store';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
@@ -184,6 +184,14 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		expect(store.entries(WF, 'n:node-under-test')).toBeUndefined();
 		expect(store.entries(WF, '')).toEqual([ProcessedDataStore.hash(storedKey('order-1'))]);
 	});
+
+	it('takes a lock left by a process that died holding it as abandoned after STALE_LOCK_MS, then sends', async () => {
+		await store.checkProcessedAndRecord([LOCK_ENTRY], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
+		const { out, error } = await send([order(1)]);
+		expect(error).toBeUndefined();
+		expect(out[0][0].json.status).toBe('sent');
+		expect(await store.lockReleased(WF)).toBe(true);
+	}, STALE_LOCK_MS + 20000);
 
 	it('leaves no lock row behind', async () => {
 		await send([order(1), order(2)]);
