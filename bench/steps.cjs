@@ -109,7 +109,7 @@ const STEPS = {
 			{ credentials: CREDENTIALS },
 		),
 	],
-	send: ({ concurrency }) => [
+	send: ({ concurrency, deduplicationKey }) => [
 		node(
 			'Campaign Alimtalk',
 			`${PKG}.campaignAlimtalk`,
@@ -120,7 +120,7 @@ const STEPS = {
 				phoneNumber: '={{ $json.phone }}',
 				variablesInput: 'fields',
 				properties: { property: [{ key: 'name', value: '={{ $json.name }}' }] },
-				options: { concurrency },
+				options: deduplicationKey ? { concurrency, deduplicationKey } : { concurrency },
 			},
 			1,
 			{ credentials: CREDENTIALS },

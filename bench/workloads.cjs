@@ -86,6 +86,17 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		// --full: the lower concurrencies send the full 10,000 items once.
 		runs: full && concurrency < 20 ? 1 : runs,
 	}));
+	// The same sends with a Deduplication Key (keys in the test store of test/support/dedup-store.ts,
+	// which behaves like n8n's: every database step 0 to 2 ms), in the same run as the ones without.
+	const dedupSends = [5, 20].map((concurrency, i) => ({
+		...sends[i + 1],
+		id: `send.dedup.c${concurrency}`,
+		label: `Campaign Alimtalk: send with a Deduplication Key, concurrency ${concurrency}`,
+		params: { concurrency, deduplicationKey: '={{ $json.phone }}' },
+		minimal: undefined,
+		comparisonOnly: true,
+		compare: { with: [sends[i + 1]], rule: 'info' },
+	}));
 	const readParameters = { id: 'send.read-parameters.10k', group: 'send', kind: 'reference', label: "n8n reading the send node's parameters (expressions), no requests", steps: 'readSendParameters', shape: 'send', items: N_SEND, warmupItems: 200 };
 	const rawHttp = { id: 'send.raw-http.c20', group: 'send', kind: 'reference', label: "Node's http client, no n8n, concurrency 20 (the sandbox's ceiling)", steps: 'rawHttpSend', params: { concurrency: 20 }, ...sendAt20 };
 	const batched = { id: 'send.http-batched.c20', group: 'send', kind: 'alternative', label: 'HTTP Request, batching 20 items / 50 ms', steps: 'httpSendBatched', params: { batchSize: 20, batchInterval: sendLatency }, ...sendAt20, compare: { with: [sends[2]], rule: 'info' } };
@@ -108,7 +119,7 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		createNoop, create, createMinimal, createNoop5k, create5k, perItem, perItemPaced,
 		getAllNoop, getAll, paginate,
 		membersNoop, members,
-		sendNoop, ...sends, readParameters, rawHttp, sendMinimal, batched,
+		sendNoop, ...sends, ...dedupSends, readParameters, rawHttp, sendMinimal, batched,
 		cliCreate, cliCodeHttp,
 		queueSend1, queueSend2, singleSync, queueSync,
 	];

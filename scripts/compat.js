@@ -1,6 +1,6 @@
 /**
  * `npm run test:compat`: the in-process engine suites (test/, run through n8n-core's
- * WorkflowExecute by test/engine/harness.ts) against several n8n release lines.
+ * WorkflowExecute by test/support/engine.ts) against several n8n release lines.
  *
  * Each line's n8n-core and n8n-workflow are installed on first use into their own folder outside
  * the repository (`<cache>/n8n-nodes-campaign-messaging/compat-<line>`, next to the local n8n

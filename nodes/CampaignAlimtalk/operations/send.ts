@@ -10,6 +10,8 @@ import { internationalMobile } from '../../shared/phone';
 import { runOrdered } from '../helpers/pool';
 import type { ApiResult } from '../../shared/transport';
 import { CampaignClient, resultWords } from '../../shared/transport';
+import { dedupOptions } from '../dedup/options';
+import { DedupSession, keyFate } from '../dedup/session';
 
 export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 export const MAX_CONCURRENCY = 50;
@@ -114,6 +116,7 @@ export const sendProperties: INodeProperties[] = [
 			description:
 				'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
 		},
+		...dedupOptions, // Deduplication Key (dedup/)
 	]),
 ];
 
@@ -193,6 +196,11 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 	// Every parameter of every item is read before the first request: an expression error can
 	// then never stop the node half-way through, after some messages went out.
 	const prepared = items.map((_, i) => prepare(this, i, convert));
+	// Deduplication Key (dedup/): undefined when the option is off.
+	const dedup = DedupSession.open(this, options, items.length, (i) => 'send' in prepared[i], (i, failure) => {
+		const entry = prepared[i];
+		if ('send' in entry) prepared[i] = { failure: { ...failure, campaignKey: entry.send.campaignKey, phoneNumber: entry.send.phoneNumber } };
+	});
 	const client = await CampaignClient.create(this, settings);
 
 	let accountError: NodeApiError | undefined;
@@ -205,6 +213,7 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 			if (!('send' in entry)) return undefined;
 			const { campaignKey, phoneNumber, properties } = entry.send;
 			try {
+				if (dedup && !(await dedup.claim(i))) return undefined; // a duplicate (dedup/)
 				const result = await client.call({
 					method: 'POST',
 					path: TRIGGER_PATH,
@@ -224,6 +233,8 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 		},
 		{ pauseMs, shouldStop: () => accountError !== undefined },
 	);
+	// Deduplication Key (dedup/): release the keys of messages that certainly did not go out.
+	await dedup?.settle((i) => keyFate(results[i]));
 
 	// An account failure before anything was sent fails the whole node: every item would fail
 	// the same way, and "Retry On Fail" can then repeat the node without sending twice.
@@ -232,17 +243,22 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 	const out = new WriteOutputs();
 	prepared.forEach((entry, i) => {
 		if (!('send' in entry)) {
-			out.fail(entry.failure, i);
+			out.fail({ ...entry.failure, ...dedup?.failureFields(i) }, i);
 			return;
 		}
 		const { campaignKey, phoneNumber } = entry.send;
 		const result = results[i];
+		if (dedup?.isDuplicate(i)) {
+			out.ok({ campaignKey, phoneNumber, ...dedup.duplicateFields(i) }, i);
+			return;
+		}
+		const keyFields = dedup?.failureFields(i) ?? {}; // Deduplication Key (dedup/)
 		if (result === undefined || result instanceof Error) {
 			// The account failed after some messages went out: those stay on Success, the rest are
 			// reported here instead of failing the node (a re-run would send the others twice).
 			const reason = accountError ?? result;
 			out.fail(
-				{ code: String((reason?.context?.campaignCode as string) ?? 'notSent'), message: `Not sent: ${reason?.message ?? 'the node stopped'}`, campaignKey, phoneNumber },
+				{ code: String((reason?.context?.campaignCode as string) ?? 'notSent'), message: `Not sent: ${reason?.message ?? 'the node stopped'}`, campaignKey, phoneNumber, ...keyFields },
 				i,
 			);
 			return;
@@ -258,6 +274,7 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 				campaignKey,
 				phoneNumber,
 				...(result.deliveryUnknown ? { deliveryUnknown: true } : {}),
+				...keyFields,
 			},
 			i,
 		);

@@ -1,0 +1,32 @@
+import type { DeduplicationScope, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** The first n8n release whose nodes can use its deduplication store (n8n-core 1.64.0). */
+export const MIN_N8N_VERSION = '1.64.0';
+
+export function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** A failure of n8n's deduplication store, named as the option's. */
+export function storeError(node: INode, error: unknown, description?: string): NodeOperationError {
+	if (error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, `Deduplication Key: n8n's deduplication store failed: ${messageOf(error)}`, { description });
+}
+
+/** The lock row holds another node's data, or data of another mode. */
+export function conflictError(node: INode, lockScope: DeduplicationScope, cause?: unknown): NodeOperationError {
+	const detail = cause === undefined ? '' : ` (${messageOf(cause)})`;
+	return lockScope === 'workflow'
+		? new NodeOperationError(
+				node,
+				`Deduplication Key: another node of this workflow keeps deduplication data with scope "Whole Workflow"${detail}; with Deduplication Scope "This Node", this node needs that record to coordinate executions`,
+				{
+					description:
+						'Set Deduplication Scope to "Whole Workflow" on this node too (it then shares keys with that node), or give the other node its own scope. If no other node uses that scope (this node used it before), clear it: Remove Duplicates node, operation "Clear Deduplication History", scope "Workflow". Nothing was sent.',
+				},
+			)
+		: new NodeOperationError(node, `Deduplication Key: this node's deduplication record holds data of another kind${detail}`, {
+				description: 'Nothing was sent. Run the workflow again; if it persists, report it.',
+			});
+}

@@ -1,0 +1,77 @@
+/**
+ * The Deduplication Key options of the send, and how they are read. An empty key means off: the
+ * send then behaves exactly as without these options.
+ */
+import { createHash } from 'crypto';
+import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionNumber } from '../../shared/options';
+
+export const DEFAULT_HISTORY = 10000;
+export const MAX_HISTORY = 100000;
+
+export const dedupOptions: INodeProperties[] = [
+	{
+		displayName: 'Deduplication Key',
+		name: 'deduplicationKey',
+		type: 'string',
+		default: '',
+		placeholder: '{{ $json.orderId }}-{{ $json.event }}',
+		description:
+			'A key per item that names the message, e.g. an order ID and an event. A message whose key was recorded before (by an earlier execution, or earlier in this one) is not sent again: its item goes to Success with duplicate set to true. Keys are kept in n8n\'s database. Leave empty to turn this off.',
+	},
+	{
+		displayName: 'Deduplication Scope',
+		name: 'deduplicationScope',
+		type: 'options',
+		default: 'node',
+		options: [
+			{ name: 'This Node', value: 'node', description: 'Keys recorded by this node only' },
+			{
+				name: 'Whole Workflow',
+				value: 'workflow',
+				description: 'Keys shared by every node of this workflow that uses this scope',
+			},
+		],
+		description: 'Which recorded keys count, when a Deduplication Key is set',
+	},
+	{
+		displayName: 'Deduplication History Size',
+		name: 'deduplicationHistorySize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_HISTORY, numberPrecision: 0 },
+		default: DEFAULT_HISTORY,
+		description:
+			'How many of the latest keys are remembered, when a Deduplication Key is set; older ones are forgotten and could be sent again. Keep it above the number of messages sent in the time a repeated event can arrive.',
+	},
+];
+
+export interface DedupSettings {
+	scope: DeduplicationScope;
+	historySize: number;
+}
+
+/** The settings, or undefined when no Deduplication Key is set (judged on the unevaluated parameter). */
+export function readDedupSettings(ctx: IExecuteFunctions, options: Record<string, unknown>): DedupSettings | undefined {
+	const raw = (ctx.getNode().parameters.options as Record<string, unknown> | undefined)?.deduplicationKey;
+	if (typeof raw !== 'string' || raw.trim() === '' || raw.trim() === '=') return undefined;
+	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
+	const historySize = optionNumber(ctx, options.deduplicationHistorySize, 'Deduplication History Size', 1, MAX_HISTORY, DEFAULT_HISTORY);
+	return { scope, historySize };
+}
+
+/** An item's key as text, or undefined when it is empty. */
+export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const value = ctx.getNodeParameter('options.deduplicationKey', itemIndex, '') as unknown;
+	if (value === undefined || value === null) return undefined;
+	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+	return text.trim() === '' ? undefined : text;
+}
+
+/**
+ * What the store records for a key. n8n hashes the UTF-8 text of what it is given, where every
+ * broken character (half of a UTF-16 pair) becomes the same replacement character: hashing the
+ * UTF-16 code units first keeps such keys apart, and gives long keys a fixed size.
+ */
+export function storedKey(key: string): string {
+	return createHash('sha256').update('campaign-alimtalk-key:').update(Buffer.from(key, 'utf16le')).digest('base64');
+}

@@ -1,0 +1,88 @@
+/**
+ * Runs workflows with the send's Deduplication Key through the in-process engine, with the
+ * faithful deduplication store of dedup-store.ts. A "process" is a separate copy of the
+ * package's modules (as in a second n8n worker): copies share the store and nothing else.
+ */
+import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import { NODE_NAME, PACKAGE_NAME, SOURCE_TYPE, runWorkflow, type RunResult } from '../support/engine';
+import { path, ROOT } from '../support/node';
+
+export const ALIMTALK_TYPE = `${PACKAGE_NAME}.campaignAlimtalk`;
+
+/** A fresh copy of the Alimtalk node's modules: its own in-process queues, as another process has. */
+export function alimtalkCopy(): INodeType {
+	let node: INodeType | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const mod = require(path.join(ROOT, 'dist/nodes/CampaignAlimtalk/CampaignAlimtalk.node.js')) as {
+			CampaignAlimtalk: new () => INodeType;
+		};
+		node = new mod.CampaignAlimtalk();
+	});
+	return node as INodeType;
+}
+
+export const phone = (i: number) => `8210${String(10000000 + i).slice(-8)}`;
+
+export interface SendSpec {
+	input: IDataObject[];
+	/** Options of the send (Deduplication Key and the rest). */
+	options?: IDataObject;
+	credentials: IDataObject;
+	/** The node copy to run (default: the package as loaded by the harness). */
+	copy?: INodeType;
+	/** Further send nodes fed by the same source, by name (each with its own id). */
+	more?: Record<string, IDataObject>;
+	onError?: INode['onError'];
+}
+
+const sendNode = (name: string, id: string, options: IDataObject, onError?: INode['onError']): INode => ({
+	id,
+	name,
+	type: ALIMTALK_TYPE,
+	typeVersion: 1,
+	position: [200, 0],
+	parameters: {
+		operation: 'send',
+		campaignKey: '={{$json.campaign}}',
+		phoneNumber: '={{$json.phone}}',
+		properties: { property: [{ key: 'name', value: '={{$json.name}}' }] },
+		options: { retryDelayMs: 0, ...options },
+	},
+	credentials: { campaignApi: { id: '1', name: 'Campaign API' } },
+	onError,
+});
+
+/** Source -> Campaign Alimtalk (and any further send nodes on the same source). */
+export async function runSend(spec: SendSpec): Promise<RunResult & { out: INodeExecutionData[][] }> {
+	const source: INode = { id: 'source', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(spec.input) } };
+	const nodes = [source, sendNode(NODE_NAME, 'node-under-test', spec.options ?? {}, spec.onError)];
+	const targets = [{ node: NODE_NAME, type: 'main' as const, index: 0 }];
+	for (const [name, options] of Object.entries(spec.more ?? {})) {
+		nodes.push(sendNode(name, `node-${name}`, options));
+		targets.push({ node: name, type: 'main', index: 0 });
+	}
+	const result = await runWorkflow({
+		nodes,
+		connections: { Source: { main: [targets] } },
+		credentials: { campaignApi: spec.credentials as never },
+		extraTypes: spec.copy ? { [ALIMTALK_TYPE]: spec.copy } : undefined,
+	});
+	return { ...result, out: result.outputs(NODE_NAME) };
+}
+
+/** Runs `tasks` with at most `limit` in flight (executions overlapping as on a busy worker). */
+export async function inFlight<T>(limit: number, tasks: Array<() => Promise<T>>): Promise<T[]> {
+	const results: T[] = new Array(tasks.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < tasks.length) {
+			const index = next++;
+			results[index] = await tasks[index]();
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+	return results;
+}
+
+export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);

@@ -1,0 +1,122 @@
+/**
+ * The send's Deduplication Key in n8n's queue mode (test/queue/cluster.ts: PostgreSQL, Redis,
+ * main, webhook process, two workers of 10 executions each), webhook events 20 in flight:
+ * - redelivery: 300 distinct events, then the same 300 again: exactly 300 messages;
+ * - concurrent copies: 300 events each delivered twice at the same moment: none sent twice;
+ * - a worker SIGKILLed mid-run, then its failed executions retried: nothing sent twice, and
+ *   only events whose execution died between recording the key and the answer are missing.
+ * The figures go to test-artifacts/dedup-queue.json.
+ */
+import { delay, fs, path, ROOT } from '../support/node';
+import { startQueueCluster, type QueueCluster } from './cluster';
+import { dedupWorkflow, events, IN_FLIGHT, pairs, ROUND_EVENTS, tally, webhookReady } from './dedup-support';
+
+let c: QueueCluster;
+const figures: Record<string, unknown> = {};
+
+beforeAll(async () => {
+	c = await startQueueCluster({ workers: 2, concurrency: 10, sandboxLatencyMs: 20, demoData: false });
+});
+
+afterAll(async () => {
+	fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
+	fs.writeFileSync(path.join(ROOT, 'test-artifacts', 'dedup-queue.json'), `${JSON.stringify(figures, null, 2)}\n`);
+	await c?.stop();
+});
+
+async function deployed(name: string, n: number): Promise<string> {
+	c.sandbox.addCampaign(name);
+	const id = await c.createWorkflow(dedupWorkflow(name.toLowerCase(), name, `5f0c2d4e-0000-4000-8000-0000000dd00${n}`));
+	await c.activate(id);
+	await webhookReady(c.webhookUrl(name.toLowerCase()));
+	return id;
+}
+
+async function deliver(name: string, id: string, bodies: unknown[], already: number) {
+	const fired = await c.fireWebhooks(name.toLowerCase(), bodies, { concurrency: IN_FLIGHT });
+	expect(fired.errors).toEqual([]);
+	expect(fired.statuses.filter((s) => s !== 200)).toEqual([]);
+	return await c.db.waitForExecutions({ workflowId: id, count: already + bodies.length, timeoutMs: 10 * 60 * 1000 });
+}
+
+describe('Deduplication Key in queue mode (two workers, 20 executions in flight)', () => {
+	test(`redelivery: ${ROUND_EVENTS} events, then the same again: exactly ${ROUND_EVENTS} messages`, async () => {
+		const id = await deployed('DEDUP-REDELIVERY', 1);
+		const bodies = events('redeliver');
+		await deliver('DEDUP-REDELIVERY', id, bodies, 0);
+		const rows = await deliver('DEDUP-REDELIVERY', id, bodies, bodies.length);
+		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		const result = tally(c.sandbox, 'DEDUP-REDELIVERY', bodies);
+		figures.redelivery = { events: bodies.length, deliveries: rows.length, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
+		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({ sent: ROUND_EVENTS, missing: [], doubled: [] });
+		const workers = new Set(rows.map((r) => c.workerOf(r.id)));
+		expect([...workers].sort()).toEqual(['worker-1', 'worker-2']);
+	});
+
+	test(`concurrent copies: ${ROUND_EVENTS} events each delivered twice at once`, async () => {
+		const id = await deployed('DEDUP-COPIES', 2);
+		const bodies = events('copy');
+		const rows = await deliver('DEDUP-COPIES', id, pairs(bodies), 0);
+		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		const result = tally(c.sandbox, 'DEDUP-COPIES', bodies);
+		figures.concurrentCopies = { events: bodies.length, deliveries: rows.length, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
+		expect(result.missing).toEqual([]);
+		expect(result.doubled).toEqual([]);
+	});
+
+	test('a worker SIGKILLed mid-run, then its failed executions retried: nothing sent twice', async () => {
+		c.sandbox.configure({ latencyMs: 300 });
+		const id = await deployed('DEDUP-KILL', 3);
+		const bodies = events('kill', 200);
+		const fired = c.fireWebhooks('dedup-kill', bodies, { concurrency: IN_FLIGHT });
+		const victim = c.workers[0];
+		while (c.sandbox.state.sent.filter((m) => m.campaignKey === 'DEDUP-KILL').length < 40) await delay(20);
+		await victim.kill('SIGKILL');
+		await fired;
+		const rows = await c.db.waitForExecutions({ workflowId: id, count: bodies.length, timeoutMs: 10 * 60 * 1000 });
+		const failed = rows.filter((r) => r.status !== 'success');
+		const before = tally(c.sandbox, 'DEDUP-KILL', bodies);
+		expect(failed.length).toBeGreaterThan(0);
+
+		// Retry each failed execution through main, as a user does from the executions list.
+		c.sandbox.configure({ latencyMs: 20 });
+		const retried: string[] = [];
+		for (const row of failed) {
+			try {
+				await c.rest('POST', `/executions/${row.id}/retry`, { loadWorkflow: false });
+				retried.push(String(row.id));
+			} catch (error) {
+				retried.push(`${row.id}: ${(error as Error).message.slice(0, 200)}`);
+			}
+		}
+		const retriedOk = retried.filter((r) => !r.includes(':')).length;
+		expect(retriedOk).toBe(failed.length);
+		const retries = (await c.db.waitForExecutions({ workflowId: id, count: bodies.length + retriedOk, timeoutMs: 5 * 60 * 1000 })).slice(bodies.length);
+		const afterRetry = tally(c.sandbox, 'DEDUP-KILL', bodies);
+		expect(afterRetry.doubled).toEqual([]);
+		// A caller that saw no confirmation delivers the same events again (each one, to be sure).
+		await deliver('DEDUP-KILL', id, bodies, bodies.length + retriedOk);
+		const after = tally(c.sandbox, 'DEDUP-KILL', bodies);
+		figures.workerKill = {
+			events: bodies.length,
+			failedExecutions: failed.length,
+			retriedExecutions: await Promise.all(
+				retries.map(async (r) => `${r.id} ${r.status}: ${String((await c.db.runData(r.id))?.resultData?.error?.message ?? '').slice(0, 200)}`),
+			),
+			sentBeforeRetry: before.sent,
+			sentAfterRetry: afterRetry.sent,
+			sentAfterRedeliveringAll: after.sent,
+			missing: after.missing,
+			doubled: after.doubled.length,
+		};
+		expect(after.doubled).toEqual([]);
+		// A missing event is one whose key its killed execution had recorded: no more than the
+		// killed worker had in flight.
+		expect(after.missing.length).toBeLessThanOrEqual(10);
+	});
+
+	test('stopping the cluster leaves nothing behind', async () => {
+		await c.stop();
+		expect(await c.leftovers()).toEqual({ pids: [], ports: [] });
+	});
+});

@@ -1,0 +1,199 @@
+/**
+ * A test provider for n8n-core's DataDeduplicationService that behaves like n8n 2.41.1's own
+ * store (the `n8n` package's DeduplicationHelper over the `processed_data` table):
+ * - one row per workflow id and context (`n:<node id>` for scope node, empty for workflow)
+ *   holding `{ mode, data }`; in mode `entries` data is the md5 (base64) of each value;
+ * - every call is separate database steps (find, then insert or update; delete), each taking
+ *   a little time, with no transaction or lock: calls that overlap read the same row and the
+ *   last write wins (keys get lost, two calls both see a key as new);
+ * - inserting a row that exists fails with the database's unique-constraint error; updating a
+ *   row that was deleted meanwhile changes nothing; a value repeated within one call is new
+ *   each time; `maxEntries` drops the oldest entries; a row of another mode is an error.
+ */
+import { createHash } from 'crypto';
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	ICheckProcessedOptions,
+	IDataDeduplicator,
+	IDeduplicationOutput,
+} from 'n8n-workflow';
+import { delay } from './node';
+
+interface Row {
+	mode: string;
+	data: DeduplicationItemTypes | DeduplicationItemTypes[];
+}
+
+const LATEST = ['latestIncrementalKey', 'latestDate'];
+
+export class ProcessedDataStore implements IDataDeduplicator {
+	readonly rows = new Map<string, Row>();
+
+	/** Database steps taken (find, insert, update, delete, count). */
+	steps = 0;
+
+	/** Milliseconds one database step takes (random in [min, max]). */
+	latency = { min: 0, max: 2 };
+
+	/** Resolves once no lock row is left in `workflowId` (a lock round may end after its executions). */
+	async lockReleased(workflowId: string, context = ''): Promise<boolean> {
+		for (let i = 0; i < 200 && this.rows.has(`${workflowId}\u0000${context}`); i++) await delay(10);
+		return !this.rows.has(`${workflowId}\u0000${context}`);
+	}
+
+	reset(): void {
+		this.rows.clear();
+		this.steps = 0;
+		this.latency = { min: 0, max: 2 };
+	}
+
+	static context(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
+		if (scope === 'node') {
+			if (!contextData.node) throw new Error("No node information has been provided and so cannot use scope 'node'");
+			return `n:${contextData.node.id}`;
+		}
+		return '';
+	}
+
+	static hash(value: DeduplicationItemTypes): string {
+		return createHash('md5').update(value.toString()).digest('base64');
+	}
+
+	/** The stored entries of a scope's row (undefined when there is no row). */
+	entries(workflowId: string, context: string): DeduplicationItemTypes[] | undefined {
+		const row = this.rows.get(`${workflowId}\u0000${context}`);
+		return row && Array.isArray(row.data) ? [...row.data] : undefined;
+	}
+
+	private async step(): Promise<void> {
+		this.steps++;
+		const { min, max } = this.latency;
+		await delay(min + Math.random() * (max - min));
+	}
+
+	private id(contextData: ICheckProcessedContextData, context: string): string {
+		if (!contextData.workflow.id) throw new Error('The expression evaluated to a falsy value: contextData.workflow.id');
+		return `${contextData.workflow.id}\u0000${context}`;
+	}
+
+	private async find(id: string): Promise<Row | undefined> {
+		await this.step();
+		const row = this.rows.get(id);
+		return row ? (JSON.parse(JSON.stringify(row)) as Row) : undefined;
+	}
+
+	private async insert(id: string, row: Row): Promise<void> {
+		await this.step();
+		if (this.rows.has(id)) {
+			throw new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context');
+		}
+		this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
+	}
+
+	private async update(id: string, row: Row): Promise<void> {
+		await this.step();
+		if (this.rows.has(id)) this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
+	}
+
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
+		const context = ProcessedDataStore.context(scope, contextData);
+		const id = this.id(contextData, context);
+		const row = await this.find(id);
+		if (row && row.mode !== options.mode) {
+			throw new Error('Deduplication Failed: Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.');
+		}
+		if (LATEST.includes(options.mode)) return await this.latest(id, items, options, row);
+		const hashes = items.map((item) => ProcessedDataStore.hash(item));
+		if (!row) {
+			if (options.maxEntries) hashes.splice(0, hashes.length - options.maxEntries);
+			await this.insert(id, { mode: options.mode, data: hashes });
+			return { new: items, processed: [] };
+		}
+		const out: IDeduplicationOutput = { new: [], processed: [] };
+		if (!Array.isArray(row.data)) return out;
+		const data = row.data;
+		const seen = new Set(data);
+		hashes.forEach((hash, index) => {
+			if (seen.has(hash)) out.processed.push(items[index]);
+			else {
+				out.new.push(items[index]);
+				data.push(hash);
+			}
+		});
+		if (options.maxEntries) data.splice(0, data.length - options.maxEntries);
+		await this.update(id, row);
+		return out;
+	}
+
+	private async latest(id: string, items: DeduplicationItemTypes[], options: ICheckProcessedOptions, row: Row | undefined): Promise<IDeduplicationOutput> {
+		const value = (v: DeduplicationItemTypes) => (options.mode === 'latestDate' ? Date.parse(String(v)) : Number(v));
+		const sorted = [...items].sort((a, b) => value(a) - value(b));
+		if (!row) {
+			await this.insert(id, { mode: options.mode, data: sorted[sorted.length - 1] });
+			return { new: items, processed: [] };
+		}
+		const stored = row.data as DeduplicationItemTypes;
+		const out: IDeduplicationOutput = { new: [], processed: [] };
+		let largest = stored;
+		for (const item of sorted) {
+			if (value(item) > value(stored)) {
+				out.new.push(item);
+				if (value(item) > value(largest)) largest = item;
+			} else out.processed.push(item);
+		}
+		await this.update(id, { ...row, data: largest });
+		return out;
+	}
+
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<void> {
+		if (LATEST.includes(options.mode)) throw new Error('Deduplication Failed: Removing processed data is not possible in mode "latest"');
+		const id = this.id(contextData, ProcessedDataStore.context(scope, contextData));
+		const row = await this.find(id);
+		if (!row || !Array.isArray(row.data)) return;
+		const data = row.data;
+		for (const hash of items.map((item) => ProcessedDataStore.hash(item))) {
+			const index = data.indexOf(hash);
+			if (index !== -1) data.splice(index, 1);
+		}
+		await this.update(id, row);
+	}
+
+	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
+		const id = this.id(contextData, ProcessedDataStore.context(scope, contextData));
+		await this.step();
+		this.rows.delete(id);
+	}
+
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<number> {
+		const row = await this.find(this.id(contextData, ProcessedDataStore.context(scope, contextData)));
+		return options.mode === 'entries' && row && Array.isArray(row.data) ? row.data.length : 0;
+	}
+}
+
+let installed: ProcessedDataStore | undefined;
+
+/** Gives n8n-core's deduplication service this store (once per test file) and returns it. */
+export async function installStore(): Promise<ProcessedDataStore> {
+	if (!installed) {
+		installed = new ProcessedDataStore();
+		await DataDeduplicationService.init(installed);
+	}
+	return installed;
+}
