@@ -4,6 +4,7 @@
  * answers the sandbox does not give (a repeated nextPageSeq, 200,000 entries fast).
  */
 import type { IDataObject } from 'n8n-workflow';
+import type { Sandbox } from '../../sandbox/types';
 import { runNode, withFast, type DialectCase } from '../support';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
 
@@ -57,3 +58,19 @@ export async function startPageServer(
 
 /** A credential for a scripted server (its key is never checked). */
 export const scriptedCredential = (baseUrl: string) => ({ baseUrl, apiKey: 'scripted-test-credential' });
+
+/** The keys the write tests register before each test (the sandbox forgets them between tests). */
+export function registerWriteKeys(sb: Sandbox): void {
+	beforeEach(() => {
+		sb.registerKey('grade', 'string');
+		sb.registerKey('points', 'number');
+		sb.registerKey('joined', 'date');
+		sb.registerKey('active', 'string');
+	});
+}
+
+export const asObject = (value: unknown) => value as Record<string, Record<string, unknown>>;
+
+/** What the sandbox holds for one member in a dialect's store, as a plain object. */
+export const storedOf = (sb: Sandbox) => (dialect: DialectCase, memberId: string) =>
+	Object.fromEntries(dialect.store(sb).get(memberId) ?? []);

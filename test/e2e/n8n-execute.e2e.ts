@@ -1,0 +1,121 @@
+/**
+ * End-to-end, part 1: the packed package as n8n installs it (every node and credential present),
+ * and every example workflow (examples/*.json) run with `n8n execute`; the test asserts the run
+ * data of the workflow and the sandbox's state. The set-up is in n8n-support.ts; `n8n start`, the
+ * REST API, the webhook and the browser are in n8n-start.e2e.ts.
+ */
+import { fs, path, ROOT } from '../support/node';
+import { EXAMPLES, installedFolder, resetSandbox, runExample, sb, setupN8n, type Json } from './n8n-support';
+
+setupN8n('execute');
+
+describe('the package as n8n installs it', () => {
+	// Checked on the packed copy, a snapshot: dist/ itself may be rebuilt meanwhile by other work.
+	test('the packed tarball holds every node and credential listed in package.json (build them all first)', () => {
+		const pkg = JSON.parse(fs.readFileSync(path.join(installedFolder, 'package.json'), 'utf8')) as Json;
+		const files = [...pkg.n8n.nodes, ...pkg.n8n.credentials] as string[];
+		expect(files).toHaveLength(5);
+		expect({ missing: files.filter((file) => !fs.existsSync(path.join(installedFolder, file))) }).toEqual({ missing: [] });
+	});
+
+	test('every example workflow is covered by this test', () => {
+		const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+		expect(files.sort()).toEqual(Object.values(EXAMPLES).map((e) => e.file).sort());
+		for (const example of Object.values(EXAMPLES)) {
+			const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', example.file), 'utf8')) as Json;
+			expect(workflow.id).toBe(example.id);
+		}
+	});
+});
+
+describe('example workflows through the n8n CLI (n8n execute)', () => {
+	test('CRM sync: rows to custom data in chunks, rejected rows to the review list', async () => {
+		resetSandbox();
+		const run = await runExample(EXAMPLES.crmSync.id);
+
+		// Five rows with Batch Size 2: three requests.
+		const posts = sb.requests.filter((r) => r.method === 'POST' && r.path === '/v2/custom');
+		expect(posts).toHaveLength(3);
+
+		expect(Object.fromEntries(sb.state.custom.get('crm-1001') ?? [])).toMatchObject({
+			name: 'Han Jisoo',
+			points: 1200,
+			grade: 'gold',
+			lastOrderDate: '2024-11-02',
+		});
+		expect(sb.state.custom.get('crm-1005')?.get('birthday')).toBe('1992-04-17');
+		expect(sb.state.custom.get('crm-1003')?.has('points')).toBe(false);
+		expect(sb.state.custom.get('crm-1004')?.has('favoriteColor')).toBe(false);
+
+		const review = run.out('Review list');
+		expect(review).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ memberId: 'crm-1003', key: 'points', code: 'F02' }),
+				expect.objectContaining({ memberId: 'crm-1004', key: 'favoriteColor', code: 'F01' }),
+			]),
+		);
+		expect(review).toHaveLength(2);
+		for (const item of review) expect(typeof item.message).toBe('string');
+
+		// No row lost: every member id is on Success or Failed, every item paired with its input.
+		const success = run.out('Campaign Custom Data', 0);
+		const failed = run.out('Campaign Custom Data', 1);
+		const seen = new Set([...success, ...failed].map((item) => item.memberId));
+		expect([...seen].sort()).toEqual(['crm-1001', 'crm-1002', 'crm-1003', 'crm-1004', 'crm-1005']);
+		for (const link of [...run.paired('Campaign Custom Data', 0), ...run.paired('Campaign Custom Data', 1)]) {
+			expect(link).toBeDefined();
+		}
+		expect(run.out('Synced')).toHaveLength(success.length);
+	});
+
+	test('member consent sync: upsert v2, failures with their codes', async () => {
+		resetSandbox();
+		const run = await runExample(EXAMPLES.consent.id);
+
+		expect(sb.state.membersV2.get('01012345678')).toMatchObject({ memberId: 'member-01', isReceive: 'false' });
+		expect(sb.state.membersV2.get('01055550101')).toMatchObject({ memberId: 'crm-1001', isReceive: 'true', name: 'Han Jisoo' });
+		expect(sb.state.membersV2.get('01055550102')).toMatchObject({ memberId: 'crm-1002', isReceive: 'true' });
+		expect(sb.state.membersV2.has('01055550104')).toBe(false);
+		expect(sb.state.membersV2.has('01055550105')).toBe(false);
+
+		expect(run.out('Saved').map((item) => item.memberId)).toEqual(['member-01', 'crm-1001', 'crm-1002']);
+		const failures = run.out('Failures with codes');
+		expect(failures.map((item) => [item.phoneNumber, item.code])).toEqual([
+			['02-123-4567', 'F02'],
+			['010-5555-0104', 'F01'],
+			['010-5555-0105', 'F03'],
+		]);
+		for (const item of failures) expect(item.message).toEqual(expect.any(String));
+	});
+
+	test('event to message: Alimtalk send with variables, Failed to the retry path', async () => {
+		resetSandbox();
+		const run = await runExample(EXAMPLES.event.id);
+
+		expect(sb.state.sent.map((m) => [m.campaignKey, m.phoneNumber, m.properties])).toEqual([
+			['DEMO-WELCOME', '821055550101', { name: 'Han Jisoo', coupon: 'WELCOME10' }],
+			['DEMO-WELCOME', '821055550102', { name: 'Seo Minho', coupon: 'WELCOME10' }],
+		]);
+		expect(run.out('Sent').map((item) => [item.phoneNumber, item.status])).toEqual([
+			['821055550101', 'sent'],
+			['821055550102', 'sent'],
+		]);
+		const retry = run.out('Retry queue');
+		expect(retry).toEqual([expect.objectContaining({ phoneNumber: '010-5555', campaignKey: 'DEMO-WELCOME', code: '7012' })]);
+		expect(new Date(retry[0].retryAt).getTime()).toBeGreaterThan(Date.now());
+		// The node rejected the short number itself: no request for it.
+		expect(sb.requests.filter((r) => r.path === '/messages/alimtalk/trigger')).toHaveLength(2);
+	});
+
+	test('full read: getAll with Return All follows the paging, one item per member', async () => {
+		resetSandbox({ pageSize: 7 });
+		const run = await runExample(EXAMPLES.fullRead.id);
+
+		const reads = sb.requests.filter((r) => r.method === 'GET' && r.path === '/v2/custom');
+		expect(reads.length).toBeGreaterThan(1);
+		const members = run.out('Members');
+		expect(members.map((m) => m.memberId)).toEqual([...sb.state.custom.keys()]);
+		expect(members).toHaveLength(8);
+		expect(members[0]).toMatchObject({ memberId: 'member-01', name: 'Kim Minji', points: 150, grade: 'bronze' });
+	});
+});

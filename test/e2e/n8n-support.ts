@@ -1,0 +1,149 @@
+/**
+ * The shared set-up of the end-to-end suites (n8n-execute.e2e.ts, n8n-start.e2e.ts): the packed
+ * package inside a real n8n (the version scripts/runtime/paths.js pins, on Node 24), in a fresh
+ * n8n user folder, against the API sandbox started here on 127.0.0.1. `setupN8n(suite)` builds and
+ * packs the package, installs it as a community package (unpacked `npm pack` tarball under
+ * <user>/.n8n/nodes/node_modules), imports the sandbox credential, the example workflows
+ * (examples/*.json) and one scratch workflow per node, once per file; artifacts go to
+ * test-artifacts/e2e/<suite>.
+ *
+ * Run with `npm run test:e2e`. The first run prepares the n8n runtime (several minutes).
+ */
+import * as rt from '../../scripts/runtime';
+import { seedDemoData } from '../../sandbox/demo';
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { fs, path, ROOT } from '../support/node';
+
+/** This file's artifacts: test-artifacts/e2e/<suite> (set by setupN8n). */
+export let ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
+export let SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
+export const TYPE_PREFIX = `${rt.PACKAGE_NAME}.`;
+
+/** The nodes of the package (as saved workflows name them) and their display names. */
+export const NODES: Array<{ name: string; displayName: string }> = [
+	{ name: 'campaignCustomData', displayName: 'Campaign Custom Data' },
+	{ name: 'campaignLegacyData', displayName: 'Campaign Legacy Data' },
+	{ name: 'campaignMembers', displayName: 'Campaign Members' },
+	{ name: 'campaignAlimtalk', displayName: 'Campaign Alimtalk' },
+];
+
+export const EXAMPLES = {
+	crmSync: { file: 'crm-sync.json', id: 'cmExampleCrmSync' },
+	consent: { file: 'member-consent-sync.json', id: 'cmExampleConsent' },
+	event: { file: 'event-to-message.json', id: 'cmExampleEventMsg' },
+	fullRead: { file: 'full-read.json', id: 'cmExampleFullRead' },
+};
+
+// Run data and REST answers are untyped JSON; the assertions are the type checks.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
+export let paths: rt.RuntimePaths;
+export let sb: Sandbox;
+export let userFolder: string;
+export let installedFolder: string;
+const timings: Record<string, string> = {};
+
+export function time<T>(label: string, fn: () => Promise<T>): Promise<T> {
+	const started = Date.now();
+	return fn().finally(() => {
+		timings[label] = rt.formatDuration(Date.now() - started);
+	});
+}
+
+/** One scratch workflow per node for the browser check (n8n 2.x autosaves what the browser adds). */
+export function scratchWorkflow(node: { name: string; displayName: string }): Json {
+	return {
+		id: `e2eBrowser${node.name.slice('campaign'.length)}`,
+		name: `e2e browser check: ${node.displayName}`,
+		active: false,
+		nodes: [
+			{
+				parameters: {},
+				id: `e2e00000-0000-4000-8000-${String(NODES.indexOf(node)).padStart(12, '0')}`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+export function resetSandbox(options: Parameters<Sandbox['configure']>[0] = {}): void {
+	sb.configure({ pageSize: 1000, ...options });
+	sb.reset();
+	seedDemoData(sb);
+}
+
+/** Runs an example with the n8n CLI; returns a reader of its run data. */
+export async function runExample(id: string) {
+	const result = await time(`n8n execute ${id}`, () => rt.executeWorkflow(paths, userFolder, id));
+	fs.writeFileSync(path.join(ARTIFACTS, `${id}.execute.log`), `${result.stdout}\n--- stderr ---\n${result.stderr}`);
+	if (result.code !== 0 || !result.data) {
+		throw new Error(`n8n execute --id ${id} failed (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
+	}
+	const run = result.data as Json;
+	const runData = run.data.resultData.runData as Json;
+	expect(run.data.resultData.error).toBeUndefined();
+	return {
+		nodes: Object.keys(runData),
+		/** The items' json of one output of a node (undefined when the node did not run). */
+		out(node: string, output = 0): Json[] {
+			const task = runData[node]?.[0];
+			if (!task) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+			if (task.error) throw new Error(`node "${node}" failed: ${JSON.stringify(task.error).slice(0, 1000)}`);
+			return ((task.data?.main?.[output] ?? []) as Json[]).map((item) => item.json as Json);
+		},
+		/** The pairedItem links of one output. */
+		paired(node: string, output = 0): unknown[] {
+			return ((runData[node]?.[0]?.data?.main?.[output] ?? []) as Json[]).map((item) => item.pairedItem);
+		},
+	};
+}
+
+/** Registers the file's beforeAll (runtime, sandbox, user folder, package, imports) and afterAll (timings). */
+export function setupN8n(suite: string): void {
+	beforeAll(async () => {
+		ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e', suite);
+		SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
+		fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+		fs.mkdirSync(SCREENSHOTS, { recursive: true });
+
+		await time('build', () => rt.buildPackage());
+		paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
+
+		sb = await startSandbox({ accounts: { 'e2e-expired-key': 'expired' } });
+		seedDemoData(sb);
+
+		userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
+		const tarball = await rt.packPackage(path.join(ARTIFACTS, 'pack'));
+		installedFolder = await rt.installPackage(userFolder, tarball);
+
+		await time('import credential', () =>
+			rt.importCredentials(paths, userFolder, [
+				{ ...rt.SANDBOX_CREDENTIAL, data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' } },
+			]),
+		);
+		const scratchDir = path.join(ARTIFACTS, 'scratch-workflows');
+		fs.mkdirSync(scratchDir, { recursive: true });
+		const scratch = NODES.map((node) => {
+			const file = path.join(scratchDir, `${node.name}.json`);
+			fs.writeFileSync(file, JSON.stringify(scratchWorkflow(node), null, 2));
+			return file;
+		});
+		const examples = Object.values(EXAMPLES).map((e) => path.join(ROOT, 'examples', e.file));
+		await time('import workflows', () => rt.importWorkflows(paths, userFolder, [...examples, ...scratch]));
+	}, 60 * 60 * 1000);
+
+	afterAll(async () => {
+		await sb?.close();
+		fs.mkdirSync(ARTIFACTS, { recursive: true });
+		fs.writeFileSync(path.join(ARTIFACTS, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+		rt.log(`e2e timings: ${JSON.stringify(timings)}`);
+	});
+}
