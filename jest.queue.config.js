@@ -1,19 +1,16 @@
 /**
  * Queue-mode tests: `npm run test:queue`. The packed package in n8n's distributed mode
  * (PostgreSQL, Redis, main, webhook and worker processes; see scripts/queue/ and test/queue/).
- * Kept apart from `npm test`, whose jest.config.js only picks up `*.test.ts`.
+ * The same set-up as the end-to-end tests (jest.e2e.config.js), over its own files.
  * @type {import('jest').Config}
  */
+const e2e = require('./jest.e2e.config.js');
+
 module.exports = {
-	testEnvironment: 'node',
+	...e2e,
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.queue.ts'],
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }],
-	},
-	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
-	// Each file starts its own cluster (four n8n processes): one file at a time on a small machine.
-	maxWorkers: 1,
+	// Each file starts its own cluster (four n8n processes): one file at a time (maxWorkers 1).
 	// The first run installs PostgreSQL, Redis and the n8n runtime; a 50,000-row sync takes minutes.
 	testTimeout: 15 * 60 * 1000,
 };
