@@ -7,7 +7,21 @@
 const http = require('node:http');
 const rt = require('../runtime/index.js');
 
-/** POSTs each body to `url`, at most `concurrency` at once over keep-alive connections. */
+/**
+ * @typedef {object} FireResult
+ * @property {number[]} statuses  HTTP status per body, in the order given; 0 when no answer came
+ * @property {string[]} errors
+ * @property {number} maxInFlight
+ * @property {number} ms
+ */
+
+/**
+ * POSTs each body to `url`, at most `concurrency` at once over keep-alive connections.
+ * @param {string} url
+ * @param {unknown[]} bodies
+ * @param {{ concurrency?: number, timeoutMs?: number }} [options]
+ * @returns {Promise<FireResult>}
+ */
 async function fire(url, bodies, { concurrency = 20, timeoutMs = 120000 } = {}) {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 	const statuses = new Array(bodies.length).fill(0);
@@ -52,7 +66,21 @@ async function fire(url, bodies, { concurrency = 20, timeoutMs = 120000 } = {}) 
 	return { statuses, errors, maxInFlight, ms: Date.now() - started };
 }
 
-/** The helpers startCluster() adds to its handle (see cluster.d.ts). */
+/**
+ * The helpers startCluster() adds to its handle.
+ * @typedef {object} ClusterApi
+ * @property {(method: string, path: string, body?: unknown) => Promise<Json>} rest  main's REST API with the owner's session; the answer's `data`
+ * @property {(workflow: Json) => Promise<string>} createWorkflow  through main (its `id` is kept when given); the id
+ * @property {(id: string) => Promise<void>} activate  publishes through main and waits until its webhooks answer
+ * @property {(workflow: Json) => Promise<string>} deploy  createWorkflow + activate; the id
+ * @property {(id: string, triggerName: string) => Promise<number>} runManually  through main (workers run it when offloading is on); the execution id
+ * @property {(path: string) => string} webhookUrl
+ * @property {(path: string, bodies: unknown[], options?: { concurrency?: number, timeoutMs?: number }) => Promise<FireResult>} fireWebhooks
+ * @property {(executionId: number) => string | undefined} workerOf  from the workers' logs ("Worker started execution N")
+ * @typedef {Record<string, any>} Json  workflows and REST answers are untyped JSON
+ * @param {{ main: import('./n8n-process').N8nProcess, webhook?: import('./n8n-process').N8nProcess, workers: import('./n8n-process').N8nProcess[], cookie: string }} parts
+ * @returns {ClusterApi}
+ */
 function clusterApi({ main, webhook, workers, cookie }) {
 	const rest = async (method, path, body) => {
 		const res = await rt.httpRequest(method, `${main.url}/rest${path}`, {

@@ -90,7 +90,39 @@ function workerSpecs(workers) {
  *   home          HOME for every n8n process (for an ~/.npmrc)
  *   credentials   `[{ id, name, type, data }]` imported before main starts
  *   workflows     workflow JSON files imported before main starts; publish: their ids to activate
- * Returns the cluster handle documented in cluster.d.ts.
+ * @typedef {import('./api').Json} Json
+ * @typedef {import('./api').FireResult} FireResult
+ * @typedef {{ install?: boolean, env?: Record<string, string> }} WorkerSpec  install: the package into this worker's user folder (default true)
+ * @typedef {object} ClusterOptions
+ * @property {number | WorkerSpec[]} [workers]
+ * @property {number} [concurrency]
+ * @property {boolean} [webhook]
+ * @property {string | false} [package]
+ * @property {Record<string, string>} [env]
+ * @property {Record<string, string>} [mainEnv]
+ * @property {string} [home]
+ * @property {Array<{ id: string, name: string, type: string, data: Record<string, unknown> }>} [credentials]
+ * @property {string[]} [workflows]
+ * @property {string[]} [publish]
+ * @typedef {import('./n8n-process').N8nProcess} N8nProcess
+ * @typedef {import('./api').ClusterApi & {
+ *   dir: string,
+ *   paths: import('../runtime').RuntimePaths,
+ *   postgres: import('./services').PostgresHandle,
+ *   redis: import('./services').ServiceHandle,
+ *   env: Record<string, string>,
+ *   main: N8nProcess,
+ *   webhook?: N8nProcess,
+ *   workers: N8nProcess[],
+ *   cookie: string,
+ *   db: import('./database').Database,
+ *   startMs: number,
+ *   resources(): { pids: number[], ports: number[] },
+ *   cli(args: string[]): Promise<import('../runtime').RunResult>,
+ *   stop(): Promise<void>,
+ * }} Cluster  cookie: the owner's session for main's REST API; resources(): every process group and port (leak checks after stop()); cli(): an n8n CLI command against the cluster's database
+ * @param {ClusterOptions} [options]
+ * @returns {Promise<Cluster>}
  */
 async function startCluster(options = {}) {
 	const {

@@ -13,6 +13,30 @@ const path = require('node:path');
 /** Execution statuses after which n8n no longer touches the record. */
 const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
+/**
+ * @typedef {object} ExecutionRow
+ * @property {number} id
+ * @property {string} workflowId
+ * @property {string} status
+ * @property {string} mode
+ * @property {boolean} finished
+ * @property {Date | null} startedAt
+ * @property {Date | null} stoppedAt
+ * @property {string | null} retryOf
+ *
+ * @typedef {object} Database
+ * @property {<T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>} query
+ * @property {(filter?: { workflowId?: string, sinceId?: number }) => Promise<ExecutionRow[]>} executions
+ * @property {(id: number | string) => Promise<any>} runData  the stored IRunExecutionData (untyped JSON), undefined when none
+ * @property {(options: { workflowId: string, count: number, sinceId?: number, timeoutMs?: number, pollMs?: number }) => Promise<ExecutionRow[]>} waitForExecutions
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * @param {import('../runtime').RuntimePaths} paths
+ * @param {import('./services').PostgresHandle} postgres
+ * @returns {Promise<Database>}
+ */
 async function openDatabase(paths, postgres) {
 	const { Client } = require(path.join(paths.dir, 'node_modules', 'pg'));
 	const { parse } = require(path.join(paths.dir, 'node_modules', 'flatted'));

@@ -34,7 +34,21 @@ function canSetHostname() {
 
 /**
  * Starts one n8n process (`start`, `webhook` or `worker`) in its own process group and waits
- * until `readyUrl` answers 200. Returns `{ name, pid, url, logFile, userFolder, stop, kill, exited }`.
+ * until `readyUrl` answers 200.
+ * @typedef {object} N8nProcess
+ * @property {string} name
+ * @property {number} pid
+ * @property {string} url
+ * @property {string} logFile
+ * @property {string} userFolder
+ * @property {number} startMs
+ * @property {number} [index]  a worker's place in the cluster's list
+ * @property {Promise<unknown>} exited
+ * @property {() => boolean} alive
+ * @property {() => Promise<void>} stop
+ * @property {(signal?: NodeJS.Signals) => Promise<void>} kill  signals the whole process group (n8n and its task runner); resolves once n8n exited
+ * @property {() => string} log
+ * @returns {Promise<N8nProcess>}
  */
 async function startN8nProcess(
 	paths,

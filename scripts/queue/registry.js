@@ -52,7 +52,18 @@ async function ensureVerdaccio() {
 	return bin;
 }
 
-/** Starts verdaccio; resolves once it answers and a publishing user exists. */
+/**
+ * Starts verdaccio; resolves once it answers and a publishing user exists.
+ * @typedef {object} Registry
+ * @property {string} url
+ * @property {number} port
+ * @property {number} pid
+ * @property {string} token
+ * @property {(scope: string) => string} npmrc
+ * @property {(packageDir: string) => Promise<void>} publish
+ * @property {() => Promise<void>} stop
+ * @returns {Promise<Registry>}
+ */
 async function startRegistry() {
 	const bin = await ensureVerdaccio();
 	const tmp = tempDir('campaign-registry-');

@@ -78,6 +78,14 @@ function postgresUser() {
  * A throwaway PostgreSQL: initdb in a temporary folder, `postgres` in the foreground on a free
  * 127.0.0.1 port (no Unix socket outside that folder), trust authentication for local TCP, one
  * database. stop() shuts it down (fast mode) and removes the folder.
+ * @typedef {object} ServiceHandle
+ * @property {string} host
+ * @property {number} port
+ * @property {number} pid
+ * @property {() => Promise<void>} stop
+ * @typedef {ServiceHandle & { user: string, password: string, database: string }} PostgresHandle
+ * @param {{ database?: string, user?: string }} [options]
+ * @returns {Promise<PostgresHandle>}
  */
 async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 	const bin = postgresBinDir();
@@ -163,7 +171,10 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 	}
 }
 
-/** A throwaway Redis on a free 127.0.0.1 port, nothing saved to disk; stop() ends it and removes its folder. */
+/**
+ * A throwaway Redis on a free 127.0.0.1 port, nothing saved to disk; stop() ends it and removes its folder.
+ * @returns {Promise<ServiceHandle>}
+ */
 async function startRedis() {
 	const binary = redisBinary();
 	if (!binary) throw new Error('redis-server is not installed (call ensureServices() first)');

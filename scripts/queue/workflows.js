@@ -94,6 +94,7 @@ function generatorNode(index, count, generator) {
 
 /** The custom data row `i` of the sync: a member id and two keys. */
 const SYNC_ROW = `(i) => ({ memberId: 'sync-' + String(i).padStart(6, '0'), points: i % 5000, grade: ['gold', 'silver', 'bronze'][i % 3] })`;
+/** @type {Record<string, 'string' | 'number' | 'date'>} */
 const SYNC_KEYS = { points: 'number', grade: 'string' };
 
 /** Manual trigger -> `rows` generated rows -> Campaign Custom Data create (auto-mapped, 1000 members a request). */

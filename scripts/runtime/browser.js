@@ -46,7 +46,43 @@ function chromiumArgs(userDataDir) {
 	];
 }
 
-/** playwright-core, from the runtime folder (so that the package needs no extra dev dependency). */
+/**
+ * The part of playwright-core's API the end-to-end tests use.
+ * @typedef {object} Locator
+ * @property {() => Locator} first
+ * @property {() => Promise<void>} click
+ * @property {(value: string) => Promise<void>} fill
+ * @property {(options?: { timeout?: number, state?: 'attached' | 'detached' | 'visible' | 'hidden' }) => Promise<void>} waitFor
+ * @property {() => Promise<string>} innerText
+ * @property {() => Promise<string[]>} allInnerTexts
+ * @property {<R>(fn: (elements: any[]) => R) => Promise<R>} evaluateAll
+ *
+ * @typedef {object} Page
+ * @property {(url: string, options?: { timeout?: number }) => Promise<unknown>} goto
+ * @property {(selector: string, options?: { hasText?: string | RegExp }) => Locator} locator
+ * @property {(text: string | RegExp) => Locator} getByText
+ * @property {(role: string, options?: { name?: string | RegExp }) => Locator} getByRole
+ * @property {(options: { path: string, fullPage?: boolean }) => Promise<unknown>} screenshot
+ * @property {(url: (url: URL) => boolean, options?: { timeout?: number }) => Promise<void>} waitForURL
+ * @property {{ press(key: string): Promise<void> }} keyboard
+ * @property {() => Promise<void>} close
+ *
+ * @typedef {object} BrowserContext
+ * @property {() => Promise<Page>} newPage
+ * @property {() => Promise<void>} close
+ *
+ * @typedef {object} Browser
+ * @property {(options?: { viewport?: { width: number, height: number } }) => Promise<BrowserContext>} newContext
+ * @property {() => Promise<void>} close
+ *
+ * @typedef {{ chromium: { launch(options: { executablePath: string, args: string[], headless: boolean }): Promise<Browser> } }} Playwright
+ */
+
+/**
+ * playwright-core, from the runtime folder (so that the package needs no extra dev dependency).
+ * @param {import('./paths').RuntimePaths} paths
+ * @returns {Playwright}
+ */
 function loadPlaywright(paths) {
 	return require(paths.playwrightCore);
 }

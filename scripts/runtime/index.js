@@ -1,5 +1,5 @@
 /**
- * The local n8n runtime's public API (types in index.d.ts), one module per job:
+ * The local n8n runtime's public API (typed by the JSDoc of each module), one module per job:
  * - install.js: prepares the runtime (Node 24, n8n, playwright-core) once per machine; run it
  *   directly to do that ahead of time: `node scripts/runtime/install.js [--chromium]`,
  * - paths.js: the pinned versions, the runtime folder and the environment of every n8n process,
@@ -10,6 +10,18 @@
  * - process.js and net.js: logging, child processes, free ports, a small HTTP client.
  */
 'use strict';
+
+/**
+ * @typedef {import('./paths').RuntimePaths} RuntimePaths
+ * @typedef {import('./process').RunResult} RunResult
+ * @typedef {import('./net').HttpResponse} HttpResponse
+ * @typedef {import('./n8n-server').StartedN8n} StartedN8n
+ * @typedef {import('./n8n-server').OwnerLogin} OwnerLogin
+ * @typedef {import('./browser').Browser} Browser
+ * @typedef {import('./browser').BrowserContext} BrowserContext
+ * @typedef {import('./browser').Page} Page
+ */
+
 const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run, cleanEnv } = require('./process');
 const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, ENCRYPTION_KEY, cacheRoot, runtimeDir, runtimePaths, n8nEnv } =
 	require('./paths');

@@ -43,7 +43,14 @@ async function installPackage(userFolder, tarball) {
 	return target;
 }
 
-/** Runs an n8n CLI command in a user folder. */
+/**
+ * Runs an n8n CLI command in a user folder.
+ * @param {import('./paths').RuntimePaths} paths
+ * @param {string} userFolder
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string>, timeoutMs?: number }} [options]
+ * @returns {Promise<import('./process').RunResult>}
+ */
 async function n8nCli(paths, userFolder, args, { env, timeoutMs = 300000 } = {}) {
 	// Commands that run workflows start a task broker: give it a free port, not the fixed 5679,
 	// so that they work beside a running n8n.
@@ -59,6 +66,12 @@ async function n8nCli(paths, userFolder, args, { env, timeoutMs = 300000 } = {})
  * Imports credentials. Each is `{ id, name, type, data }` with plain `data`: n8n encrypts it with
  * N8N_ENCRYPTION_KEY. An existing credential with the same id is replaced.
  */
+/**
+ * @param {import('./paths').RuntimePaths} paths
+ * @param {string} userFolder
+ * @param {Array<{ id: string, name: string, type: string, data: Record<string, unknown> }>} credentials
+ * @returns {Promise<import('./process').RunResult>}
+ */
 async function importCredentials(paths, userFolder, credentials) {
 	const file = path.join(userFolder, 'import-credentials.json');
 	fs.writeFileSync(file, JSON.stringify(credentials, null, 2));
@@ -70,6 +83,12 @@ async function importCredentials(paths, userFolder, credentials) {
 }
 
 /** Imports workflow files (paths to JSON files, each one workflow with an `id`). */
+/**
+ * @param {import('./paths').RuntimePaths} paths
+ * @param {string} userFolder
+ * @param {string[]} files
+ * @returns {Promise<import('./process').RunResult>}
+ */
 async function importWorkflows(paths, userFolder, files) {
 	const dir = fs.mkdtempSync(path.join(userFolder, 'import-workflows-'));
 	try {
@@ -104,6 +123,11 @@ function parseRawOutput(stdout) {
 /**
  * `n8n execute --id <id> --rawOutput`. Resolves with `{ data, stdout, stderr, code }` whatever the
  * exit code (a failed execution still prints its run data); `data` is undefined when nothing parsed.
+ * @param {import('./paths').RuntimePaths} paths
+ * @param {string} userFolder
+ * @param {string} id
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {Promise<{ data: unknown, stdout: string, stderr: string, code: number | null, ms: number }>}
  */
 async function executeWorkflow(paths, userFolder, id, { timeoutMs = 300000 } = {}) {
 	let result;

@@ -21,6 +21,10 @@ const OWNER = {
  * _LAST_NAME and _PASSWORD_HASH (a bcrypt hash), so the editor opens on the sign-in page instead
  * of the owner setup form. The hash is made with the runtime's own bcryptjs.
  */
+/**
+ * @param {import('./paths').RuntimePaths} paths
+ * @returns {Record<string, string>}
+ */
 function ownerEnv(paths) {
 	const bcrypt = require(path.join(paths.dir, 'node_modules', 'bcryptjs'));
 	return {
@@ -35,6 +39,17 @@ function ownerEnv(paths) {
 /**
  * Makes sure the started n8n has an owner (the env above normally did it; otherwise the REST owner
  * setup endpoint does) and signs in. Returns the login and the session cookie.
+ */
+/**
+ * @typedef {object} OwnerLogin
+ * @property {string} email
+ * @property {string} password
+ * @property {boolean} created
+ * @property {string} cookie  the `n8n-auth` cookie of a logged-in owner session ("name=value")
+ */
+/**
+ * @param {string} url
+ * @returns {Promise<OwnerLogin>}
  */
 async function setupOwner(url) {
 	let created = false;
@@ -59,6 +74,21 @@ async function setupOwner(url) {
 /**
  * Starts `n8n start` on 127.0.0.1 and resolves once /healthz answers 200 and the REST API is up.
  * Returns `{ url, port, process, logFile, stop() }`. stop() ends n8n (SIGTERM, then SIGKILL).
+ */
+/**
+ * @typedef {object} StartedN8n
+ * @property {string} url
+ * @property {number} port
+ * @property {import('node:child_process').ChildProcess} process
+ * @property {string} logFile
+ * @property {number} startMs
+ * @property {() => Promise<void>} stop
+ */
+/**
+ * @param {import('./paths').RuntimePaths} paths
+ * @param {string} userFolder
+ * @param {{ port?: number, env?: Record<string, string>, timeoutMs?: number, logFile?: string }} [options]
+ * @returns {Promise<StartedN8n>}
  */
 async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000, logFile } = {}) {
 	const actualPort = port ?? (await freePort(5678));

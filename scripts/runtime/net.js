@@ -4,6 +4,10 @@ const http = require('node:http');
 const net = require('node:net');
 
 /** A free TCP port on 127.0.0.1 (the preferred one when it is free). */
+/**
+ * @param {number} [preferred]
+ * @returns {Promise<number>}
+ */
 async function freePort(preferred = 0) {
 	const tryPort = (port) =>
 		new Promise((resolve) => {
@@ -21,11 +25,29 @@ async function freePort(preferred = 0) {
 	return tryPort(0);
 }
 
+/**
+ * @typedef {object} HttpResponse
+ * @property {number} status
+ * @property {Record<string, string | string[] | undefined>} headers
+ * @property {string} body
+ */
+
+/**
+ * @param {string} url
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {Promise<HttpResponse>}
+ */
 function httpGet(url, { timeoutMs = 5000 } = {}) {
 	return httpRequest('GET', url, { timeoutMs });
 }
 
-/** A small HTTP client for n8n's REST API and the webhook (JSON bodies). */
+/**
+ * A small HTTP client for n8n's REST API and the webhook (JSON bodies).
+ * @param {string} method
+ * @param {string} url
+ * @param {{ body?: unknown, headers?: Record<string, string>, timeoutMs?: number }} [options]
+ * @returns {Promise<HttpResponse>}
+ */
 function httpRequest(method, url, { body, headers = {}, timeoutMs = 10000 } = {}) {
 	return new Promise((resolve, reject) => {
 		const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);

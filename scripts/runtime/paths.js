@@ -32,7 +32,21 @@ function runtimeDir() {
 	return process.env.N8N_RUNTIME_DIR ? path.resolve(process.env.N8N_RUNTIME_DIR) : path.join(cacheRoot(), `n8n-${N8N_VERSION}`);
 }
 
-/** Paths inside a runtime folder. */
+/**
+ * @typedef {object} RuntimePaths
+ * @property {string} dir
+ * @property {string} nodeDir
+ * @property {string} node
+ * @property {string} n8n
+ * @property {string} playwrightCore
+ * @property {string} marker
+ */
+
+/**
+ * Paths inside a runtime folder.
+ * @param {string} [dir]
+ * @returns {RuntimePaths}
+ */
 function runtimePaths(dir = runtimeDir()) {
 	const nodeDir = path.join(dir, 'node_modules', NODE_PACKAGE);
 	return {
@@ -48,6 +62,11 @@ function runtimePaths(dir = runtimeDir()) {
 /**
  * The environment for every n8n process: a quiet, offline, local instance. Node 24 comes first on
  * PATH because n8n starts its task runner as plain `node`.
+ */
+/**
+ * @param {string} userFolder
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string>}
  */
 function n8nEnv(userFolder, extra = {}) {
 	const nodeBinDir = path.dirname(runtimePaths().node);

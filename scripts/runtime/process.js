@@ -33,6 +33,10 @@ function formatDuration(ms) {
  * project's ignore-scripts, its local prefix, the machine's nodedir), which would otherwise steer
  * the runtime's own npm, except those that say how to reach the registry.
  */
+/**
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string>}
+ */
 function cleanEnv(extra = {}) {
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
@@ -56,7 +60,22 @@ const KEPT_NPM_SETTINGS = new Set(
  */
 const INHERITED_BUT_HARMFUL = new Set(['NODE_ENV', 'JEST_WORKER_ID']);
 
-/** Runs a command, streaming nothing, with a heartbeat; resolves with its output, rejects on failure. */
+/**
+ * @typedef {object} RunResult
+ * @property {number | null} code
+ * @property {string | null} signal
+ * @property {string} stdout
+ * @property {string} stderr
+ * @property {number} ms
+ */
+
+/**
+ * Runs a command, streaming nothing, with a heartbeat; resolves with its output, rejects on failure.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: Record<string, string | undefined>, label?: string, heartbeatMs?: number, timeoutMs?: number, input?: string }} [options]
+ * @returns {Promise<RunResult>}
+ */
 function run(command, args, { cwd, env, label, heartbeatMs = 30000, timeoutMs = 0, input } = {}) {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();

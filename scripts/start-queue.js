@@ -7,22 +7,34 @@
  * Everything runs on free 127.0.0.1 ports in temporary folders; one Ctrl-C stops it all and
  * removes the data (the demo is fresh on every start).
  *
- * Options:
- *   --workers <n>   number of workers (default 2)
- *   --no-build      skip `npm run build` (use dist/ as it is)
- * Manual runs from the editor go to the workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true).
+ * Options: USAGE below (`npm run start:queue -- --help`). Manual runs from the editor go to the
+ * workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const rt = require('./runtime');
+const { startCluster } = require('./queue/cluster');
+const { spawnService, waitForPort } = require('./queue/process');
+const { intOption, parseCommandLine, reportFailure } = require('./runtime/command');
 
-const require = createRequire(import.meta.url);
-const rt = require('./runtime/index.js');
-const { startCluster } = require('./queue/cluster.js');
-const { spawnService, waitForPort } = require('./queue/process.js');
+const NAME = 'npm run start:queue';
+const USAGE = `
+Usage: npm run start:queue [-- options]
 
-const args = process.argv.slice(2);
-const workersArg = args.includes('--workers') ? Number(args[args.indexOf('--workers') + 1]) : 2;
+n8n in queue mode on this machine: PostgreSQL and Redis (Debian's packages, installed on first
+use), one main (the editor), one webhook process and workers, with the package, the local API
+sandbox, a "Campaign Sandbox" credential and the example workflows (the event example published).
+Everything runs on free 127.0.0.1 ports in temporary folders; Ctrl-C stops it all and removes the
+data.
+
+Options:
+  --workers <n>   number of workers (default 2)
+  --no-build      skip \`npm run build\` (use dist/ as it is)
+  --help          print this and exit
+`;
+const options = parseCommandLine(NAME, USAGE, { workers: { type: 'string' }, 'no-build': { type: 'boolean' } });
+const workersArg = intOption(NAME, 'workers', options.workers, 1, 16) ?? 2;
 /** The sandbox CLI's default API key. */
 const SANDBOX_KEY = 'sandbox-demo-key';
 const EVENT_EXAMPLE = 'cmExampleEventMsg';
@@ -52,9 +64,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 async function main() {
-	if (!Number.isInteger(workersArg) || workersArg < 1)
-		throw new Error('--workers needs a whole number of 1 or more');
-	if (!args.includes('--no-build')) await rt.buildPackage();
+	if (!options['no-build']) await rt.buildPackage();
 	const sandboxDir = await rt.buildSandbox();
 	const sandboxPort = await rt.freePort(8787);
 	const sandbox = spawnService(
@@ -121,6 +131,6 @@ async function main() {
 }
 
 main().catch((error) => {
-	process.stderr.write(`\nnpm run start:queue failed: ${error.stack ?? error}\n`);
+	reportFailure(NAME, error);
 	void shutdown(1);
 });

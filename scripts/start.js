@@ -12,22 +12,16 @@
  *      event example so its webhook answers, and prints the editor URL and the login.
  * Ctrl-C stops n8n and the sandbox.
  *
- * Options:
- *   --fresh               start from an empty n8n user folder (drops workflows you made in the demo)
- *   --port <n>            editor port (default 5678, or a free one)
- *   --sandbox-port <n>    sandbox port (default 8787, or a free one)
- *   --no-build            skip `npm run build` (use dist/ as it is)
- *   --no-examples         do not (re-)import the example workflows
- * The demo user folder is .n8n-runtime/demo in the repository (git-ignored, never published);
- * N8N_DEMO_USER_FOLDER overrides it.
+ * Options: USAGE below (`npm start -- --help`).
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import {
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const {
 	ROOT,
 	httpRequest,
-	SANDBOX_CREDENTIAL as CREDENTIAL,
+	SANDBOX_CREDENTIAL: CREDENTIAL,
 	buildPackage,
 	buildSandbox,
 	ensureRuntime,
@@ -41,15 +35,34 @@ import {
 	packPackage,
 	setupOwner,
 	startN8n,
-} from './runtime/index.js';
+} = require('./runtime');
+const { intOption, parseCommandLine, reportFailure } = require('./runtime/command');
 
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const value = (name) => {
-	const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
-	if (i < 0) return undefined;
-	return args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
-};
+const USAGE = `
+Usage: npm start [-- options]
+
+A working n8n editor with this package, the local API sandbox with demo data, a "Campaign Sandbox"
+credential and the example workflows (the event example published). Ctrl-C stops everything.
+
+Options:
+  --fresh               start from an empty n8n user folder (drops workflows you made in the demo)
+  --port <n>            editor port (default 5678, or a free one)
+  --sandbox-port <n>    sandbox port (default 8787, or a free one)
+  --no-build            skip \`npm run build\` (use dist/ as it is)
+  --no-examples         do not (re-)import the example workflows
+  --help                print this and exit
+
+The demo user folder is .n8n-runtime/demo in the repository; N8N_DEMO_USER_FOLDER overrides it.
+`;
+const options = parseCommandLine('npm start', USAGE, {
+	fresh: { type: 'boolean' },
+	port: { type: 'string' },
+	'sandbox-port': { type: 'string' },
+	'no-build': { type: 'boolean' },
+	'no-examples': { type: 'boolean' },
+});
+const editorPort = intOption('npm start', 'port', options.port, 1, 65535) ?? 5678;
+const sandboxPort = intOption('npm start', 'sandbox-port', options['sandbox-port'], 1, 65535) ?? 8787;
 
 /** The sandbox CLI's API key (its default; checked once the sandbox is up). */
 const SANDBOX_DEMO_KEY = 'sandbox-demo-key';
@@ -147,7 +160,7 @@ async function publishEventExample(url, cookie) {
 }
 
 async function main() {
-	const fresh = flag('--fresh');
+	const fresh = options.fresh === true;
 	const userFolder = path.resolve(process.env.N8N_DEMO_USER_FOLDER || path.join(ROOT, '.n8n-runtime', 'demo'));
 
 	// First use: installs n8n and Node 24 into the cache folder (several minutes, once).
@@ -160,8 +173,8 @@ async function main() {
 	fs.mkdirSync(userFolder, { recursive: true });
 	claimUserFolder(userFolder);
 
-	const sandboxUrl = `http://127.0.0.1:${await freePort(Number(value('--sandbox-port') ?? 8787))}`;
-	const examples = flag('--no-examples')
+	const sandboxUrl = `http://127.0.0.1:${await freePort(sandboxPort)}`;
+	const examples = options['no-examples']
 		? []
 		: fs
 				.readdirSync(path.join(ROOT, 'examples'))
@@ -172,7 +185,7 @@ async function main() {
 	// Two lanes at once: (a) build, package, sandbox; (b) n8n's imports (each boots n8n's CLI).
 	const [laneA, laneB] = await Promise.allSettled([
 		(async () => {
-			if (!flag('--no-build')) await buildPackage();
+			if (!options['no-build']) await buildPackage();
 			const missing = missingDistFiles();
 			if (missing.length > 0) log(`warning: not built, so missing from n8n: ${missing.join(', ')}`);
 			const t = Date.now();
@@ -215,7 +228,7 @@ async function main() {
 
 	const t = Date.now();
 	log('starting n8n');
-	const port = await freePort(Number(value('--port') ?? 5678));
+	const port = await freePort(editorPort);
 	const n8n = await startN8n(paths, userFolder, { port });
 	stoppers.push(n8n.stop);
 	n8n.process.on('exit', (code, signal) => {
@@ -251,7 +264,7 @@ async function main() {
 }
 
 main().catch((error) => {
-	process.stderr.write(`\nnpm start failed: ${error.stack ?? error}\n`);
+	reportFailure('npm start', error);
 	void stopAll(1);
 });
 

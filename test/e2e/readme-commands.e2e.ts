@@ -1,0 +1,142 @@
+/**
+ * The README's commands, run exactly as written: `npm start`, `npm run sandbox`, and the others at
+ * their quickest setting, each as a child process of npm with no stdin in its own process group
+ * (test/support/commands.ts). `npm start` prepares the local n8n runtime itself when it is missing,
+ * as on a new machine. `npm run start:queue` is in test/queue/start-queue.queue.ts; `npm install`,
+ * `npm test`, `npm run build`, `npm run lint`, `npm run test:package`, `npm run test:e2e`,
+ * `npm run test:compat` and `npm run test:queue` are .ci/run's own steps.
+ */
+import * as rt from '../../scripts/runtime';
+import { ownStderrLines, runCommand, startCommand, waitGone, describe as describeProcess, type RunningCommand } from '../support/commands';
+import { EVENT_EXAMPLE, finishedExecutions, postEvent, readBanner, signIn, stoppedAnswering, type Banner } from '../support/demo';
+import { fs, os, path, proc } from '../support/node';
+
+const MINUTE = 60 * 1000;
+
+describe('npm start, exactly as the README says', () => {
+	const demo = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-npm-start-'));
+	const env = { N8N_DEMO_USER_FOLDER: demo };
+	let start: RunningCommand;
+	let banner: Banner;
+	let cookie = '';
+
+	beforeAll(async () => {
+		start = startCommand(['npm', 'start'], env);
+		// A machine without the n8n runtime installs it first (about 6 minutes on 2 cores).
+		await start.waitFor(/ready in \S+\. Press Ctrl\+C to stop n8n and the sandbox\./, 25 * MINUTE);
+		banner = readBanner(start.stdout());
+		proc.stderr.write(`npm start: ready in ${banner.readyIn}\n`);
+	}, 26 * MINUTE);
+
+	afterAll(() => {
+		start?.kill();
+		fs.rmSync(demo, { recursive: true, force: true });
+	});
+
+	test('the editor answers and the printed login signs the owner in', async () => {
+		expect((await rt.httpGet(`${banner.editor}/`)).status).toBe(200);
+		cookie = await signIn(banner);
+		expect(cookie).toMatch(/^n8n-auth=./);
+	});
+
+	test("the published example's webhook runs an execution that succeeds and sends through the sandbox", async () => {
+		const event = { phoneNumber: '821012345678', name: 'Kim Minji', coupon: 'WELCOME10' };
+		expect(await postEvent(banner.webhook, event)).toBe(200);
+		const [run, ...more] = await finishedExecutions(banner, cookie, EVENT_EXAMPLE, 1);
+		expect({ status: run?.status, more: more.length }).toEqual({ status: 'success', more: 0 });
+		const sent = run.output('Campaign Alimtalk');
+		expect(sent).toEqual([expect.objectContaining({ campaignKey: 'DEMO-WELCOME', phoneNumber: event.phoneNumber, status: 'sent' })]);
+		// The sandbox's own answer came back on the item: the request reached it.
+		expect(Object.keys((sent[0].response ?? {}) as object).length).toBeGreaterThan(0);
+	});
+
+	test('a second npm start on the same demo folder says why in one line and exits non-zero', async () => {
+		const second = await runCommand(['npm', 'start'], env);
+		expect(second.code).not.toBe(0);
+		expect(ownStderrLines(second.stderr)).toEqual([expect.stringMatching(/^npm start failed: npm start is already running \(pid \d+\) with .*; stop it first/)]);
+	});
+
+	test('Ctrl-C stops n8n and the sandbox and leaves nothing running', async () => {
+		const started = start.tree();
+		// npm, the script, the sandbox, n8n and its task runner at least.
+		expect(started.length).toBeGreaterThanOrEqual(4);
+		const result = await start.interrupt();
+		expect(result.stdout).toContain('SIGINT: stopping n8n and the sandbox...');
+		expect(ownStderrLines(result.stderr).filter((line) => /while stopping|failed|unexpectedly/.test(line))).toEqual([]);
+		expect((await waitGone(started)).map(describeProcess)).toEqual([]);
+		expect(await stoppedAnswering(banner.editor)).toBe(true);
+		expect(await stoppedAnswering(banner.sandbox)).toBe(true);
+		expect(fs.existsSync(path.join(demo, 'npm-start.pid'))).toBe(false);
+	});
+});
+
+describe('npm run sandbox, exactly as the README says', () => {
+	let sandbox: RunningCommand;
+	let port = 0;
+
+	afterAll(() => sandbox?.kill());
+
+	test('answers with the printed base URL and key; a busy port is one line and a non-zero exit; Ctrl-C stops it', async () => {
+		port = await rt.freePort(18787);
+		sandbox = startCommand(['npm', 'run', 'sandbox'], { SANDBOX_PORT: String(port) });
+		const url = (await sandbox.waitFor(/listening on (http:\/\/\S+)/, 5 * MINUTE))[1];
+		const key = (await sandbox.waitFor(/API key: (\S+)/, 10000))[1];
+		await sandbox.waitFor(/Press Ctrl\+C to stop\./, 10000);
+		expect(url).toBe(`http://127.0.0.1:${port}`);
+
+		const read = await rt.httpRequest('GET', `${url}/v2/custom?memberId=readme-check`, { headers: { 'x-api-key': key } });
+		expect(read.status).toBe(200);
+		expect(() => JSON.parse(read.body)).not.toThrow();
+
+		const busy = await runCommand(['npm', 'run', 'sandbox'], { SANDBOX_PORT: String(port) });
+		expect(busy.code).not.toBe(0);
+		expect(ownStderrLines(busy.stderr)).toEqual([expect.stringMatching(/^Sandbox failed to start: .*EADDRINUSE/)]);
+
+		const running = sandbox.tree();
+		const result = await sandbox.interrupt();
+		expect(result.stdout).toContain('SIGINT: stopping the sandbox');
+		expect((await waitGone(running)).map(describeProcess)).toEqual([]);
+		expect(await stoppedAnswering(url)).toBe(true);
+	}, 10 * MINUTE);
+});
+
+describe("the README's other commands at their quickest setting", () => {
+	test.each([
+		[['npm', 'start', '--', '--help'], /^Usage: npm start/m],
+		[['npm', 'run', 'start:queue', '--', '--help'], /^Usage: npm run start:queue/m],
+		[['npm', 'run', 'test:compat', '--', '--list'], /2\.41/],
+		[['npm', 'run', 'bench', '--', '--list'], /send\./],
+	])('%j prints what it says and exits 0', async (args, expected) => {
+		const result = await runCommand(args);
+		expect({ code: result.code, stderr: ownStderrLines(result.stderr).filter((l) => /error|failed/i.test(l)) }).toEqual({ code: 0, stderr: [] });
+		expect(result.stdout).toMatch(expected);
+	});
+
+	test.each([
+		[['npm', 'start', '--', '--no-such-option'], /^npm start: Unknown option '--no-such-option'/],
+		[['npm', 'start', '--', '--port', 'eighty'], /^npm start: --port must be a whole number from 1 to 65535, got "eighty"/],
+		[['npm', 'run', 'start:queue', '--', '--workers', '0'], /^npm run start:queue: --workers must be a whole number from 1 to 16, got "0"/],
+	])('%j says why in one line and exits non-zero', async (args, expected) => {
+		const result = await runCommand(args);
+		expect(result.code).not.toBe(0);
+		expect(ownStderrLines(result.stderr)).toEqual([expect.stringMatching(expected)]);
+	});
+
+	test('node scripts/runtime/install.js --chromium finds the runtime and Chromium ready', async () => {
+		const result = await runCommand(['node', 'scripts/runtime/install.js', '--chromium'], {}, 20 * MINUTE);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toMatch(/ready: \S+n8n-\d/);
+	}, 21 * MINUTE);
+
+	test('npm run dev compiles, watches, and Ctrl-C stops it', async () => {
+		const dev = startCommand(['npm', 'run', 'dev']);
+		try {
+			await dev.waitFor(/Watching for file changes/, 5 * MINUTE);
+			const running = dev.tree();
+			await dev.interrupt();
+			expect((await waitGone(running)).map(describeProcess)).toEqual([]);
+		} finally {
+			dev.kill();
+		}
+	}, 6 * MINUTE);
+});

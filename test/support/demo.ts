@@ -1,0 +1,101 @@
+/**
+ * What a user does with the demo `npm start` and `npm run start:queue` print: read the ready
+ * banner, sign in with the printed login, send the example event to the printed webhook, and look
+ * at the execution it started through n8n's REST API (test/e2e/readme-commands.e2e.ts and
+ * test/queue/start-queue.queue.ts).
+ */
+import * as rt from '../../scripts/runtime';
+import { delay, path } from './node';
+
+/** The event example workflow both demos publish (examples/). */
+export const EVENT_EXAMPLE = 'cmExampleEventMsg';
+
+export interface Banner {
+	editor: string;
+	email: string;
+	password: string;
+	webhook: string;
+	sandbox: string;
+	readyIn: string;
+}
+
+/** The fields of a ready banner, read the way a user reads them. */
+export function readBanner(stdout: string): Banner {
+	const field = (pattern: RegExp, name: string) => {
+		const value = pattern.exec(stdout)?.[1];
+		if (!value) throw new Error(`the ready banner has no ${name}:\n${stdout}`);
+		return value;
+	};
+	const [email, password] = field(/^\s+login\s+(\S+ \/ \S+)/m, 'login').split(' / ');
+	return {
+		editor: field(/^\s+n8n editor\s+(http:\/\/\S+?)\/?\s/m, 'editor URL'),
+		email,
+		password,
+		webhook: field(/^\s+webhook\s+(http:\/\/\S+)/m, 'webhook URL'),
+		sandbox: field(/^\s+sandbox\s+(http:\/\/\S+)/m, 'sandbox URL'),
+		readyIn: field(/ready in (\S+)\. Press Ctrl\+C/, 'ready time'),
+	};
+}
+
+/** Signs in with the banner's login; resolves with the session cookie ("n8n-auth=..."). */
+export async function signIn(banner: Banner): Promise<string> {
+	const res = await rt.httpRequest('POST', `${banner.editor}/rest/login`, {
+		body: { emailOrLdapLoginId: banner.email, password: banner.password },
+	});
+	if (res.status !== 200) throw new Error(`sign-in with the printed login: HTTP ${res.status} ${res.body.slice(0, 300)}`);
+	const cookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('n8n-auth='));
+	return String(cookie).split(';')[0];
+}
+
+/** POSTs `body` to the webhook; a just-published workflow's webhook answers 404 for a moment. */
+export async function postEvent(url: string, body: Record<string, unknown>): Promise<number> {
+	let res = await rt.httpRequest('POST', url, { body });
+	for (let i = 0; i < 60 && res.status === 404; i++) {
+		await delay(500);
+		res = await rt.httpRequest('POST', url, { body });
+	}
+	return res.status;
+}
+
+type Item = { json: Record<string, unknown> };
+type RunData = Record<string, Array<{ data?: { main?: Item[][] } }>>;
+
+/**
+ * Waits until the workflow has `count` finished executions; resolves with their statuses and the
+ * items each node put out on its first output, per execution.
+ */
+export async function finishedExecutions(banner: Banner, cookie: string, workflowId: string, count: number) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	let results: Array<{ id: string; status: string }> = [];
+	for (let i = 0; i < 240; i++) {
+		const res = await rt.httpRequest('GET', `${banner.editor}/rest/executions?filter=${filter}`, { headers: { cookie } });
+		if (res.status !== 200) throw new Error(`GET /rest/executions: HTTP ${res.status}`);
+		results = JSON.parse(res.body).data.results;
+		if (results.length >= count && results.every((e) => !['new', 'running', 'waiting'].includes(e.status))) break;
+		await delay(500);
+	}
+	return Promise.all(
+		results.map(async ({ id, status }) => {
+			const res = await rt.httpRequest('GET', `${banner.editor}/rest/executions/${id}`, { headers: { cookie } });
+			const runData = parseFlatted(JSON.parse(res.body).data.data).resultData.runData as RunData;
+			const output = (node: string) => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+			return { id, status, nodes: Object.keys(runData), output };
+		}),
+	);
+}
+
+/** n8n keeps run data `flatted`-encoded; the local n8n runtime has the decoder. */
+function parseFlatted(data: string): { resultData: { runData: unknown } } {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const flatted = require(path.join(rt.runtimePaths().dir, 'node_modules', 'flatted')) as { parse(text: string): never };
+	return flatted.parse(data);
+}
+
+/** True when nothing answers HTTP at `url` any more. */
+export async function stoppedAnswering(url: string): Promise<boolean> {
+	// (not `instanceof Error`: errors from Node's own modules come from another realm under jest)
+	return rt.httpGet(url, { timeoutMs: 2000 }).then(
+		() => false,
+		() => true,
+	);
+}
