@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { ACCOUNT_CODES, describeCode } from '../nodes/shared/codes';
-import { HTTPS_RULE, LOCAL_HOSTS } from '../nodes/shared/transport/credentials';
+import { baseUrlProblem } from '../nodes/shared/transport/credentials';
 
 /**
  * The credential test reads one (non-existent) member's custom data: a harmless read that
@@ -43,14 +43,25 @@ const statusRules: IAuthenticateRuleResponseCode[] = [401, 403].map((value) => (
 }));
 
 /**
- * The base URL the test calls, as an n8n expression: trimmed, without trailing slashes, and
- * refused with the nodes' own words when it is plain http to another machine (the nodes would
- * refuse it at the first run: docs/service-rules.md#base-url). n8n's expression engine drops
- * any error an expression throws except its own expression errors, so the expression takes
- * one from `$ifEmpty()` called without arguments and gives it the rule's words.
+ * A redirect is not followed (the request carries the API key): a 3xx fails the test with what
+ * to fix. (The nodes name the host it pointed to; a rule's words are fixed text.)
  */
-const LOCAL_HOST_PATTERN = LOCAL_HOSTS.map((host) => host.replace(/[.[\]]/g, '\\$&')).join('|');
-const testBaseUrl = `={{ (() => { const url = String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, ""); if (/^http:/i.test(url) && !/^http:\\/\\/(${LOCAL_HOST_PATTERN})([:/]|$)/i.test(url)) { try { $ifEmpty(); } catch (error) { error.message = ${JSON.stringify(`Base URL in the Campaign API credential ${HTTPS_RULE}`)}; throw error; } } return url; })() }}`;
+const redirectRules: IAuthenticateRuleResponseCode[] = [301, 302, 303, 307, 308].map((value) => ({
+	type: 'responseCode' as const,
+	properties: {
+		value,
+		message: `The Base URL answered with a redirect (HTTP ${value}); redirects are never followed, so the API key was not sent on. Set the Base URL to the address the service answers at itself (for example https:// instead of http://, or the final host name).`,
+	},
+}));
+
+/**
+ * The base URL the test calls, as an n8n expression: refused with the nodes' own words by the
+ * nodes' own rule (baseUrlProblem's source runs inside the expression, which has no URL class),
+ * then trimmed and without trailing slashes. n8n's expression engine drops any error an
+ * expression throws except its own expression errors, so the expression takes one from
+ * `$ifEmpty()` called without arguments and gives it the rule's words.
+ */
+const testBaseUrl = `={{ (() => { const problem = (${baseUrlProblem.toString()})($credentials.baseUrl); if (problem !== "") { try { $ifEmpty(); } catch (error) { error.message = "Base URL in the Campaign API credential " + problem; throw error; } } return String($credentials.baseUrl).trim().replace(/\\/+$/, ""); })() }}`;
 
 export class CampaignApi implements ICredentialType {
 	name = 'campaignApi';
@@ -111,10 +122,11 @@ export class CampaignApi implements ICredentialType {
 			url: '/v2/custom',
 			method: 'GET',
 			qs: { memberId: 'n8n-credential-test' },
+			disableFollowRedirect: true,
 		},
 		// Other HTTP errors (a wrong Base URL answering 404) fail the test by their status already.
 		// n8n's tester checks each rule by its type (status rules on an HTTP error, body rules on a
 		// success), so one list may hold both; its type only names lists of one kind.
-		rules: [...statusRules, ...accountRules] as unknown as IAuthenticateRuleResponseSuccessBody[],
+		rules: [...statusRules, ...redirectRules, ...accountRules] as unknown as IAuthenticateRuleResponseSuccessBody[],
 	};
 }

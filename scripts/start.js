@@ -133,6 +133,25 @@ function startSandbox(sandboxDir, port) {
 	});
 }
 
+/** Marks a folder as npm start's own: it may import, overwrite and delete there. */
+const DEMO_MARKER = '.campaign-demo';
+
+/**
+ * Refuses a folder given in N8N_DEMO_USER_FOLDER that holds something and is not a demo folder
+ * (a real n8n's ~/.n8n, say): npm start imports and overwrites workflows and credentials there,
+ * and --fresh deletes it. The repository's own default folder is always the demo's.
+ */
+function checkDemoFolder(userFolder, isDefault) {
+	if (isDefault || !fs.existsSync(userFolder)) return;
+	if (!fs.statSync(userFolder).isDirectory()) throw new Error(`N8N_DEMO_USER_FOLDER ${userFolder} is not a folder`);
+	const entries = fs.readdirSync(userFolder);
+	if (entries.length > 0 && !entries.includes(DEMO_MARKER)) {
+		throw new Error(
+			`N8N_DEMO_USER_FOLDER ${userFolder} holds files and is not a demo folder of npm start (no ${DEMO_MARKER} in it); give an empty or new folder`,
+		);
+	}
+}
+
 /** Refuses to run twice on one user folder (two n8n processes on one SQLite database). */
 function claimUserFolder(userFolder) {
 	const pidFile = path.join(userFolder, 'npm-start.pid');
@@ -161,17 +180,23 @@ async function publishEventExample(url, cookie) {
 
 async function main() {
 	const fresh = options.fresh === true;
-	const userFolder = path.resolve(process.env.N8N_DEMO_USER_FOLDER || path.join(ROOT, '.n8n-runtime', 'demo'));
+	const defaultFolder = path.join(ROOT, '.n8n-runtime', 'demo');
+	const userFolder = path.resolve(process.env.N8N_DEMO_USER_FOLDER || defaultFolder);
+	checkDemoFolder(userFolder, userFolder === defaultFolder);
 
 	// First use: installs n8n and Node 24 into the cache folder (several minutes, once).
 	const paths = await ensureRuntime();
 
-	if (fresh && fs.existsSync(userFolder)) {
-		log(`--fresh: removing ${userFolder}`);
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
 	fs.mkdirSync(userFolder, { recursive: true });
+	// Claimed first: --fresh must not empty a folder another npm start is running on.
 	claimUserFolder(userFolder);
+	if (fresh) {
+		log(`--fresh: emptying ${userFolder}`);
+		for (const entry of fs.readdirSync(userFolder)) {
+			if (entry !== 'npm-start.pid') fs.rmSync(path.join(userFolder, entry), { recursive: true, force: true });
+		}
+	}
+	fs.writeFileSync(path.join(userFolder, DEMO_MARKER), 'A demo user folder of `npm start` (n8n-nodes-campaign-messaging).\n');
 
 	const sandboxUrl = `http://127.0.0.1:${await freePort(sandboxPort)}`;
 	const examples = options['no-examples']

@@ -13,7 +13,7 @@ export class CampaignAlimtalk implements INodeType {
 		version: 1,
 		subtitle: '={{"Send to " + $parameter["phoneNumber"]}}',
 		description:
-			'Send a KakaoTalk Alimtalk message of an API-trigger campaign to one recipient per input item, with template variables',
+			'Send a KakaoTalk Alimtalk message of an API-trigger campaign to one recipient per input item, with template variables. Sends real messages, billed to the account.',
 		defaults: { name: 'Campaign Alimtalk' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -32,7 +32,7 @@ export class CampaignAlimtalk implements INodeType {
 						value: 'send',
 						action: 'Send an alimtalk message',
 						description:
-							'Send the message of an API-trigger campaign to one phone number, with the template variables for that recipient',
+							'Send the message of an API-trigger campaign to one phone number, with the template variables for that recipient. This sends a real KakaoTalk message, billed to the account, and cannot be undone.',
 					},
 				],
 			},

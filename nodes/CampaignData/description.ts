@@ -34,13 +34,13 @@ export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 					name: 'Delete',
 					value: 'delete',
 					action: `Delete all ${noun} of members`,
-					description: `Delete every ${noun} entry of the members named by the input items`,
+					description: `Delete every ${noun} entry of the members named by the input items. This cannot be undone.`,
 				},
 				{
 					name: 'Delete Keys',
 					value: 'deleteKeys',
 					action: `Delete ${noun} keys of members`,
-					description: 'Delete some keys of the members named by the input items',
+					description: 'Delete some keys of the members named by the input items. This cannot be undone.',
 				},
 				{
 					name: 'Get',

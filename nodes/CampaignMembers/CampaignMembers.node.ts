@@ -61,7 +61,7 @@ export class CampaignMembers implements INodeType {
 						name: 'Delete',
 						value: 'delete',
 						action: 'Delete members',
-						description: 'Remove members for good (v1: by member ID, v2: by phone number)',
+						description: 'Remove members for good (v1: by member ID, v2: by phone number). This cannot be undone.',
 					},
 					{
 						name: 'Get',

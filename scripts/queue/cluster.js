@@ -13,6 +13,7 @@
  * asked to go without it.
  */
 'use strict';
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const rt = require('../runtime/index.js');
@@ -54,19 +55,23 @@ async function installIntoUserFolder(userFolder, spec) {
 	);
 }
 
-/** The settings every process of one installation shares: queue mode, its PostgreSQL and Redis. */
+/**
+ * The settings every process of one installation shares: queue mode, its PostgreSQL and Redis
+ * (with the passwords made for this run), and an encryption key made for this installation.
+ */
 function queueEnv(postgres, redis) {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,
 		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		QUEUE_BULL_REDIS_PASSWORD: redis.password,
 		DB_TYPE: 'postgresdb',
 		DB_POSTGRESDB_HOST: postgres.host,
 		DB_POSTGRESDB_PORT: String(postgres.port),
 		DB_POSTGRESDB_DATABASE: postgres.database,
 		DB_POSTGRESDB_USER: postgres.user,
 		DB_POSTGRESDB_PASSWORD: postgres.password,
-		N8N_ENCRYPTION_KEY: rt.ENCRYPTION_KEY,
+		N8N_ENCRYPTION_KEY: crypto.randomBytes(24).toString('hex'),
 		// Offline machine: no lookups of n8n's MCP registry.
 		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_LOG_LEVEL: 'info',

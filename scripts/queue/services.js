@@ -11,6 +11,7 @@
  */
 'use strict';
 const { spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -63,21 +64,30 @@ async function ensureServices() {
 	log(`  installed in ${formatDuration(Date.now() - t)}`);
 }
 
-/** The uid/gid PostgreSQL runs as: the current user, or `postgres` when this process is root. */
-function postgresUser() {
+/**
+ * The uid/gid a service runs as: the current user, or the service's own system user (`postgres`,
+ * `redis`, created by Debian's packages) when this process is root.
+ */
+function serviceUser(name) {
 	if (!isRoot()) return {};
-	const id = (flag) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+	const id = (flag) => spawnSync('id', [flag, name], { encoding: 'utf8' });
 	const uid = id('-u');
 	const gid = id('-g');
 	if (uid.status !== 0 || gid.status !== 0)
-		throw new Error('running as root but there is no `postgres` user to run PostgreSQL as');
+		throw new Error(`running as root but there is no \`${name}\` user to run ${name} as`);
 	return { uid: Number(uid.stdout), gid: Number(gid.stdout) };
+}
+
+/** A password made for one run of a throwaway service (never a fixed one). */
+function generatedPassword() {
+	return crypto.randomBytes(18).toString('base64url');
 }
 
 /**
  * A throwaway PostgreSQL: initdb in a temporary folder, `postgres` in the foreground on a free
- * 127.0.0.1 port (no Unix socket outside that folder), trust authentication for local TCP, one
- * database. stop() shuts it down (fast mode) and removes the folder.
+ * 127.0.0.1 port (no Unix socket outside that folder), one database, and a password made for
+ * this run (scram-sha-256; no trust authentication). stop() shuts it down (fast mode) and
+ * removes the folder.
  * @typedef {object} ServiceHandle
  * @property {string} host
  * @property {number} port
@@ -90,7 +100,8 @@ function postgresUser() {
 async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 	const bin = postgresBinDir();
 	if (!bin) throw new Error('PostgreSQL is not installed (call ensureServices() first)');
-	const owner = postgresUser();
+	const owner = serviceUser('postgres');
+	const password = generatedPassword();
 	const tmp = tempDir('campaign-pg-');
 	const dataDir = path.join(tmp.dir, 'data');
 	fs.mkdirSync(dataDir, { mode: 0o700 });
@@ -98,12 +109,15 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 		fs.chownSync(tmp.dir, owner.uid, owner.gid);
 		fs.chownSync(dataDir, owner.uid, owner.gid);
 	}
-	const env = { ...process.env, HOME: tmp.dir, LC_ALL: 'C' };
+	const env = { ...process.env, HOME: tmp.dir, LC_ALL: 'C', PGPASSWORD: password };
+	const pwFile = path.join(tmp.dir, 'pwfile');
+	fs.writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
+	if (owner.uid !== undefined) fs.chownSync(pwFile, owner.uid, owner.gid);
 	let service;
 	try {
 		await runAs(
 			path.join(bin, 'initdb'),
-			['-D', dataDir, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-sync'],
+			['-D', dataDir, '-U', user, '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--no-sync'],
 			{
 				cwd: tmp.dir,
 				env,
@@ -152,7 +166,7 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 			host: '127.0.0.1',
 			port,
 			user,
-			password: 'n8n',
+			password,
 			database,
 			pid: service.child.pid,
 			stop: async () => {
@@ -172,15 +186,24 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 }
 
 /**
- * A throwaway Redis on a free 127.0.0.1 port, nothing saved to disk; stop() ends it and removes its folder.
- * @returns {Promise<ServiceHandle>}
+ * A throwaway Redis on a free 127.0.0.1 port, nothing saved to disk, a password made for this run,
+ * run as the `redis` user when this process is root; stop() ends it and removes its folder.
+ * @returns {Promise<ServiceHandle & { password: string }>}
  */
 async function startRedis() {
 	const binary = redisBinary();
 	if (!binary) throw new Error('redis-server is not installed (call ensureServices() first)');
+	const owner = serviceUser('redis');
+	const password = generatedPassword();
 	const tmp = tempDir('campaign-redis-');
+	if (owner.uid !== undefined) fs.chownSync(tmp.dir, owner.uid, owner.gid);
 	const port = await freePort();
+	// The password goes in a config file, not on the command line (where `ps` would show it).
+	const config = path.join(tmp.dir, 'redis.conf');
+	fs.writeFileSync(config, `requirepass ${password}\n`, { mode: 0o600 });
+	if (owner.uid !== undefined) fs.chownSync(config, owner.uid, owner.gid);
 	const args = [
+		config,
 		'--port',
 		String(port),
 		'--bind',
@@ -197,6 +220,7 @@ async function startRedis() {
 	const service = spawnService(binary, args, {
 		cwd: tmp.dir,
 		logFile: path.join(tmp.dir, 'redis.log'),
+		...owner,
 	});
 	const probe = () =>
 		new Promise((resolve) => {
@@ -204,13 +228,13 @@ async function startRedis() {
 			let reply = '';
 			socket.on('data', (d) => {
 				reply += d;
-				if (reply.includes('\r\n')) {
+				if (reply.split('\r\n').length > 2) {
 					socket.destroy();
-					resolve(reply.startsWith('+PONG'));
+					resolve(reply.startsWith('+OK\r\n+PONG'));
 				}
 			});
 			socket.once('error', () => resolve(false));
-			socket.once('connect', () => socket.write('PING\r\n'));
+			socket.once('connect', () => socket.write(`AUTH ${password}\r\nPING\r\n`));
 		});
 	try {
 		await waitForPort(port, { probe, child: service.child, name: 'Redis' });
@@ -222,6 +246,7 @@ async function startRedis() {
 	return {
 		host: '127.0.0.1',
 		port,
+		password,
 		pid: service.child.pid,
 		stop: async () => {
 			await service.stop();

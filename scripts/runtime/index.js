@@ -23,7 +23,7 @@
  */
 
 const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run, cleanEnv } = require('./process');
-const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, ENCRYPTION_KEY, cacheRoot, runtimeDir, runtimePaths, n8nEnv } =
+const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, cacheRoot, runtimeDir, runtimePaths, n8nEnv } =
 	require('./paths');
 const { ensureRuntime } = require('./install');
 const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
@@ -38,7 +38,6 @@ module.exports = {
 	NODE_VERSION,
 	PLAYWRIGHT_CORE_VERSION,
 	PACKAGE_NAME,
-	ENCRYPTION_KEY,
 	setQuiet,
 	log,
 	formatDuration,

@@ -64,7 +64,7 @@ async function n8nCli(paths, userFolder, args, { env, timeoutMs = 300000 } = {})
 
 /**
  * Imports credentials. Each is `{ id, name, type, data }` with plain `data`: n8n encrypts it with
- * N8N_ENCRYPTION_KEY. An existing credential with the same id is replaced.
+ * the folder's encryption key. An existing credential with the same id is replaced.
  */
 /**
  * @param {import('./paths').RuntimePaths} paths

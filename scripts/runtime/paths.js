@@ -18,9 +18,6 @@ const PLAYWRIGHT_CORE_VERSION = '1.65.1';
 /** linkedom 0.18.15 needs `cssomnom`, which this registry does not serve. */
 const OVERRIDES = { linkedom: '0.18.12' };
 
-/** Used for every user folder these scripts create (local demo and tests only). */
-const ENCRYPTION_KEY = 'campaign-messaging-local-encryption-key';
-
 const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
 
 function cacheRoot() {
@@ -61,7 +58,9 @@ function runtimePaths(dir = runtimeDir()) {
 
 /**
  * The environment for every n8n process: a quiet, offline, local instance. Node 24 comes first on
- * PATH because n8n starts its task runner as plain `node`.
+ * PATH because n8n starts its task runner as plain `node`. No N8N_ENCRYPTION_KEY: n8n makes a
+ * random one for each user folder on first use and keeps it there (.n8n/config), so every demo
+ * and test folder has its own; queue mode sets one per installation (scripts/queue/cluster.js).
  */
 /**
  * @param {string} userFolder
@@ -73,7 +72,6 @@ function n8nEnv(userFolder, extra = {}) {
 	return cleanEnv({
 		PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`,
 		N8N_USER_FOLDER: userFolder,
-		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
 		DB_TYPE: 'sqlite',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -95,7 +93,6 @@ module.exports = {
 	NODE_VERSION,
 	PLAYWRIGHT_CORE_VERSION,
 	OVERRIDES,
-	ENCRYPTION_KEY,
 	NODE_PACKAGE,
 	cacheRoot,
 	runtimeDir,

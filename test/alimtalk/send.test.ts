@@ -4,9 +4,12 @@ import { http, timer } from '../support/node';
 import { startScripted } from '../support/scripted-server';
 
 const sb = useSandbox({ accounts: { 'expired-key': 'expired', 'unknown-perm': 'noPermission' } });
-afterAll(() => {
-	// Nothing n8n logged during these runs holds the key.
-	expect(logLines.join('\n')).not.toContain(sb.apiKey);
+let logged = 0;
+afterEach(() => {
+	// Nothing n8n logged during this test holds the key (the test fails on its own).
+	const fresh = logLines.slice(logged);
+	logged = logLines.length;
+	expect(fresh.filter((line) => line.includes(sb.apiKey))).toEqual([]);
 });
 beforeEach(() => {
 	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
@@ -103,6 +106,23 @@ describe('Campaign Alimtalk send', () => {
 			const property = node?.description.properties.find((p) => p.name === name);
 			expect(property?.description?.length ?? 0).toBeGreaterThan(20);
 		}
+	});
+
+	it('says, where a workflow author or an AI model reads it, which operations cannot be undone and which send billed messages', () => {
+		const operations = (type: string) => {
+			const node = loadPackage().nodes.get(`n8n-nodes-campaign-messaging.${type}`);
+			const operation = node?.description.properties.find((p) => p.name === 'operation');
+			return new Map(((operation?.options ?? []) as Array<{ value: string; description?: string }>).map((o) => [o.value, o.description ?? '']));
+		};
+		for (const type of ['campaignCustomData', 'campaignLegacyData']) {
+			expect(operations(type).get('delete')).toContain('This cannot be undone.');
+			expect(operations(type).get('deleteKeys')).toContain('This cannot be undone.');
+			expect(operations(type).get('create')).not.toContain('cannot be undone');
+		}
+		const members = [...new Set([...operations('campaignMembers').values()].filter((d) => d.includes('cannot be undone')))];
+		expect(members).toEqual([expect.stringMatching(/^Remove members for good/)]);
+		expect(operations('campaignAlimtalk').get('send')).toMatch(/real KakaoTalk message, billed to the account, and cannot be undone/);
+		expect(loadPackage().nodes.get('n8n-nodes-campaign-messaging.campaignAlimtalk')?.description.description).toContain('billed');
 	});
 
 	it('outputs in input order whatever the completion order', async () => {
@@ -288,5 +308,29 @@ describe('Campaign Alimtalk send', () => {
 		const { error } = await send([{ campaign: 'WELCOME', phone: phone(0), name: 'x' }], { options: { concurrency: 0 } });
 		expect(error?.message).toContain('Concurrency');
 		expect(sb.requests).toHaveLength(0);
+	});
+
+	it.each(['fields', 'json'])('sends template variables named __proto__, constructor and prototype as keys (given as %s)', async (variablesInput) => {
+		const server = await startScripted(() => ({ body: { code: 0 } }));
+		try {
+			const parameters: IDataObject =
+				variablesInput === 'fields'
+					? { variablesInput, properties: { property: [['__proto__', 'p'], ['constructor', 'c'], ['prototype', 't'], ['name', 'Kim']].map(([key, value]) => ({ key, value })) } }
+					: { variablesInput, propertiesJson: '={{ JSON.stringify($json.v) }}' };
+			// JSON.parse makes "__proto__" an own key, as a webhook body does.
+			const v = JSON.parse('{"__proto__":"p","constructor":"c","prototype":"t","name":"Kim"}') as IDataObject;
+			const { out, error } = await send([{ campaign: 'WELCOME', phone: phone(1), v }], parameters, { baseUrl: server.baseUrl, apiKey: sb.apiKey });
+			expect(error).toBeUndefined();
+			expect(out[0].map((item) => item.json.status)).toEqual(['sent']);
+			const sent = JSON.parse(server.seen[0].body) as { users: Array<{ properties: Record<string, unknown> }> };
+			expect(Object.entries(sent.users[0].properties)).toEqual([
+				['__proto__', 'p'],
+				['constructor', 'c'],
+				['prototype', 't'],
+				['name', 'Kim'],
+			]);
+		} finally {
+			await server.close();
+		}
 	});
 });

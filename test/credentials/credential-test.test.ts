@@ -11,6 +11,7 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { loadPackage, runWorkflow, SOURCE_TYPE, useSandbox } from '../support';
+import { normalizeBaseUrl } from '../../nodes/shared/transport';
 import { startScripted } from '../support/scripted-server';
 
 async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
@@ -146,6 +147,60 @@ describe('credential test', () => {
 	it.each(['http://api.example.com', ' HTTP://campaign.example.com/api/ '])('refuses the plain-http remote base URL %j with the words the nodes use, sending nothing', async (baseUrl) => {
 		const result = await testCredential({ baseUrl, apiKey: 'some-key' });
 		expect(result).toEqual({ status: 'Error', message: expect.stringContaining('Base URL in the Campaign API credential must use https (http is allowed only for localhost)') });
+	});
+
+	/** What the nodes say about a Base URL: undefined when they send to it. */
+	const nodesSay = (baseUrl: string): string | undefined => {
+		try {
+			normalizeBaseUrl(baseUrl, { id: 'n', name: 'N', type: 't', typeVersion: 1, position: [0, 0], parameters: {} });
+			return undefined;
+		} catch (error) {
+			return (error as Error).message;
+		}
+	};
+
+	it.each([
+		// A user name makes the part before "@" look like the local host: the key would go to evil.example.
+		'http://127.0.0.1:80@evil.example/',
+		'http://localhost@evil.example',
+		'https://user:pw@api.example.com',
+		'http://127.0.0.1.evil.example/',
+		'http://localhost.evil.example:8080',
+		'http://127.0.0.1\\@evil.example/',
+		'http://[::1]@evil.example/',
+		'https://api.example.com/a/../b',
+		'https://api.example.com/?x=1',
+		'https://api example.com',
+		'ftp://127.0.0.1/',
+		'not a url',
+		'',
+	])('refuses %j with the words the nodes use, sending nothing', async (baseUrl) => {
+		const before = sb.requests.length;
+		const words = nodesSay(baseUrl);
+		expect(words).toMatch(/^Base URL in the Campaign API credential /);
+		expect(await testCredential({ baseUrl, apiKey: 'some-key' })).toEqual({ status: 'Error', message: words });
+		expect(sb.requests.length).toBe(before);
+	});
+
+	it('sends to exactly the base URLs the nodes send to', async () => {
+		for (const baseUrl of [sb.baseUrl, `${sb.baseUrl}/`, sb.baseUrl.replace('127.0.0.1', 'localhost')]) {
+			expect(nodesSay(baseUrl)).toBeUndefined();
+			expect(await testCredential({ baseUrl, apiKey: sb.apiKey })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		}
+	});
+
+	it('does not follow a redirect: the key never reaches the other host, and the words say what to fix', async () => {
+		const other = await startScripted(() => ({ body: { processCode: 0, processValue: [] } }));
+		const redirector = await startScripted((req) => ({ status: 307, headers: { location: `${other.baseUrl}${req.url}` } }));
+		try {
+			const result = await testCredential({ baseUrl: redirector.baseUrl, apiKey: 'redirected-key' });
+			expect(result).toEqual({ status: 'Error', message: expect.stringContaining('The Base URL answered with a redirect (HTTP 307); redirects are never followed') });
+			expect(other.seen).toEqual([]);
+			expect(redirector.seen).toHaveLength(1);
+		} finally {
+			await other.close();
+			await redirector.close();
+		}
 	});
 
 	it('fails when nothing answers at the base URL', async () => {

@@ -4,8 +4,10 @@
  * data of the workflow and the sandbox's state. The set-up is in n8n-support.ts; `n8n start`, the
  * REST API, the webhook and the browser are in n8n-start.e2e.ts.
  */
+import * as rt from '../../scripts/runtime';
 import { fs, path, ROOT } from '../support/node';
-import { EXAMPLES, installedFolder, resetSandbox, runExample, sb, setupN8n, type Json } from './n8n-support';
+import { startScripted } from '../support/scripted-server';
+import { ARTIFACTS, EXAMPLES, installedFolder, paths, resetSandbox, runExample, sb, setupN8n, userFolder, type Json } from './n8n-support';
 
 setupN8n('execute');
 
@@ -62,9 +64,10 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 		const failed = run.out('Campaign Custom Data', 1);
 		const seen = new Set([...success, ...failed].map((item) => item.memberId));
 		expect([...seen].sort()).toEqual(['crm-1001', 'crm-1002', 'crm-1003', 'crm-1004', 'crm-1005']);
-		for (const link of [...run.paired('Campaign Custom Data', 0), ...run.paired('Campaign Custom Data', 1)]) {
-			expect(link).toBeDefined();
-		}
+		// Every item is paired with one of the five input rows, and every row is reachable.
+		const links = [...run.paired('Campaign Custom Data', 0), ...run.paired('Campaign Custom Data', 1)] as Array<{ item: number }>;
+		expect(links.every((link) => Number.isInteger(link?.item) && link.item >= 0 && link.item < 5)).toBe(true);
+		expect([...new Set(links.map((link) => link.item))].sort()).toEqual([0, 1, 2, 3, 4]);
 		expect(run.out('Synced')).toHaveLength(success.length);
 	});
 
@@ -115,10 +118,70 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 		const run = await runExample(EXAMPLES.fullRead.id);
 
 		const reads = sb.requests.filter((r) => r.method === 'GET' && r.path === '/v2/custom');
-		expect(reads.length).toBeGreaterThan(1);
+		// 8 members, 7 a page: exactly two pages.
+		expect(reads).toHaveLength(2);
 		const members = run.out('Members');
 		expect(members.map((m) => m.memberId)).toEqual([...sb.state.custom.keys()]);
 		expect(members).toHaveLength(8);
 		expect(members[0]).toMatchObject({ memberId: 'member-01', name: 'Kim Minji', points: 150, grade: 'bronze' });
+	});
+});
+
+describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
+	test('the send and a Members get reach nothing at the other host, both fail naming it, nothing is reported sent', async () => {
+		// A "service" that would answer success, and a Base URL that redirects every request there.
+		const other = await startScripted(() => ({ body: { code: 0, processCode: 0, processValue: [] } }));
+		const redirector = await startScripted((req) => ({ status: 307, headers: { location: `${other.baseUrl}${req.url}` }, body: { code: 0 } }));
+		try {
+			const credential = { id: 'e2eRedirect00001', name: 'Redirecting Base URL', type: 'campaignApi' };
+			const redirectKey = ['e2e', 'redirect', 'key'].join('-');
+			await rt.importCredentials(paths, userFolder, [{ ...credential, data: { baseUrl: redirector.baseUrl, apiKey: redirectKey, memberApiVersion: 'any' } }]);
+			const uses = { credentials: { campaignApi: { id: credential.id, name: credential.name } }, onError: 'continueRegularOutput' };
+			const workflow = {
+				id: 'e2eRedirectCheck',
+				name: 'e2e: a Base URL that redirects',
+				active: false,
+				nodes: [
+					{ id: 'e2e-redirect-0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'e2e-redirect-1',
+						name: 'Send',
+						type: `${rt.PACKAGE_NAME}.campaignAlimtalk`,
+						typeVersion: 1,
+						position: [220, 0],
+						parameters: { operation: 'send', campaignKey: 'DEMO-WELCOME', phoneNumber: '821099990007', properties: { property: [{ key: 'name', value: 'Kim' }] }, options: { retryDelayMs: 0 } },
+						...uses,
+					},
+					{
+						id: 'e2e-redirect-2',
+						name: 'Member',
+						type: `${rt.PACKAGE_NAME}.campaignMembers`,
+						typeVersion: 1,
+						position: [220, 200],
+						parameters: { apiVersion: 'v2', operation: 'get', memberId: 'm-1', options: { retryDelayMs: 0 } },
+						...uses,
+					},
+				],
+				connections: { Start: { main: [[{ node: 'Send', type: 'main', index: 0 }, { node: 'Member', type: 'main', index: 0 }]] } },
+				settings: { executionOrder: 'v1' },
+				pinData: {},
+			};
+			const file = path.join(ARTIFACTS, 'redirect-check.json');
+			fs.writeFileSync(file, JSON.stringify(workflow, null, 2));
+			await rt.importWorkflows(paths, userFolder, [file]);
+			const run = await runExample(workflow.id);
+
+			expect(other.seen).toEqual([]);
+			const host = new URL(other.baseUrl).host;
+			for (const node of ['Send', 'Member']) {
+				expect(run.out(node)).toEqual([expect.objectContaining({ error: expect.stringContaining(`redirect (HTTP 307) to ${host}`) })]);
+			}
+			expect(JSON.stringify(run.out('Send'))).not.toMatch(/"sent"|deliveryUnknown/);
+			expect(JSON.stringify([run.out('Send'), run.out('Member')])).not.toContain(redirectKey);
+			expect(redirector.seen.map((r) => r.url.split('?')[0]).sort()).toEqual(['/messages/alimtalk/trigger', '/v2/users/sms']);
+		} finally {
+			await other.close();
+			await redirector.close();
+		}
 	});
 });

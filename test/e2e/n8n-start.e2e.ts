@@ -77,9 +77,12 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		const plain = await check(sb.apiKey, 'http://campaign.invalid');
 		expect(plain.status).toBe('Error');
 		expect(plain.message).toContain('Base URL in the Campaign API credential must use https');
+		// A user name in the URL (the part before "@" looks like this machine): refused the same way.
+		const bypass = await check(sb.apiKey, 'http://127.0.0.1:80@campaign.invalid/');
+		expect(bypass).toEqual({ status: 'Error', message: expect.stringContaining('Base URL in the Campaign API credential must not contain a user name or password') });
 		expect(sb.requests.length).toBe(before);
-		// The probe went to the sandbox with the key in its header (the sandbox logs it redacted).
-		expect(sb.requests.filter((r) => r.path === '/v2/custom' && r.query.memberId === 'n8n-credential-test').length).toBeGreaterThanOrEqual(3);
+		// The three probes went to the sandbox with the key in its header (the sandbox logs it redacted).
+		expect(sb.requests.filter((r) => r.path === '/v2/custom' && r.query.memberId === 'n8n-credential-test')).toHaveLength(3);
 	});
 
 	test('event to message: the published workflow answers its webhook and sends', async () => {

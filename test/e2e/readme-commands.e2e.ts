@@ -56,6 +56,19 @@ describe('npm start, exactly as the README says', () => {
 		expect(ownStderrLines(second.stderr)).toEqual([expect.stringMatching(/^npm start failed: npm start is already running \(pid \d+\) with .*; stop it first/)]);
 	});
 
+	test('a folder that is not a demo folder is refused in one line, and nothing is written to it', async () => {
+		const notDemo = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-not-demo-'));
+		try {
+			fs.writeFileSync(path.join(notDemo, 'database.sqlite'), 'someone else\'s n8n');
+			const result = await runCommand(['npm', 'start'], { N8N_DEMO_USER_FOLDER: notDemo });
+			expect(result.code).not.toBe(0);
+			expect(ownStderrLines(result.stderr)).toEqual([expect.stringMatching(/^npm start failed: N8N_DEMO_USER_FOLDER .* holds files and is not a demo folder of npm start/)]);
+			expect(fs.readdirSync(notDemo)).toEqual(['database.sqlite']);
+		} finally {
+			fs.rmSync(notDemo, { recursive: true, force: true });
+		}
+	});
+
 	test('Ctrl-C stops n8n and the sandbox and leaves nothing running', async () => {
 		const started = start.tree();
 		// npm, the script, the sandbox, n8n and its task runner at least.

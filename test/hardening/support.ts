@@ -127,15 +127,20 @@ export function countSandbox(label: string, requests: LoggedRequest[]): void {
 	tally.injectedFaults += requests.filter((r) => r.faulted !== undefined).length;
 }
 
-/** Fails the file if the key reached anything recorded, including every line n8n logged. */
-export function assertNoLeaks(): void {
-	expect(leaks).toEqual([]);
-}
+/** Lines of n8n's log already searched, and leaks already reported to a test. */
+let logsScanned = 0;
+let leaksReported = 0;
 
-/** Searches every line n8n logged in this file's runs. */
-function scanLogs(): void {
+/**
+ * Fails the test that just ran if the key reached anything recorded during it: its outputs,
+ * errors, run data, requests, and every line n8n logged meanwhile.
+ */
+export function assertNoNewLeaks(): void {
+	for (; logsScanned < logLines.length; logsScanned++) scan(`log line ${logsScanned}`, logLines[logsScanned]);
 	tally.logLines = logLines.length;
-	for (const [i, line] of logLines.entries()) scan(`log line ${i}`, line);
+	const fresh = leaks.slice(leaksReported);
+	leaksReported = leaks.length;
+	expect(fresh).toEqual([]);
 }
 
 /**
@@ -160,13 +165,10 @@ export function writeSummary(suite: string): void {
 	fs.renameSync(`${target}.${suite}.tmp`, target);
 }
 
-/** The usual end of a hardening file: no leak anywhere, then the counters. */
+/** The usual frame of a hardening file: no leak in any test (each test fails on its own), then the counters. */
 export function finishSuite(suite: string): void {
-	afterAll(() => {
-		scanLogs();
-		writeSummary(suite);
-		assertNoLeaks();
-	});
+	afterEach(() => assertNoNewLeaks());
+	afterAll(() => writeSummary(suite));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -150,8 +150,9 @@ describe('which requests are faulted', () => {
 		const second = await pattern(40);
 		expect(second).toBe(first);
 		const hits = first.split('').filter((c) => c === 'x').length;
-		expect(hits).toBeGreaterThan(8);
-		expect(hits).toBeLessThan(32);
+		// Seed 42 gives this sequence (20 of 40, the rate asked for), on every run.
+		expect(first).toBe('..xx.x.x.x..xx.xxxx.xx..xx....xx.x...x.x');
+		expect(hits).toBe(20);
 		sb.configure({ faults: { kinds: ['emptyBody'], rate: 0.5, seed: 7 } });
 		sb.requests.length = 0;
 		expect(await pattern(40)).not.toBe(first);

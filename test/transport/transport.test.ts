@@ -197,7 +197,7 @@ describe('backoff between retries', () => {
 	it('waits at least what Retry-After asks (seconds), and never more than the cap', () => {
 		expect(backoffDelay(1, 1000, '5', 0)).toBe(5000);
 		expect(backoffDelay(1, 1000, 5, 0.9)).toBe(5000);
-		expect(backoffDelay(4, 1000, '1', 0.9)).toBeGreaterThan(1000);
+		expect(backoffDelay(4, 1000, '1', 0.9)).toBe(7600); // the backoff (8 s, 95 %) is longer than Retry-After's 1 s
 		for (const junk of ['soon', '-3', '', null, 'Wed, 21 Oct 2015 07:28:00 GMT']) expect(backoffDelay(1, 1000, junk, 0)).toBe(500);
 		expect(backoffDelay(20, 1000, undefined, 0.5)).toBe(MAX_BACKOFF_MS);
 		expect(backoffDelay(1, 1000, '3600', 0)).toBe(MAX_BACKOFF_MS);
@@ -246,9 +246,16 @@ describe('base URL rules', () => {
 	});
 
 	it('tolerates trailing slashes and keeps a path prefix', async () => {
-		const { json } = await probe(() => ({ body: envelope(0) }));
-		expect(json).toMatchObject({ code: '0' });
-		expect(server?.seen[0].url).toBe('/v2/custom');
+		server = await startScripted(() => ({ body: envelope(0) }));
+		const result = await runNode({
+			type: PROBE_TYPE,
+			extraTypes: { [PROBE_TYPE]: probeNode },
+			parameters: { call: JSON.stringify({ method: 'GET', path: '/v2/custom' }), options: JSON.stringify(PROBE_OPTIONS) },
+			input: [{}],
+			credentials: { baseUrl: `${server.baseUrl}/gateway/campaign-api//`, apiKey: KEY },
+		});
+		expect(result.out[0]?.[0]?.json).toMatchObject({ code: '0' });
+		expect(server.seen.map((s) => s.url)).toEqual(['/gateway/campaign-api/v2/custom']);
 	});
 });
 
@@ -295,6 +302,7 @@ describe('the API key never leaks', () => {
 	it('keeps it out of results that echo it', async () => {
 		const { json } = await probe(() => ({ body: envelope(-9997, null, { message: `bad ${KEY}` }) }));
 		expect(JSON.stringify(json)).not.toContain(KEY);
+		expect(json?.serviceMessage).toBe('bad [redacted]');
 	});
 });
 

@@ -7,6 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { optionNumber, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
+import { setField } from '../../shared/values';
 import { runOrdered } from '../helpers/pool';
 import type { ApiResult } from '../../shared/transport';
 import { CampaignClient, resultWords } from '../../shared/transport';
@@ -158,7 +159,7 @@ function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string 
 		if (key === '') return 'A template variable has an empty key';
 		if (/[\r\n]/.test(key)) return `Template variable key "${key.replace(/[\r\n]+/g, ' ')}" contains a line break`;
 		if (Object.prototype.hasOwnProperty.call(variables, key)) return `Template variable key "${key}" is given twice; keys must be unique`;
-		variables[key] = value as IDataObject[string];
+		setField(variables, key, value); // a key named __proto__ is sent as a key, like every other
 	}
 	return variables;
 }

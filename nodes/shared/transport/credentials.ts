@@ -7,36 +7,46 @@ import { NodeOperationError } from 'n8n-workflow';
 
 export const CREDENTIAL_TYPE = 'campaignApi';
 
-/** Host names for which plain http is allowed (this machine only). */
-export const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '[::1]', '::1'];
-
-/** The words of the https rule, shared with the credential test so both refuse alike. */
-export const HTTPS_RULE = 'must use https (http is allowed only for localhost)';
-
-/** Normalises and checks a base URL: https, or http only for this machine. */
-export function normalizeBaseUrl(raw: unknown, node: INode): string {
+/**
+ * The Base URL rule, one function for the nodes and the credential test: the words that complete
+ * "Base URL in the Campaign API credential ...", or '' for a Base URL the package sends to.
+ * Deliberately self-contained (no names from outside, no URL parser): the credential test runs
+ * this very function's source inside an n8n expression (credentials/CampaignApi.credentials.ts),
+ * where there is no URL class, so both refuse exactly the same texts. It accepts a strict form
+ * (`scheme://host[:port][/path]`), so that no URL parser can read the host differently: a user
+ * name (`http://127.0.0.1:80@evil.example/`), a backslash or a space never passes.
+ */
+export function baseUrlProblem(raw: unknown): string {
 	const text = typeof raw === 'string' ? raw.trim() : '';
-	const fail = (rule: string) =>
-		new NodeOperationError(node, `Base URL in the Campaign API credential ${rule}`, {
+	if (text === '') return 'is empty';
+	const parts = /^([a-z][a-z0-9+.-]*):\/\/([^/?#\\]*)(.*)$/i.exec(text);
+	if (parts === null) return /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^https?:/i.test(text) ? 'must start with https://' : 'is not a valid URL';
+	const scheme = parts[1].toLowerCase();
+	const authority = parts[2];
+	const rest = parts[3];
+	if (scheme !== 'https' && scheme !== 'http') return 'must start with https://';
+	if (authority.indexOf('@') >= 0) return 'must not contain a user name or password';
+	if (/[?#]/.test(rest)) return 'must not contain a query (?) or a fragment (#)';
+	const hostPort = /^([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::([0-9]{1,5}))?$/i.exec(authority);
+	if (hostPort === null || Number(hostPort[2] || '0') > 65535) return 'is not a valid URL';
+	const host = hostPort[1].toLowerCase();
+	if (scheme === 'http' && host !== 'localhost' && host !== '127.0.0.1' && host !== '[::1]')
+		return 'must use https (http is allowed only for localhost)';
+	if (rest.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) return 'must not contain "." or ".." path segments';
+	if (!/^(?:\/(?:[a-z0-9._~!$&'()*+,;=:@-]|%[0-9a-f]{2})*)*$/i.test(rest)) return 'is not a valid URL';
+	return '';
+}
+
+/** Normalises and checks a base URL (baseUrlProblem); returns it without trailing slashes. */
+export function normalizeBaseUrl(raw: unknown, node: INode): string {
+	const problem = baseUrlProblem(raw);
+	if (problem !== '') {
+		throw new NodeOperationError(node, `Base URL in the Campaign API credential ${problem}`, {
 			description: 'Example: https://api.example.com',
 		});
-	if (text === '') throw fail('is empty');
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		throw fail('is not a valid URL');
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail('must start with https://');
-	if (url.protocol === 'http:' && !LOCAL_HOSTS.includes(url.hostname)) throw fail(HTTPS_RULE);
-	if (url.username !== '' || url.password !== '') throw fail('must not contain a user name or password');
-	if (url.search !== '' || url.hash !== '') throw fail('must not contain a query (?) or a fragment (#)');
-	// Checked on the text as typed: URL parsing has already resolved "a/../b" (and "%2e%2e") away.
-	const typedPath = text.replace(/^[^:]*:[/\\]*[^/\\?#]*/, '').split(/[?#]/)[0];
-	if (typedPath.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment)))
-		throw fail('must not contain "." or ".." path segments');
-	const path = url.pathname.replace(/\/+$/, '');
-	return `${url.protocol}//${url.host}${path}`;
+	const url = new URL(String(raw).trim());
+	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** The key goes into a header: it must be present and hold no line break or control character. */

@@ -117,6 +117,8 @@ export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOut
 	const unsafe = (call.safety ?? 'idempotent') === 'unsafe';
 	if (raw.networkCode !== undefined) return networkOutcome(raw.networkCode, unsafe, attempts);
 	const status = raw.status ?? 0;
+	// Before the body: a redirect is never an answer, whatever it carries.
+	if (status >= 300 && status < 400) return redirectOutcome(status, raw.headers?.location, attempts);
 	const parsed = parseJson(raw.text);
 	const tooDeep = parsed !== undefined && nestsDeeperThan(parsed, MAX_JSON_DEPTH);
 	const body = tooDeep ? undefined : redactor.body(parsed, raw.text);
@@ -182,6 +184,38 @@ export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOut
 	}
 	const maybeDelivered = unsafe && status >= 500;
 	return { ...base, code: `HTTP_${status}`, info: statusInfo(status, maybeDelivered), deliveryUnknown: maybeDelivered };
+}
+
+/**
+ * A redirect is not followed (the client disables it: the API key would go along). It proves the
+ * request went no further than the Base URL, so even a send certainly did not go out; the
+ * whole call stops with where the redirect pointed (the host only: a path may hold a token).
+ */
+function redirectOutcome(status: number, location: unknown, attempts: number): ApiResult {
+	const text = typeof location === 'string' ? location.trim() : '';
+	let where = 'an address it did not give';
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+		try {
+			where = new URL(text).host || where;
+		} catch {
+			where = 'an address that is not a valid URL';
+		}
+	} else if (text !== '') {
+		where = 'another path of the same host';
+	}
+	return {
+		code: `HTTP_${status}`,
+		info: {
+			kind: 'account',
+			message: `The Base URL answered with a redirect (HTTP ${status}) to ${where}; requests never follow redirects, so nothing was sent there`,
+			hint: 'Set the Base URL in the Campaign API credential to the address the service answers at itself (for example https:// instead of http://, or the final host name): the API key is only ever sent to the Base URL.',
+		},
+		httpStatus: status,
+		processValue: undefined,
+		body: undefined,
+		deliveryUnknown: false,
+		attempts,
+	};
 }
 
 function networkOutcome(networkCode: string, unsafe: boolean, attempts: number): ApiResult {
