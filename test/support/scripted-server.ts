@@ -24,7 +24,6 @@ export interface ScriptedServer {
 
 export async function startScripted(handler: (req: Seen, index: number) => Answer): Promise<ScriptedServer> {
 	const seen: Seen[] = [];
-	const sockets = new Set<net.Socket>();
 	const server = http.createServer((req, res) => {
 		let body = '';
 		req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -45,6 +44,15 @@ export async function startScripted(handler: (req: Seen, index: number) => Answe
 			res.end(payload);
 		});
 	});
+	return { ...(await listen(server)), seen };
+}
+
+/**
+ * Starts `server` on a free 127.0.0.1 port; close() ends its open connections too (a test server
+ * must not keep a hanging or keep-alive socket open after its test).
+ */
+export async function listen(server: http.Server): Promise<{ baseUrl: string; close(): Promise<void> }> {
+	const sockets = new Set<net.Socket>();
 	server.on('connection', (socket: net.Socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
@@ -53,7 +61,6 @@ export async function startScripted(handler: (req: Seen, index: number) => Answe
 	const { port } = server.address() as net.AddressInfo;
 	return {
 		baseUrl: `http://127.0.0.1:${port}`,
-		seen,
 		close: () =>
 			new Promise<void>((resolve) => {
 				for (const socket of sockets) socket.destroy();

@@ -18,9 +18,11 @@ async function probe(
 	answers: (index: number) => Answer,
 	call: IDataObject = { method: 'GET', path: '/v2/custom' },
 	options: IDataObject = PROBE_OPTIONS,
-	baseUrl?: string,
+	/** The Base URL, or how to make it from the scripted server's address. */
+	baseUrl?: string | ((serverUrl: string) => string),
 ) {
 	server = await startScripted((_req, index) => answers(index));
+	if (typeof baseUrl === 'function') baseUrl = baseUrl(server.baseUrl);
 	const result = await runNode({
 		type: PROBE_TYPE,
 		extraTypes: { [PROBE_TYPE]: probeNode },
@@ -246,16 +248,9 @@ describe('base URL rules', () => {
 	});
 
 	it('tolerates trailing slashes and keeps a path prefix', async () => {
-		server = await startScripted(() => ({ body: envelope(0) }));
-		const result = await runNode({
-			type: PROBE_TYPE,
-			extraTypes: { [PROBE_TYPE]: probeNode },
-			parameters: { call: JSON.stringify({ method: 'GET', path: '/v2/custom' }), options: JSON.stringify(PROBE_OPTIONS) },
-			input: [{}],
-			credentials: { baseUrl: `${server.baseUrl}/gateway/campaign-api//`, apiKey: KEY },
-		});
-		expect(result.out[0]?.[0]?.json).toMatchObject({ code: '0' });
-		expect(server.seen.map((s) => s.url)).toEqual(['/gateway/campaign-api/v2/custom']);
+		const { json } = await probe(() => ({ body: envelope(0) }), undefined, PROBE_OPTIONS, (url) => `${url}/gateway/campaign-api//`);
+		expect(json).toMatchObject({ code: '0' });
+		expect(server?.seen.map((s) => s.url)).toEqual(['/gateway/campaign-api/v2/custom']);
 	});
 });
 

@@ -7,8 +7,9 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } 
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
+import { readBody } from './body';
 import type { ApiCall, ApiResult, RawOutcome, Redactor } from './outcome';
-import { classify, networkCodeOf } from './outcome';
+import { MAX_RESPONSE_BYTES, classify, networkCodeOf } from './outcome';
 import { backoffDelay, retryStep } from './retry';
 
 export interface TransportSettings {
@@ -139,7 +140,8 @@ export class CampaignClient implements Redactor {
 			url: `${this.baseUrl}${call.path}`,
 			qs: call.qs as IDataObject | undefined,
 			headers: { Accept: 'application/json' },
-			encoding: 'text',
+			// A stream, read here up to MAX_RESPONSE_BYTES (body.ts): never an unbounded buffer.
+			encoding: 'stream',
 			json: false,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -163,7 +165,7 @@ export class CampaignClient implements Redactor {
 				headers?: Record<string, unknown>;
 				body: unknown;
 			};
-			return { status: response.statusCode, headers: response.headers, text: bodyText(response.body) };
+			return { status: response.statusCode, headers: response.headers, ...(await readBody(response.body, MAX_RESPONSE_BYTES)) };
 		} catch (error) {
 			const networkCode = networkCodeOf(error);
 			if (networkCode === undefined) {
@@ -177,10 +179,4 @@ export class CampaignClient implements Redactor {
 			return { networkCode };
 		}
 	}
-}
-
-function bodyText(body: unknown): string {
-	if (typeof body === 'string') return body;
-	if (body === undefined || body === null) return '';
-	return Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body);
 }

@@ -44,7 +44,17 @@ export interface RawOutcome {
 	headers?: Record<string, unknown>;
 	text?: string;
 	networkCode?: string;
+	/** Set when the body passed MAX_RESPONSE_BYTES: how much had arrived when reading stopped. */
+	tooLargeBytes?: number;
 }
+
+/**
+ * The most an answer may weigh. The largest answer the service documents is a read page of 1,000
+ * entries (docs/service-rules.md#limits): about 0.2 MB with 100-character values, 1.1 MB with
+ * 1,000-character ones. 32 MB leaves room for far larger values and still bounds what a broken or
+ * hostile endpoint can make a worker hold.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Removes the API key from what the service answered (see client.ts). */
 export interface Redactor {
@@ -119,6 +129,7 @@ export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOut
 	const status = raw.status ?? 0;
 	// Before the body: a redirect is never an answer, whatever it carries.
 	if (status >= 300 && status < 400) return redirectOutcome(status, raw.headers?.location, attempts);
+	if (raw.tooLargeBytes !== undefined) return tooLargeOutcome(status, unsafe, attempts);
 	const parsed = parseJson(raw.text);
 	const tooDeep = parsed !== undefined && nestsDeeperThan(parsed, MAX_JSON_DEPTH);
 	const body = tooDeep ? undefined : redactor.body(parsed, raw.text);
@@ -214,6 +225,26 @@ function redirectOutcome(status: number, location: unknown, attempts: number): A
 		processValue: undefined,
 		body: undefined,
 		deliveryUnknown: false,
+		attempts,
+	};
+}
+
+/**
+ * An answer larger than MAX_RESPONSE_BYTES is not read: the whole call stops (asking again would
+ * get the same). A send answered that way reached something: its delivery is unknown.
+ */
+function tooLargeOutcome(status: number, unsafe: boolean, attempts: number): ApiResult {
+	const limit = `${MAX_RESPONSE_BYTES / 1024 / 1024} MB`;
+	const message = `The service answered with more than ${limit} (HTTP ${status}); the answer was not read`;
+	return {
+		code: 'RESPONSE_TOO_LARGE',
+		info: unsafe
+			? { kind: 'deliveryUnknown', message: `${message}: the message may or may not have been sent`, hint: 'Check in the service before sending again, and check the Base URL in the Campaign API credential.' }
+			: { kind: 'account', message, hint: `No answer of the campaign API comes near ${limit} (a page of 1,000 entries is about 1 MB): check the Base URL in the Campaign API credential.` },
+		httpStatus: status,
+		processValue: undefined,
+		body: undefined,
+		deliveryUnknown: unsafe,
 		attempts,
 	};
 }

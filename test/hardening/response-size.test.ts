@@ -1,0 +1,94 @@
+/**
+ * The response-size cap (MAX_RESPONSE_BYTES): an endpoint that answers without end is read up to
+ * the cap and no further (the connection is closed), the whole call stops with a clear error, and
+ * a send answered that way is "delivery unknown". The largest real answer, a read page of 1,000
+ * entries with long values, is read as before.
+ */
+import { MAX_RESPONSE_BYTES } from '../../nodes/shared/transport';
+import { FAST, runNode, useSandbox } from '../support';
+import { http } from '../support/node';
+import { listen } from '../support/scripted-server';
+
+const KEY = ['size', 'test', 'key', '5e21'].join('-');
+const CHUNK = Buffer.alloc(64 * 1024, 'x');
+/** What the endless server would send if nobody stopped reading: far more than the cap. */
+const ENDLESS = 8 * MAX_RESPONSE_BYTES;
+
+/** A server whose every answer is a 200 of ENDLESS bytes, written as fast as the client reads. */
+async function endless() {
+	const written: number[] = [];
+	const server = http.createServer((_req, res) => {
+		const index = written.push(0) - 1;
+		res.writeHead(200, { 'content-type': 'application/json' });
+		const pump = () => {
+			while (written[index] < ENDLESS) {
+				written[index] += CHUNK.length;
+				if (!res.write(CHUNK)) return void res.once('drain', pump);
+			}
+			res.end();
+		};
+		res.on('close', () => res.removeAllListeners('drain'));
+		pump();
+	});
+	return { ...(await listen(server)), written };
+}
+
+describe('an answer larger than the cap', () => {
+	it('stops a read with a clear error after reading about the cap, not the whole answer, and does not retry', async () => {
+		const server = await endless();
+		try {
+			const result = await runNode({ type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true, options: FAST }, input: [{}], credentials: { baseUrl: server.baseUrl, apiKey: KEY } });
+			expect((result.error as unknown as { message: string }).message).toContain('The service answered with more than 32 MB (HTTP 200); the answer was not read');
+			expect(server.written).toHaveLength(1);
+			// The client closed the connection: the server wrote the cap plus what the sockets buffer, not 256 MB.
+			expect(server.written[0]).toBeLessThan(2 * MAX_RESPONSE_BYTES);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('puts a send answered that way on Failed as delivery unknown (it reached something)', async () => {
+		const server = await endless();
+		try {
+			const result = await runNode({
+				type: 'campaignAlimtalk',
+				parameters: { operation: 'send', campaignKey: 'DEMO-WELCOME', phoneNumber: '821012345678', properties: { property: [{ key: 'name', value: 'Kim' }] }, options: FAST },
+				input: [{}],
+				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.out[1].map((item) => item.json)).toEqual([
+				expect.objectContaining({ code: 'RESPONSE_TOO_LARGE', deliveryUnknown: true, message: expect.stringContaining('may or may not have been sent') }),
+			]);
+			expect(server.written).toHaveLength(1);
+		} finally {
+			await server.close();
+		}
+	});
+});
+
+describe('the largest real answer', () => {
+	const sb = useSandbox({});
+
+	it('reads a page of 1,000 entries with 1,000-character values as before (far under the cap)', async () => {
+		sb.configure({ pageSize: 1000 });
+		const value = '가'.repeat(1000);
+		for (let i = 0; i < 1000; i++) sb.state.custom.set(`m${String(i).padStart(4, '0')}`, new Map([['note', value]]));
+		const result = await runNode({ type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true, options: FAST }, input: [{}], credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey } });
+		expect(result.error).toBeUndefined();
+		expect(result.out[0]).toHaveLength(1000);
+		expect(result.out[0][999].json).toMatchObject({ memberId: 'm0999' });
+		expect(JSON.stringify(result.out[0][999].json)).toContain(value);
+		expect(sb.requests.filter((r) => r.path === '/v2/custom')).toHaveLength(1);
+		// The page itself, as the service sends it: 3 bytes a Korean character, about 3 MB, a tenth of the cap.
+		const page = await new Promise<number>((resolve, reject) => {
+			http.get(`${sb.baseUrl}/v2/custom`, { headers: { 'x-api-key': sb.apiKey } }, (res) => {
+				let bytes = 0;
+				res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+				res.on('end', () => resolve(bytes));
+			}).on('error', reject);
+		});
+		expect(page).toBeGreaterThan(3_000_000);
+		expect(page).toBeLessThan(MAX_RESPONSE_BYTES / 10);
+	});
+});
