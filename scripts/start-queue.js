@@ -11,7 +11,6 @@
  * workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true).
  */
 'use strict';
-const fs = require('node:fs');
 const path = require('node:path');
 const rt = require('./runtime');
 const { startCluster } = require('./queue/cluster');
@@ -35,8 +34,6 @@ Options:
 `;
 const options = parseCommandLine(NAME, USAGE, { workers: { type: 'string' }, 'no-build': { type: 'boolean' } });
 const workersArg = intOption(NAME, 'workers', options.workers, 1, 16) ?? 2;
-/** The sandbox CLI's default API key. */
-const SANDBOX_KEY = 'sandbox-demo-key';
 const EVENT_EXAMPLE = 'cmExampleEventMsg';
 
 const started = Date.now();
@@ -79,18 +76,14 @@ async function main() {
 	const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 	rt.log(`sandbox listening on ${sandboxUrl}`);
 
-	const examples = fs
-		.readdirSync(path.join(rt.ROOT, 'examples'))
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((f) => path.join(rt.ROOT, 'examples', f));
+	const examples = rt.exampleFiles();
 	rt.log(`starting PostgreSQL, Redis and n8n in queue mode (main, webhook, ${workersArg} workers)`);
 	const cluster = await startCluster({
 		workers: workersArg,
 		credentials: [
 			{
 				...rt.SANDBOX_CREDENTIAL,
-				data: { baseUrl: sandboxUrl, apiKey: SANDBOX_KEY, memberApiVersion: 'any' },
+				data: { baseUrl: sandboxUrl, apiKey: rt.SANDBOX_DEMO_KEY, memberApiVersion: 'any' },
 			},
 		],
 		workflows: examples,
@@ -120,7 +113,7 @@ async function main() {
 		),
 		`  PostgreSQL      127.0.0.1:${cluster.postgres.port} (database ${cluster.postgres.database}, user ${cluster.postgres.user})`,
 		`  Redis           127.0.0.1:${cluster.redis.port}`,
-		`  sandbox         ${sandboxUrl}  (API key ${SANDBOX_KEY}; credential "${rt.SANDBOX_CREDENTIAL.name}")`,
+		`  sandbox         ${sandboxUrl}  (API key ${rt.SANDBOX_DEMO_KEY}; credential "${rt.SANDBOX_CREDENTIAL.name}")`,
 		`  examples        ${examples.map((f) => path.basename(f)).join(', ')}`,
 		`  data            ${cluster.dir}  (removed on stop)`,
 		'',

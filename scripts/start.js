@@ -22,9 +22,11 @@ const {
 	ROOT,
 	httpRequest,
 	SANDBOX_CREDENTIAL: CREDENTIAL,
+	SANDBOX_DEMO_KEY,
 	buildPackage,
 	buildSandbox,
 	ensureRuntime,
+	exampleFiles,
 	formatDuration,
 	freePort,
 	importCredentials,
@@ -63,9 +65,6 @@ const options = parseCommandLine('npm start', USAGE, {
 });
 const editorPort = intOption('npm start', 'port', options.port, 1, 65535) ?? 5678;
 const sandboxPort = intOption('npm start', 'sandbox-port', options['sandbox-port'], 1, 65535) ?? 8787;
-
-/** The sandbox CLI's API key (its default; checked once the sandbox is up). */
-const SANDBOX_DEMO_KEY = 'sandbox-demo-key';
 
 const started = Date.now();
 const stoppers = [];
@@ -199,13 +198,7 @@ async function main() {
 	fs.writeFileSync(path.join(userFolder, DEMO_MARKER), 'A demo user folder of `npm start` (n8n-nodes-campaign-messaging).\n');
 
 	const sandboxUrl = `http://127.0.0.1:${await freePort(sandboxPort)}`;
-	const examples = options['no-examples']
-		? []
-		: fs
-				.readdirSync(path.join(ROOT, 'examples'))
-				.filter((f) => f.endsWith('.json'))
-				.sort()
-				.map((f) => path.join(ROOT, 'examples', f));
+	const examples = options['no-examples'] ? [] : exampleFiles();
 
 	// Two lanes at once: (a) build, package, sandbox; (b) n8n's imports (each boots n8n's CLI).
 	const [laneA, laneB] = await Promise.allSettled([

@@ -114,7 +114,7 @@ function workerSpecs(workers) {
  *   dir: string,
  *   paths: import('../runtime').RuntimePaths,
  *   postgres: import('./services').PostgresHandle,
- *   redis: import('./services').ServiceHandle,
+ *   redis: import('./services').RedisHandle,
  *   env: Record<string, string>,
  *   main: N8nProcess,
  *   webhook?: N8nProcess,

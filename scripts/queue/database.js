@@ -9,6 +9,7 @@
  */
 'use strict';
 const path = require('node:path');
+const { parseRunData } = require('../runtime/index.js');
 
 /** Execution statuses after which n8n no longer touches the record. */
 const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
@@ -39,7 +40,6 @@ const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
  */
 async function openDatabase(paths, postgres) {
 	const { Client } = require(path.join(paths.dir, 'node_modules', 'pg'));
-	const { parse } = require(path.join(paths.dir, 'node_modules', 'flatted'));
 	const client = new Client({
 		host: postgres.host,
 		port: postgres.port,
@@ -66,7 +66,7 @@ async function openDatabase(paths, postgres) {
 	const runData = async (id) => {
 		const rows = await query(`SELECT data FROM execution_data WHERE "executionId" = $1`, [id]);
 		if (rows.length === 0 || !rows[0].data) return undefined;
-		return parse(rows[0].data);
+		return parseRunData(paths, rows[0].data);
 	};
 
 	/**

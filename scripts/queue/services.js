@@ -188,7 +188,8 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 /**
  * A throwaway Redis on a free 127.0.0.1 port, nothing saved to disk, a password made for this run,
  * run as the `redis` user when this process is root; stop() ends it and removes its folder.
- * @returns {Promise<ServiceHandle & { password: string }>}
+ * @typedef {ServiceHandle & { password: string }} RedisHandle
+ * @returns {Promise<RedisHandle>}
  */
 async function startRedis() {
 	const binary = redisBinary();

@@ -24,7 +24,8 @@ function parseCommandLine(name, usage, options, argv = process.argv.slice(2)) {
 	try {
 		({ values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, strict: true }));
 	} catch (error) {
-		process.stderr.write(`${name}: ${firstLine(error.message)} (see ${name} -- --help)\n`);
+		const help = name.startsWith('npm ') ? `${name} -- --help` : `${name} --help`;
+		process.stderr.write(`${name}: ${firstLine(error.message)} (see ${help})\n`);
 		process.exit(2);
 	}
 	if (values.help) {

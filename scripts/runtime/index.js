@@ -29,7 +29,7 @@ const { ensureRuntime } = require('./install');
 const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
 const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles } = require('./package');
 const cli = require('./n8n-cli');
-const { OWNER, ownerEnv, setupOwner, startN8n } = require('./n8n-server');
+const { OWNER, login, ownerEnv, setupOwner, startN8n } = require('./n8n-server');
 const { freePort, httpGet, httpRequest } = require('./net');
 
 module.exports = {
@@ -65,10 +65,14 @@ module.exports = {
 	freePort,
 	httpGet,
 	SANDBOX_CREDENTIAL: cli.SANDBOX_CREDENTIAL,
+	SANDBOX_DEMO_KEY: cli.SANDBOX_DEMO_KEY,
+	exampleFiles: cli.exampleFiles,
+	parseRunData: cli.parseRunData,
 	OWNER,
 	startN8n,
 	httpRequest,
 	setupOwner,
+	login,
 	loadPlaywright,
 	cleanEnv,
 	ownerEnv,

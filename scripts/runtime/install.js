@@ -182,15 +182,22 @@ async function install(paths, spec, hash) {
 module.exports = { ensureRuntime };
 
 if (require.main === module) {
+	const { parseCommandLine, reportFailure } = require('./command');
 	const { ensureChromium } = require('./browser');
+	const name = 'node scripts/runtime/install.js';
+	const options = parseCommandLine(
+		name,
+		`Usage: ${name} [--chromium]\n\nPrepares the local n8n runtime (Node 24, n8n ${N8N_VERSION}, playwright-core) in\n${runtimePaths().dir}\nahead of time; npm start and the end-to-end tests reuse it.\n\n  --chromium   also install Debian's chromium for the browser check\n  --help       print this and exit`,
+		{ chromium: { type: 'boolean' } },
+	);
 	const t = Date.now();
 	ensureRuntime()
 		.then(async (paths) => {
-			if (process.argv.includes('--chromium')) await ensureChromium();
+			if (options.chromium) await ensureChromium();
 			log(`ready: ${paths.dir} (${formatDuration(Date.now() - t)})`);
 		})
 		.catch((error) => {
-			process.stderr.write(`${error.stack ?? error}\n`);
+			reportFailure(name, error);
 			process.exit(1);
 		});
 }

@@ -6,12 +6,36 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { PACKAGE_NAME, run, tail } = require('./process');
+const { PACKAGE_NAME, ROOT, run, tail } = require('./process');
 const { freePort } = require('./net');
 const { n8nEnv } = require('./paths');
 
 /** The credential the examples use (`credentials.campaignApi` in examples/*.json). */
 const SANDBOX_CREDENTIAL = { id: 'campaignSandbox1', name: 'Campaign Sandbox', type: 'campaignApi' };
+
+/** The API key the sandbox CLI (`npm run sandbox`, sandbox/cli.ts) accepts by default. */
+const SANDBOX_DEMO_KEY = 'sandbox-demo-key';
+
+/** The example workflows (examples/*.json), in name order. */
+function exampleFiles() {
+	const dir = path.join(ROOT, 'examples');
+	return fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => path.join(dir, f));
+}
+
+/**
+ * Decodes an execution's stored run data (n8n keeps it `flatted`-encoded), with the runtime's own
+ * `flatted`.
+ * @param {import('./paths').RuntimePaths} paths
+ * @param {string} text
+ * @returns {any}
+ */
+function parseRunData(paths, text) {
+	return require(path.join(paths.dir, 'node_modules', 'flatted')).parse(text);
+}
 
 /** A new, empty N8N_USER_FOLDER under `parent` (default: the OS temp folder). */
 function createUserFolder(parent = os.tmpdir(), prefix = 'n8n-campaign-') {
@@ -151,6 +175,9 @@ async function executeWorkflow(paths, userFolder, id, { timeoutMs = 300000 } = {
 
 module.exports = {
 	SANDBOX_CREDENTIAL,
+	SANDBOX_DEMO_KEY,
+	exampleFiles,
+	parseRunData,
 	createUserFolder,
 	installPackage,
 	n8nCli,

@@ -37,17 +37,28 @@ function ownerEnv(paths) {
 }
 
 /**
+ * Signs in to n8n's REST API; resolves with the session cookie ("n8n-auth=...").
+ * @param {string} url
+ * @param {string} email
+ * @param {string} password
+ * @returns {Promise<string>}
+ */
+async function login(url, email, password) {
+	const res = await httpRequest('POST', `${url}/rest/login`, { body: { emailOrLdapLoginId: email, password } });
+	if (res.status !== 200) throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.body.slice(0, 300)}`);
+	const cookie = [].concat(res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+	if (!cookie) throw new Error('login answered 200 without an n8n-auth cookie');
+	return cookie;
+}
+
+/**
  * Makes sure the started n8n has an owner (the env above normally did it; otherwise the REST owner
  * setup endpoint does) and signs in. Returns the login and the session cookie.
- */
-/**
  * @typedef {object} OwnerLogin
  * @property {string} email
  * @property {string} password
  * @property {boolean} created
  * @property {string} cookie  the `n8n-auth` cookie of a logged-in owner session ("name=value")
- */
-/**
  * @param {string} url
  * @returns {Promise<OwnerLogin>}
  */
@@ -61,21 +72,13 @@ async function setupOwner(url) {
 		if (res.status !== 200) throw new Error(`owner setup failed: HTTP ${res.status} ${res.body}`);
 		created = true;
 	}
-	const login = await httpRequest('POST', `${url}/rest/login`, {
-		body: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
-	});
-	if (login.status !== 200) throw new Error(`login as ${OWNER.email} failed: HTTP ${login.status} ${login.body}`);
-	const setCookie = [].concat(login.headers['set-cookie'] ?? []);
-	const cookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
-	if (!cookie) throw new Error('login answered 200 without an n8n-auth cookie');
+	const cookie = await login(url, OWNER.email, OWNER.password);
 	return { email: OWNER.email, password: OWNER.password, created, cookie };
 }
 
 /**
  * Starts `n8n start` on 127.0.0.1 and resolves once /healthz answers 200 and the REST API is up.
- * Returns `{ url, port, process, logFile, stop() }`. stop() ends n8n (SIGTERM, then SIGKILL).
- */
-/**
+ * stop() ends n8n (SIGTERM, then SIGKILL).
  * @typedef {object} StartedN8n
  * @property {string} url
  * @property {number} port
@@ -83,8 +86,6 @@ async function setupOwner(url) {
  * @property {string} logFile
  * @property {number} startMs
  * @property {() => Promise<void>} stop
- */
-/**
  * @param {import('./paths').RuntimePaths} paths
  * @param {string} userFolder
  * @param {{ port?: number, env?: Record<string, string>, timeoutMs?: number, logFile?: string }} [options]
@@ -156,4 +157,4 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 	return { url, port: actualPort, process: child, logFile: file, stop, startMs: Date.now() - started };
 }
 
-module.exports = { OWNER, ownerEnv, setupOwner, startN8n };
+module.exports = { OWNER, login, ownerEnv, setupOwner, startN8n };

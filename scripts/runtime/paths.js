@@ -61,8 +61,6 @@ function runtimePaths(dir = runtimeDir()) {
  * PATH because n8n starts its task runner as plain `node`. No N8N_ENCRYPTION_KEY: n8n makes a
  * random one for each user folder on first use and keeps it there (.n8n/config), so every demo
  * and test folder has its own; queue mode sets one per installation (scripts/queue/cluster.js).
- */
-/**
  * @param {string} userFolder
  * @param {Record<string, string>} [extra]
  * @returns {Record<string, string>}

@@ -4,7 +4,8 @@
  * SIGINT to that whole group, as a terminal sends it. What the command started is followed through
  * /proc (every descendant, whatever group it moved to), so a test can say that nothing is left.
  */
-import { ROOT, childProcess, delay, env, fs, proc, timer } from './node';
+import { cleanEnv } from '../../scripts/runtime';
+import { ROOT, childProcess, delay, fs, proc, timer } from './node';
 
 export interface CommandResult {
 	code: number | null;
@@ -31,24 +32,12 @@ export interface RunningCommand {
 	kill(): void;
 }
 
-/**
- * The environment of a user's shell: without what jest and an outer `npm run` set for themselves
- * (NODE_ENV=test makes n8n's CLI do nothing; npm_* would steer the inner npm), plus `extra`.
- */
-export function userEnv(extra: Record<string, string> = {}): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of Object.entries(env)) {
-		if (value === undefined || /^npm_/i.test(key) || key === 'NODE_ENV' || key === 'JEST_WORKER_ID' || key === 'INIT_CWD') continue;
-		out[key] = value;
-	}
-	return { ...out, ...extra };
-}
-
 /** Starts a command line (`['npm', 'start']`) the way a user does in a terminal, in the repository. */
 export function startCommand(argv: string[], extraEnv: Record<string, string> = {}): RunningCommand {
 	const started = Date.now();
 	const [file, ...args] = argv;
-	const child = childProcess.spawn(file, args, { cwd: ROOT, env: userEnv(extraEnv), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	// A user's shell: without what jest and the outer `npm run` set for themselves (cleanEnv).
+	const child = childProcess.spawn(file, args, { cwd: ROOT, env: cleanEnv(extraEnv), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	let out = '';
 	let err = '';
 	child.stdout.on('data', (d: Buffer) => (out += d.toString()));

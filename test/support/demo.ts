@@ -5,7 +5,8 @@
  * test/queue/start-queue.queue.ts).
  */
 import * as rt from '../../scripts/runtime';
-import { delay, path } from './node';
+import { portIsFree } from '../../scripts/queue/process';
+import { delay } from './node';
 
 /** The event example workflow both demos publish (examples/). */
 export const EVENT_EXAMPLE = 'cmExampleEventMsg';
@@ -38,13 +39,8 @@ export function readBanner(stdout: string): Banner {
 }
 
 /** Signs in with the banner's login; resolves with the session cookie ("n8n-auth=..."). */
-export async function signIn(banner: Banner): Promise<string> {
-	const res = await rt.httpRequest('POST', `${banner.editor}/rest/login`, {
-		body: { emailOrLdapLoginId: banner.email, password: banner.password },
-	});
-	if (res.status !== 200) throw new Error(`sign-in with the printed login: HTTP ${res.status} ${res.body.slice(0, 300)}`);
-	const cookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('n8n-auth='));
-	return String(cookie).split(';')[0];
+export function signIn(banner: Banner): Promise<string> {
+	return rt.login(banner.editor, banner.email, banner.password);
 }
 
 /** POSTs `body` to the webhook; a just-published workflow's webhook answers 404 for a moment. */
@@ -77,25 +73,14 @@ export async function finishedExecutions(banner: Banner, cookie: string, workflo
 	return Promise.all(
 		results.map(async ({ id, status }) => {
 			const res = await rt.httpRequest('GET', `${banner.editor}/rest/executions/${id}`, { headers: { cookie } });
-			const runData = parseFlatted(JSON.parse(res.body).data.data).resultData.runData as RunData;
+			const runData = rt.parseRunData(rt.runtimePaths(), JSON.parse(res.body).data.data).resultData.runData as RunData;
 			const output = (node: string) => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 			return { id, status, nodes: Object.keys(runData), output };
 		}),
 	);
 }
 
-/** n8n keeps run data `flatted`-encoded; the local n8n runtime has the decoder. */
-function parseFlatted(data: string): { resultData: { runData: unknown } } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const flatted = require(path.join(rt.runtimePaths().dir, 'node_modules', 'flatted')) as { parse(text: string): never };
-	return flatted.parse(data);
-}
-
-/** True when nothing answers HTTP at `url` any more. */
-export async function stoppedAnswering(url: string): Promise<boolean> {
-	// (not `instanceof Error`: errors from Node's own modules come from another realm under jest)
-	return rt.httpGet(url, { timeoutMs: 2000 }).then(
-		() => false,
-		() => true,
-	);
+/** True when nothing listens at `url`'s port any more. */
+export function stoppedAnswering(url: string): Promise<boolean> {
+	return portIsFree(Number(new URL(url).port));
 }

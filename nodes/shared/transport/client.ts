@@ -149,7 +149,6 @@ export class CampaignClient implements Redactor {
 			// Never follow a redirect: n8n's request helper would carry the API key (and a send's
 			// body) to wherever it points. A 3xx is a failure that names that host (outcome.ts).
 			disableFollowRedirect: true,
-			sendCredentialsOnCrossOriginRedirect: false,
 		};
 		if (call.body !== undefined) {
 			// The JSON text as bytes: axios sends them untouched. Given as text with a JSON content type,
