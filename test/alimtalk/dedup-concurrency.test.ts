@@ -61,7 +61,7 @@ describe('Deduplication Key with overlapping executions in two processes', () =>
 		const first = await deliver(events);
 		expect(first.filter((r) => r.error)).toEqual([]);
 		expect(sb.state.sent).toHaveLength(EVENTS);
-		expect(store.entries('test-workflow', 'n:node-under-test')).toHaveLength(EVENTS);
+		expect(store.keys('test-workflow', 'n:node-under-test')).toHaveLength(EVENTS);
 		const second = await deliver(events);
 		expect(second.filter((r) => r.error)).toEqual([]);
 		expect(sb.state.sent).toHaveLength(EVENTS);

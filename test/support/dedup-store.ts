@@ -20,6 +20,7 @@ import type {
 	IDataDeduplicator,
 	IDeduplicationOutput,
 } from 'n8n-workflow';
+import { KEYS_ROW_ENTRY } from '../../nodes/CampaignAlimtalk/dedup/markers';
 import { delay } from './node';
 
 interface Row {
@@ -60,6 +61,12 @@ export class ProcessedDataStore implements IDataDeduplicator {
 
 	static hash(value: DeduplicationItemTypes): string {
 		return createHash('md5').update(value.toString()).digest('base64');
+	}
+
+	/** The entries of a scope's row that stand for messages: all but the node's row marker (empty when there is no row). */
+	keys(workflowId: string, context: string): DeduplicationItemTypes[] {
+		const marker = ProcessedDataStore.hash(KEYS_ROW_ENTRY);
+		return (this.entries(workflowId, context) ?? []).filter((entry) => entry !== marker);
 	}
 
 	/** The stored entries of a scope's row (undefined when there is no row). */

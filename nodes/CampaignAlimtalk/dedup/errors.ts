@@ -14,10 +14,13 @@ export function storeError(node: INode, error: unknown, description?: string): N
 	return new NodeOperationError(node, `Deduplication Key: n8n's deduplication store failed: ${messageOf(error)}`, { description });
 }
 
+export const CONFLICT_CODE = 'deduplicationConflict';
+
 /** The lock row holds another node's data, or data of another mode. */
 export function conflictError(node: INode, lockScope: DeduplicationScope, cause?: unknown): NodeOperationError {
 	const detail = cause === undefined ? '' : ` (${messageOf(cause)})`;
-	return lockScope === 'workflow'
+	const error =
+		lockScope === 'workflow'
 		? new NodeOperationError(
 				node,
 				`Deduplication Key: another node of this workflow keeps deduplication data with scope "Whole Workflow"${detail}; with Deduplication Scope "This Node", this node needs that record to coordinate executions`,
@@ -29,4 +32,6 @@ export function conflictError(node: INode, lockScope: DeduplicationScope, cause?
 		: new NodeOperationError(node, `Deduplication Key: this node's deduplication record holds data of another kind${detail}`, {
 				description: 'Nothing was sent. Run the workflow again; if it persists, report it.',
 			});
+	error.context.campaignCode = CONFLICT_CODE;
+	return error;
 }

@@ -1,165 +1,247 @@
 /**
- * Serialises every read-modify-write of n8n's deduplication store for one workflow, across the
- * executions of one process and across processes (queue-mode workers share the database).
+ * A lock across processes on n8n's deduplication store, for one workflow (README, "Sending once
+ * across executions"; the reasoning in docs/deduplication.md).
  *
- * n8n's store keeps one row per workflow and scope and rewrites it whole on every call, with no
- * lock: calls that overlap lose each other's keys. Its one atomic step is creating a scope's row
- * (a second insert fails on the unique key), so a row that holds nothing but LOCK_ENTRY is the
- * lock: the call that creates it holds it, deleting the row releases it. The keys never live in
- * that row (see `lockScopeFor`).
- *
- * Within one process, executions queue their store calls here; one lock round serves every call
- * queued when it starts, so a burst of executions costs one lock round, not one each. The queue
- * is empty whenever no execution waits on it: nothing outlives the executions that use it.
+ * The store has no conditional write: one row per workflow and scope, rewritten whole by every
+ * call. Its one atomic step is creating a row (a second insert of the same row fails), so the
+ * lock is a row that holds nothing but copies of LOCK_ENTRY: the call that creates it holds it.
+ * - Created with a random number of copies (2 to 32): an insert returns every copy as new, a
+ *   call that found the row returns at most one, so the holder knows it created the row, and
+ *   two locks in a row rarely have the same size.
+ * - The holder keeps a heartbeat (one more entry every HEARTBEAT_MS), so its entry count changes
+ *   while it is alive. A waiter only reads the count (`getProcessedDataCount`), and takes the
+ *   lock over only after the count stood still for STALE_LOCK_MS.
+ * - A holder whose last heartbeat is older than LEASE_MS (far less than STALE_LOCK_MS) starts no
+ *   more work, and deletes the row on release only when the count is still its own.
+ * - A row that holds other data (another node's keys) is never deleted: that is a conflict,
+ *   reported before anything is sent. An empty row is not a lock: it is removed, then created.
  */
-import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { DeduplicationScope, INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { conflictError, messageOf, storeError } from './errors';
 
 export const LOCK_ENTRY = 'campaign-alimtalk-deduplication-lock';
-/** A lock held longer than this is taken as left behind by a process that died holding it. */
+/** A lock whose entry count stood still this long is taken as left behind by a dead process. */
 export const STALE_LOCK_MS = 30000;
+/** A holder whose last heartbeat is older than this starts no more work and keeps its hands off the row. */
+export const LEASE_MS = 10000;
+/** How often a holder adds a heartbeat entry. */
+export const HEARTBEAT_MS = 2000;
+/** A count that stood still this long is probed once (a write) to tell a lock from other data. */
+export const FOREIGN_CHECK_MS = 5000;
+/** Before taking over, a waiter waits a random time up to this, then looks again. */
+export const TAKEOVER_JITTER_MS = 1000;
+const BEAT_SLICE_MS = 100;
 const POLL_MIN_MS = 10;
-const POLL_SPREAD_MS = 30;
+const POLL_MAX_MS = 200;
+const MAX_COPIES = 32;
+const STORE_TRIES = 3;
 
-type Helpers = IExecuteFunctions['helpers'];
-
-/** The keys of scope "node" are in the node's row, so the lock is the workflow's row, and the other way round. */
-export function lockScopeFor(keyScope: DeduplicationScope): DeduplicationScope {
-	return keyScope === 'node' ? 'workflow' : 'node';
+/** Time and chance, injected so that the races can be replayed exactly in tests. */
+export interface LockEnv {
+	now: () => number;
+	sleep: (ms: number) => Promise<void>;
+	random: () => number;
 }
 
-/** The database row the lock is, as n8n names it (workflow id and context). */
-export function lockRowId(ctx: IExecuteFunctions, keyScope: DeduplicationScope): string {
-	const workflowId = String(ctx.getWorkflow().id);
-	return lockScopeFor(keyScope) === 'workflow' ? `${workflowId}|` : `${workflowId}|n:${ctx.getNode().id}`;
+export const DEFAULT_ENV: LockEnv = { now: () => Date.now(), sleep: async (ms) => await sleep(ms), random: Math.random };
+
+/** The lock row's four store calls (n8n's deduplication helpers, bound to the lock's scope). */
+export interface LockStore {
+	record: (values: string[]) => Promise<{ new: unknown[] }>;
+	remove: (values: string[]) => Promise<void>;
+	clear: () => Promise<void>;
+	count: () => Promise<number>;
 }
 
 const UNIQUE_VIOLATION = /duplicate key|unique constraint|SQLITE_CONSTRAINT|ER_DUP_ENTRY/i;
 
-/** One attempt: true when this call created the lock row. */
-async function tryAcquire(helpers: Helpers, node: INode, scope: DeduplicationScope): Promise<boolean> {
-	let created: boolean;
-	try {
-		const result = await helpers.checkProcessedAndRecord([LOCK_ENTRY], scope, { mode: 'entries' });
-		created = result.new.length > 0;
-	} catch (error) {
-		// Two processes created the row at the same moment: the other one holds the lock.
-		if (UNIQUE_VIOLATION.test(messageOf(error))) return false;
-		throw conflictError(node, scope, error);
+/** A held lock: what its row holds, and when its holder last proved alive. */
+export class Holder {
+	/** The row's entry count as this holder wrote it. */
+	expected: number;
+
+	/** When the last heartbeat (or the creation) started. */
+	beatAt: number;
+
+	/** `lost`: the row is not as this holder left it; `foreign`: another node added data to it. */
+	state: 'held' | 'lost' | 'foreign' = 'held';
+
+	private beats = 0;
+
+	private stopped = false;
+
+	private beating: Promise<void> | undefined;
+
+	constructor(
+		private readonly store: LockStore,
+		private readonly env: LockEnv,
+		readonly copies: number,
+		startedAt: number,
+	) {
+		this.expected = copies;
+		this.beatAt = startedAt;
 	}
-	if (!created) return false;
-	// "New" also comes back when the row existed and held other data: then it is not a lock row.
-	const count = await helpers.getProcessedDataCount(scope, { mode: 'entries' });
-	if (count === 1) return true;
-	await helpers.removeProcessed([LOCK_ENTRY], scope, { mode: 'entries' });
-	if (scope === 'node') {
-		// This node's own row, holding the keys it kept while its scope was "This Node": they are
-		// not read under scope "Whole Workflow", and the row is needed as the lock.
-		await helpers.clearAllProcessedItems('node', { mode: 'entries' });
-		return false;
+
+	/** True while the holder may start more work: the row is as it left it and the lease holds. */
+	get valid(): boolean {
+		return this.state === 'held' && this.env.now() - this.beatAt < LEASE_MS;
 	}
-	throw conflictError(node, scope);
-}
 
-async function acquire(helpers: Helpers, node: INode, scope: DeduplicationScope, now: () => number): Promise<void> {
-	const since = now();
-	for (;;) {
-		if (await tryAcquire(helpers, node, scope)) return;
-		if (now() - since > STALE_LOCK_MS) {
-			await helpers.clearAllProcessedItems(scope, { mode: 'entries' });
-			continue;
-		}
-		await sleep(POLL_MIN_MS + Math.floor(Math.random() * POLL_SPREAD_MS));
+	/** Every entry this holder put in the row. */
+	entries(): string[] {
+		const beats = Array.from({ length: this.beats }, (_, i) => `${LOCK_ENTRY}:beat:${i}`);
+		return [...Array.from({ length: this.copies }, () => LOCK_ENTRY), ...beats];
 	}
-}
 
-async function release(helpers: Helpers, node: INode, scope: DeduplicationScope): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			await helpers.clearAllProcessedItems(scope, { mode: 'entries' });
-			return;
-		} catch (error) {
-			// Left in place, the lock would hold up every send of the workflow until it is stale.
-			if (attempt >= 3) throw storeError(node, error, 'The deduplication lock could not be released; other executions wait until it is taken as stale.');
-			await sleep(POLL_MIN_MS * attempt);
-		}
-	}
-}
-
-interface Job {
-	ctx: IExecuteFunctions;
-	run: () => Promise<void>;
-	done: (error?: unknown) => void;
-}
-
-interface Queue {
-	jobs: Job[];
-	running: boolean;
-}
-
-/** Per lock row, the store calls waiting in this process. An entry exists only while calls wait. */
-const queues = new Map<string, Queue>();
-
-async function runRounds(rowId: string, queue: Queue, scope: DeduplicationScope): Promise<void> {
-	while (queue.jobs.length > 0) {
-		const round = queue.jobs.splice(0, queue.jobs.length);
-		const helpers = round[0].ctx.helpers;
-		const node = round[0].ctx.getNode();
-		let failure: unknown;
-		try {
-			await acquire(helpers, node, scope, Date.now);
-		} catch (error) {
-			round.forEach((job) => job.done(error));
-			continue;
-		}
-		const outcomes: unknown[] = [];
-		for (const job of round) {
-			try {
-				await job.run();
-				outcomes.push(undefined);
-			} catch (error) {
-				outcomes.push(error ?? new Error('store call failed'));
+	/** Adds a heartbeat every HEARTBEAT_MS until `stop`. */
+	start(): void {
+		const loop = async () => {
+			for (;;) {
+				// In slices, so that a stopped holder leaves no timer behind for long.
+				for (let slept = 0; slept < HEARTBEAT_MS && !this.stopped; slept += BEAT_SLICE_MS) await this.env.sleep(BEAT_SLICE_MS);
+				if (this.stopped || this.state !== 'held') return;
+				this.beating = this.beat();
+				await this.beating;
+				this.beating = undefined;
 			}
-		}
-		try {
-			await release(helpers, node, scope);
-		} catch (error) {
-			failure = error;
-		}
-		round.forEach((job, index) => job.done(outcomes[index] ?? failure));
-		// Let a waiting process in before this one takes the lock again.
-		if (queue.jobs.length > 0) await sleep(POLL_MIN_MS + POLL_SPREAD_MS);
+		};
+		void loop();
 	}
-	queue.running = false;
-	queues.delete(rowId);
+
+	private async beat(): Promise<void> {
+		const startedAt = this.env.now();
+		try {
+			if (!this.valid) return;
+			const count = await this.store.count();
+			if (count !== this.expected) {
+				this.state = count > this.expected ? 'foreign' : 'lost';
+				return;
+			}
+			await this.store.record([`${LOCK_ENTRY}:beat:${this.beats}`]);
+			this.beats++;
+			this.expected++;
+			this.beatAt = startedAt;
+		} catch {
+			// A failed heartbeat is a missed one: the lease runs out unless the next one lands.
+		}
+	}
+
+	/** Stops the heartbeat (waiting for one under way; a sleeping one just ends). */
+	async stop(): Promise<void> {
+		this.stopped = true;
+		await this.beating;
+	}
+}
+
+/** One store call, tried again after a passing database error (a busy database, a lost connection). */
+async function attempt<T>(env: LockEnv, node: INode, call: () => Promise<T>, onUnique?: () => T): Promise<T> {
+	for (let tries = 1; ; tries++) {
+		try {
+			return await call();
+		} catch (error) {
+			if (onUnique && UNIQUE_VIOLATION.test(messageOf(error))) return onUnique();
+			if (tries >= STORE_TRIES) throw storeError(node, error, 'Nothing was sent. The deduplication lock could not be taken; run the workflow again.');
+			await env.sleep(50 * tries * (1 + env.random()));
+		}
+	}
+}
+
+type Created = 'held' | 'busy' | 'notLock';
+
+/** One try to create the lock row; `held` only when the row is this call's, copy for copy. */
+async function create(store: LockStore, env: LockEnv, node: INode, copies: number): Promise<Created> {
+	const values = Array.from({ length: copies }, () => LOCK_ENTRY);
+	// A unique-key error: another process created the row first.
+	const result = await attempt<{ new: unknown[] } | 'busy'>(env, node, async () => await store.record(values), () => 'busy');
+	if (result === 'busy' || result.new.length === 0) return 'busy'; // no new entry: the row holds someone's lock
+	if (result.new.length < copies) {
+		// Only n8n lines that check repeats within a call get here: the row existed without the lock entry.
+		await attempt(env, node, async () => await store.remove([LOCK_ENTRY]));
+		return 'notLock';
+	}
+	// An insert and a write to an existing empty row look alike: the count tells whether another
+	// process wrote the row at the same moment (its own number of copies).
+	return (await attempt(env, node, store.count)) === copies ? 'held' : 'busy';
 }
 
 /**
- * Runs `work` while this workflow's deduplication lock is held, after the calls queued before it.
- * `work` should be short: every execution of the workflow that stores keys waits for it.
+ * Waits for the lock and takes it. `lockScope` decides what a row of other data means: this
+ * node's own old keys (scope "node": cleared, the node uses that row as its lock now) or another
+ * node's data in the workflow's shared record (a conflict: stop before sending).
  */
-export async function underLock<T>(ctx: IExecuteFunctions, keyScope: DeduplicationScope, work: () => Promise<T>): Promise<T> {
-	const rowId = lockRowId(ctx, keyScope);
-	let queue = queues.get(rowId);
-	if (!queue) {
-		queue = { jobs: [], running: false };
-		queues.set(rowId, queue);
+export async function acquire(store: LockStore, env: LockEnv, node: INode, lockScope: DeduplicationScope): Promise<Holder> {
+	let last = -1;
+	let changedAt = env.now();
+	let probed = false;
+	let pause = POLL_MIN_MS;
+	const seen = (count: number) => {
+		if (count !== last) {
+			last = count;
+			changedAt = env.now();
+			probed = false;
+		}
+	};
+	for (;;) {
+		const count = await attempt(env, node, store.count);
+		seen(count);
+		if (count === 0) {
+			const copies = 2 + Math.floor(env.random() * (MAX_COPIES - 1));
+			const startedAt = env.now();
+			const created = await create(store, env, node, copies);
+			if (created === 'held') return new Holder(store, env, copies, startedAt);
+			if (created === 'busy') changedAt = env.now(); // a new holder: the lock is alive
+			else if ((await attempt(env, node, store.count)) === 0) await attempt(env, node, store.clear); // an empty row is not a lock
+			else await notLock(store, env, node, lockScope);
+		} else if (!probed && env.now() - changedAt >= FOREIGN_CHECK_MS) {
+			// The count stood still: a dead or slow holder, or a row of other data. One write tells.
+			probed = true;
+			const result = await attempt(env, node, async () => await store.record([LOCK_ENTRY]));
+			if (result.new.length > 0) {
+				await attempt(env, node, async () => await store.remove([LOCK_ENTRY]));
+				await notLock(store, env, node, lockScope);
+				last = -1;
+			}
+		} else if (env.now() - changedAt >= STALE_LOCK_MS) {
+			await env.sleep(Math.floor(env.random() * TAKEOVER_JITTER_MS));
+			// Only a row that still stands where it stood is taken over: a change is a live holder.
+			if ((await attempt(env, node, store.count)) === count) await attempt(env, node, store.clear);
+			last = -1;
+			continue;
+		}
+		await env.sleep(pause + Math.floor(env.random() * pause));
+		pause = Math.min(POLL_MAX_MS, pause * 2);
 	}
-	let value: T | undefined;
-	const finished = new Promise<void>((resolve, reject) => {
-		queue.jobs.push({
-			ctx,
-			run: async () => {
-				value = await work();
-			},
-			done: (error) => (error === undefined ? resolve() : reject(error)),
-		});
-	});
-	if (!queue.running) {
-		queue.running = true;
-		void runRounds(rowId, queue, lockScopeFor(keyScope));
+}
+
+/** A row of other data where the lock belongs. */
+async function notLock(store: LockStore, env: LockEnv, node: INode, lockScope: DeduplicationScope): Promise<void> {
+	if (lockScope === 'workflow') throw conflictError(node, lockScope);
+	// This node's own row, holding the keys it kept while its scope was "This Node": they are not
+	// read under scope "Whole Workflow", and the row is needed as the lock.
+	await attempt(env, node, store.clear);
+}
+
+/** What a release found: `released` (row deleted), `foreign` (other data was added), `left` (not deleted). */
+export type Released = 'released' | 'foreign' | 'left';
+
+/**
+ * Gives the lock up. The row is deleted only while the lease holds and the count is the holder's
+ * own. More entries than its own mean another node wrote into the row: only the holder's entries
+ * are removed. Anything else (the lease ran out, fewer entries) leaves the row alone: if it is
+ * still this holder's, waiters take it over once it is stale.
+ */
+export async function release(holder: Holder, store: LockStore, env: LockEnv, node: INode): Promise<Released> {
+	await holder.stop();
+	if (holder.state === 'lost' || (holder.state === 'held' && !holder.valid)) return 'left';
+	const count = holder.state === 'foreign' ? Infinity : await attempt(env, node, store.count);
+	if (count === holder.expected) {
+		await attempt(env, node, store.clear);
+		return 'released';
 	}
-	await finished;
-	return value as T;
+	if (count > holder.expected) {
+		await attempt(env, node, async () => await store.remove(holder.entries()));
+		return 'foreign';
+	}
+	return 'left';
 }

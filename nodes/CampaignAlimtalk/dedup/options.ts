@@ -7,6 +7,8 @@ import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n
 import { optionNumber } from '../../shared/options';
 
 export const DEFAULT_HISTORY = 10000;
+/** Room for the claims of the messages in flight (up to 8 entries each) and the probes of a round. */
+export const MIN_HISTORY = 1000;
 export const MAX_HISTORY = 100000;
 
 export const dedupOptions: INodeProperties[] = [
@@ -17,7 +19,7 @@ export const dedupOptions: INodeProperties[] = [
 		default: '',
 		placeholder: '{{ $json.orderId }}-{{ $json.event }}',
 		description:
-			'A key per item that names the message, e.g. an order ID and an event. A message whose key was recorded before (by an earlier execution, or earlier in this one) is not sent again: its item goes to Success with duplicate set to true. Keys are kept in n8n\'s database. Leave empty to turn this off.',
+			'A key per item that names the message, e.g. an order ID and an event. A message already sent with this key (by an earlier execution, or earlier in this one) is not sent again: its item goes to Success with duplicate set to true. One whose earlier send never got an answer goes to Failed with deliveryUnknown set to true. Keys are kept in n8n\'s database. Leave empty to turn this off.',
 	},
 	{
 		displayName: 'Deduplication Scope',
@@ -38,10 +40,10 @@ export const dedupOptions: INodeProperties[] = [
 		displayName: 'Deduplication History Size',
 		name: 'deduplicationHistorySize',
 		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_HISTORY, numberPrecision: 0 },
+		typeOptions: { minValue: MIN_HISTORY, maxValue: MAX_HISTORY, numberPrecision: 0 },
 		default: DEFAULT_HISTORY,
 		description:
-			'How many of the latest keys are remembered, when a Deduplication Key is set; older ones are forgotten and could be sent again. Keep it above the number of messages sent in the time a repeated event can arrive.',
+			'How many of the latest keys are remembered (1,000 to 100,000), when a Deduplication Key is set; older ones are forgotten and could be sent again. Keep it above the number of messages sent in the time a repeated event can arrive.',
 	},
 ];
 
@@ -55,7 +57,7 @@ export function readDedupSettings(ctx: IExecuteFunctions, options: Record<string
 	const raw = (ctx.getNode().parameters.options as Record<string, unknown> | undefined)?.deduplicationKey;
 	if (typeof raw !== 'string' || raw.trim() === '' || raw.trim() === '=') return undefined;
 	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
-	const historySize = optionNumber(ctx, options.deduplicationHistorySize, 'Deduplication History Size', 1, MAX_HISTORY, DEFAULT_HISTORY);
+	const historySize = optionNumber(ctx, options.deduplicationHistorySize, 'Deduplication History Size', MIN_HISTORY, MAX_HISTORY, DEFAULT_HISTORY);
 	return { scope, historySize };
 }
 

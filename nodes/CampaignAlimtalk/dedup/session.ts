@@ -1,17 +1,21 @@
 /**
- * One execution's use of the Deduplication Key: which items repeat an earlier one, recording
- * each key just before its request leaves, and releasing the keys of messages that certainly
- * did not go out. Every store call runs under the workflow's deduplication lock (see lock.ts).
+ * One execution's use of the Deduplication Key: which items repeat an earlier one, a claim just
+ * before each request leaves, and what each send's answer means for its key (markers.ts). Every
+ * store call runs under the workflow's deduplication lock (rounds.ts); one round writes every
+ * claim, confirmation and release queued since the last one.
  */
 import type { DeduplicationHelperFunctions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { TransportSettings } from '../../shared/transport';
 import { MIN_N8N_VERSION, storeError } from './errors';
-import { underLock } from './lock';
+import type { KeyMarkers, Verdict } from './markers';
+import { asked, KEYS_ROW_ENTRY, longestSendMs, markersOf, takeBack, verdictOf } from './markers';
 import type { DedupSettings } from './options';
-import { readDedupSettings, readKey, storedKey } from './options';
+import { readDedupSettings, readKey } from './options';
+import { underLock } from './rounds';
 
-/** What a send's outcome means for its key. */
-export type KeyFate = 'keep' | 'release';
+/** What a send's outcome means for its key: sent, maybe sent (kept unconfirmed), certainly not sent. */
+export type KeyFate = 'confirm' | 'keep' | 'release';
 
 const HELPERS: Array<keyof DeduplicationHelperFunctions> = [
 	'checkProcessedAndRecord',
@@ -21,20 +25,23 @@ const HELPERS: Array<keyof DeduplicationHelperFunctions> = [
 ];
 
 export const NO_KEY_CODE = 'noDeduplicationKey';
+export const UNCONFIRMED_CODE = 'earlierSendUnconfirmed';
+export const IN_PROGRESS_CODE = 'earlierSendInProgress';
+export const STORE_FAILED_CODE = 'deduplicationStoreFailed';
+/** How often an item waiting for another execution's send looks again. */
+const WAIT_POLL_MS = 500;
 
-/**
- * Keep the key of a message that went out or may have gone out (success, delivery unknown);
- * release it when the message certainly did not go out: the service rejected it, the account
- * failed before the request, or the request never started (`undefined`).
- */
+/** Success confirms; an unknown delivery keeps the claim; anything else released it (never left). */
 export function keyFate(result: { code: string; deliveryUnknown: boolean } | Error | undefined): KeyFate {
 	if (result === undefined || result instanceof Error) return 'release';
-	return result.code === '0' || result.deliveryUnknown ? 'keep' : 'release';
+	if (result.code === '0') return 'confirm';
+	return result.deliveryUnknown ? 'keep' : 'release';
 }
 
-interface Pending {
-	stored: string;
-	resolve: (isNew: boolean) => void;
+interface Ask {
+	index: number;
+	markers: KeyMarkers;
+	resolve: (verdict: Verdict) => void;
 	reject: (error: unknown) => void;
 }
 
@@ -45,22 +52,33 @@ export class DedupSession {
 	/** Item index -> the earlier item of this execution with the same key. */
 	private readonly repeats = new Map<number, number>();
 
-	/** Items whose key this execution recorded as new. */
-	private readonly claimed = new Set<number>();
+	/** Items this execution claimed, with the markers of their claim. */
+	private readonly claims = new Map<number, KeyMarkers>();
 
-	/** Items not sent because their key was seen before. */
-	private readonly duplicates = new Set<number>();
+	private readonly verdicts = new Map<number, Verdict | 'inProgress'>();
 
-	private pending: Pending[] = [];
+	private readonly fates = new Map<number, KeyFate>();
 
-	private releaseError: string | undefined;
+	/** Waiting for the next round: claims to ask, and the markers to add and to take back. */
+	private asks: Ask[] = [];
 
-	private flushQueued = false;
+	private toAdd: string[] = [];
+
+	private toRemove: string[] = [];
+
+	private roundQueued = false;
+
+	private settleError: string | undefined;
+
+	private readonly longestMs: number;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly settings: DedupSettings,
-	) {}
+		private readonly transport: TransportSettings,
+	) {
+		this.longestMs = longestSendMs(transport);
+	}
 
 	/**
 	 * Reads every sendable item's key before anything is sent. Returns undefined when the option
@@ -70,6 +88,7 @@ export class DedupSession {
 	static open(
 		ctx: IExecuteFunctions,
 		options: Record<string, unknown>,
+		transport: TransportSettings,
 		count: number,
 		sendable: (index: number) => boolean,
 		reject: (index: number, failure: IDataObject & { code: string; message: string }) => void,
@@ -88,7 +107,7 @@ export class DedupSession {
 				description: 'Keys are kept per workflow: save the workflow, then run it again (nothing was sent).',
 			});
 		}
-		const session = new DedupSession(ctx, settings);
+		const session = new DedupSession(ctx, settings, transport);
 		const firstOfKey = new Map<string, number>();
 		for (let i = 0; i < count; i++) {
 			if (!sendable(i)) continue;
@@ -109,94 +128,151 @@ export class DedupSession {
 	}
 
 	/**
-	 * Records item `i`'s key, just before its request. True: the key is new, send it. False: it
-	 * was seen before (earlier in this execution or in an earlier one), do not send it.
+	 * Claims item `i`'s key just before its request. True: send it. False: do not (a repeat of an
+	 * earlier item, sent before, or an earlier send of it is unconfirmed or still under way). An
+	 * earlier send still under way in another execution is waited for, up to the request timeout.
 	 */
 	async claim(i: number): Promise<boolean> {
 		const key = this.keys.get(i);
 		if (key === undefined) return true;
-		if (this.repeats.has(i)) {
-			this.duplicates.add(i);
-			return false;
-		}
-		const isNew = await new Promise<boolean>((resolve, reject) => {
-			this.pending.push({ stored: storedKey(key), resolve, reject });
-			if (!this.flushQueued) {
-				this.flushQueued = true;
-				this.flush().catch(() => undefined);
+		if (this.repeats.has(i)) return false;
+		const deadline = Date.now() + this.transport.timeoutMs;
+		for (;;) {
+			const markers = markersOf(key, Date.now(), this.longestMs);
+			const verdict = await new Promise<Verdict>((resolve, reject) => {
+				this.asks.push({ index: i, markers, resolve, reject });
+				this.queueRound();
+			});
+			if (verdict === 'send') this.claims.set(i, markers);
+			if (verdict !== 'inFlight') {
+				this.verdicts.set(i, verdict);
+				return verdict === 'send';
 			}
-		});
-		(isNew ? this.claimed : this.duplicates).add(i);
-		return isNew;
+			const left = deadline - Date.now();
+			if (left <= 0) {
+				this.verdicts.set(i, 'inProgress');
+				return false;
+			}
+			await sleep(Math.min(left, WAIT_POLL_MS * (0.5 + Math.random())));
+		}
 	}
 
-	/** One store call for every claim this execution queued since the last one. */
-	private async flush(): Promise<void> {
-		let batch: Pending[] = [];
+	/** Records what the send of claimed item `i` ended with; written in the next round. */
+	finish(i: number, fate: KeyFate): void {
+		const markers = this.claims.get(i);
+		if (!markers) return;
+		this.fates.set(i, fate);
+		if (fate === 'confirm') this.toAdd.push(markers.sent);
+		// A kept claim stays, without its windows: the attempt is over, its answer unknown.
+		this.toRemove.push(...(fate === 'keep' ? markers.windows : [markers.claim, ...markers.windows]));
+	}
+
+	/** After the sends: writes what is still queued (confirmations, releases) in one round. */
+	async settle(): Promise<void> {
+		if (this.toAdd.length === 0 && this.toRemove.length === 0) return;
 		try {
-			await underLock(this.ctx, this.settings.scope, async () => {
-				batch = this.pending;
-				this.pending = [];
-				this.flushQueued = false;
-				const result = await this.ctx.helpers.checkProcessedAndRecord(
-					batch.map((p) => p.stored),
-					this.settings.scope,
-					{ mode: 'entries', maxEntries: this.settings.historySize },
-				);
-				const fresh = new Set(result.new.map(String));
-				for (const p of batch) p.resolve(fresh.has(p.stored));
-			});
+			await this.round();
 		} catch (error) {
-			const failed = batch.length > 0 ? batch : this.pending.splice(0);
-			this.flushQueued = false;
-			const wrapped = storeError(this.ctx.getNode(), error);
-			for (const p of failed) p.reject(wrapped);
+			// The sends are done: their items must still come out; they say what was not recorded.
+			this.settleError = storeError(this.ctx.getNode(), error).message;
 		}
+	}
+
+	private queueRound(): void {
+		if (this.roundQueued) return;
+		this.roundQueued = true;
+		this.round().catch(() => undefined);
 	}
 
 	/**
-	 * After the sends: releases the keys of claimed items whose message certainly did not go out,
-	 * so a later run can send them. `fate(i)` says what each claimed item's outcome means.
+	 * One store round: a record call for the claims asked and the confirmations queued, then a
+	 * remove call for what must not stay (probes, finished claims).
 	 */
-	async settle(fate: (index: number) => KeyFate): Promise<void> {
-		const release = [...this.claimed].filter((i) => fate(i) === 'release');
-		if (release.length === 0) return;
-		const stored = release.map((i) => storedKey(this.keys.get(i) as string));
+	private async round(): Promise<void> {
+		let asks: Ask[] = [];
+		const kept: string[] = [];
+		const mode = { mode: 'entries' as const };
+		const { scope, historySize } = this.settings;
 		try {
-			await underLock(this.ctx, this.settings.scope, async () => {
-				await this.ctx.helpers.removeProcessed(stored, this.settings.scope, { mode: 'entries', maxEntries: this.settings.historySize });
-			});
-			release.forEach((i) => this.claimed.delete(i));
+			await underLock(
+				this.ctx,
+				scope,
+				async () => {
+					asks = this.asks;
+					const add = [KEYS_ROW_ENTRY, ...this.toAdd, ...asks.flatMap((ask) => asked(ask.markers))];
+					const remove = this.toRemove;
+					this.asks = [];
+					this.toAdd = [];
+					this.toRemove = [];
+					this.roundQueued = false;
+					// Room for what this call adds, so that its probes never push out an older entry.
+					const result =
+						add.length > 1 ? await this.ctx.helpers.checkProcessedAndRecord(add, scope, { ...mode, maxEntries: historySize + add.length }) : { new: [] };
+					const fresh = new Set(result.new.map(String));
+					const isNew = (value: string) => fresh.has(value);
+					const verdicts = asks.map((ask) => verdictOf(ask.markers, isNew));
+					asks.forEach((ask, n) => {
+						remove.push(...takeBack(ask.markers, verdicts[n], isNew));
+						if (verdicts[n] === 'send') kept.push(ask.markers.claim, ...ask.markers.windows);
+					});
+					if (remove.length > 0) await this.ctx.helpers.removeProcessed(remove, scope, mode);
+					asks.forEach((ask, n) => ask.resolve(verdicts[n]));
+				},
+				async () => {
+					// The round was not exclusive: its claims are taken back, and nothing of them is sent.
+					if (kept.length > 0) await this.ctx.helpers.removeProcessed(kept, scope, mode);
+				},
+			);
 		} catch (error) {
-			// The sends are done: their items must still come out. The Failed items say the key was kept.
-			this.releaseError = storeError(this.ctx.getNode(), error).message;
+			const failed = asks.length > 0 ? asks : this.asks.splice(0);
+			this.roundQueued = false;
+			const wrapped = storeError(this.ctx.getNode(), error);
+			wrapped.context.campaignCode ??= STORE_FAILED_CODE;
+			for (const ask of failed) ask.reject(wrapped);
+			throw wrapped;
 		}
 	}
 
-	/** True when item `i` was not sent because its key was seen before. */
-	isDuplicate(i: number): boolean {
-		return this.duplicates.has(i);
+	/** The earlier item of this execution with the same key, if any. */
+	repeatOf(i: number): number | undefined {
+		return this.repeats.get(i);
 	}
 
-	/** The fields a Success item of a duplicate carries. */
-	duplicateFields(i: number): IDataObject {
-		const earlier = this.repeats.get(i);
+	/** Success fields of an item not sent because its message was sent before, or undefined. */
+	duplicateFields(i: number): IDataObject | undefined {
+		if (this.verdicts.get(i) !== 'sent') return undefined;
+		return { status: 'skipped', duplicate: true, deduplicationKey: this.keys.get(i) ?? null };
+	}
+
+	/** Failed fields of an item not sent because an earlier send of it is unconfirmed, or undefined. */
+	unconfirmedFields(i: number): (IDataObject & { code: string; message: string }) | undefined {
+		const verdict = this.verdicts.get(i);
+		if (verdict !== 'unconfirmed' && verdict !== 'inProgress') return undefined;
+		const since = Math.round(this.longestMs / 60000);
+		const message =
+			verdict === 'unconfirmed'
+				? `Not sent: an earlier execution started sending this message (same Deduplication Key) and never recorded the service's answer, so it may or may not have been delivered (that send started before the last ${since} minutes; n8n may have stopped during it)`
+				: `Not sent: another execution is sending this message (same Deduplication Key) right now and had no answer after ${Math.round(this.transport.timeoutMs / 1000)} s of waiting, so it may or may not be delivered`;
 		return {
-			status: 'skipped',
-			duplicate: true,
-			deduplicationKey: this.keys.get(i) ?? null,
-			...(earlier !== undefined ? { duplicateOfItem: earlier } : {}),
+			code: verdict === 'unconfirmed' ? UNCONFIRMED_CODE : IN_PROGRESS_CODE,
+			message,
+			deliveryUnknown: true,
+			deduplicationKey: this.keys.get(i) as string,
+			deduplicationKeyKept: true,
+			hint: 'Check in the service whether the customer received it. To send it anyway, give it a new Deduplication Key (for example add "-resend" to the expression).',
 		};
 	}
 
-	/** The fields a Failed item carries about its key: kept (not sent again) or released. */
+	/** The fields a Failed item of a sent-and-failed or unsent item carries about its key. */
 	failureFields(i: number): IDataObject {
 		if (!this.keys.has(i)) return {};
-		const kept = this.claimed.has(i);
+		const fate = this.fates.get(i);
+		// A release that could not be written leaves the claim: a later run reports it as unconfirmed.
+		const kept = fate === 'keep' || (this.settleError !== undefined && fate === 'release');
 		return {
 			deduplicationKey: this.keys.get(i) as string,
 			deduplicationKeyKept: kept,
-			...(kept && this.releaseError ? { deduplicationError: this.releaseError } : {}),
+			...(this.settleError && this.claims.has(i) ? { deduplicationError: this.settleError } : {}),
 		};
 	}
 }

@@ -2,17 +2,18 @@
  * Alimtalk `send`: one request per input item (the service takes one recipient per request),
  * validated before sending, sent with bounded concurrency, output in input order.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { optionNumber, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
 import { setField } from '../../shared/values';
 import { runOrdered } from '../helpers/pool';
 import type { ApiResult } from '../../shared/transport';
-import { CampaignClient, resultWords } from '../../shared/transport';
+import { CampaignClient } from '../../shared/transport';
 import { dedupOptions } from '../dedup/options';
 import { DedupSession, keyFate } from '../dedup/session';
+import type { Row } from '../helpers/rows';
+import { repeatRow, sendRow } from '../helpers/rows';
 
 export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 export const MAX_CONCURRENCY = 50;
@@ -198,15 +199,17 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 	// then never stop the node half-way through, after some messages went out.
 	const prepared = items.map((_, i) => prepare(this, i, convert));
 	// Deduplication Key (dedup/): undefined when the option is off.
-	const dedup = DedupSession.open(this, options, items.length, (i) => 'send' in prepared[i], (i, failure) => {
+	const dedup = DedupSession.open(this, options, settings, items.length, (i) => 'send' in prepared[i], (i, failure) => {
 		const entry = prepared[i];
 		if ('send' in entry) prepared[i] = { failure: { ...failure, campaignKey: entry.send.campaignKey, phoneNumber: entry.send.phoneNumber } };
 	});
 	const client = await CampaignClient.create(this, settings);
 
-	let accountError: NodeApiError | undefined;
+	// The first failure that stops the node: the account (thrown by the transport once its
+	// retries are spent) or n8n's deduplication store.
+	let stopError: NodeApiError | NodeOperationError | undefined;
 	let sentCount = 0;
-	const results = await runOrdered<ApiResult | NodeApiError | undefined>(
+	const results = await runOrdered<ApiResult | NodeApiError | NodeOperationError | undefined>(
 		items.length,
 		concurrency,
 		async (i) => {
@@ -214,8 +217,14 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 			if (!('send' in entry)) return undefined;
 			const { campaignKey, phoneNumber, properties } = entry.send;
 			try {
-				if (dedup && !(await dedup.claim(i))) return undefined; // a duplicate (dedup/)
-				const result = await client.call({
+				if (dedup && !(await dedup.claim(i))) return undefined; // not sent (dedup/)
+			} catch (error) {
+				stopError = stopError ?? (error as NodeOperationError);
+				return error as NodeOperationError;
+			}
+			let result: ApiResult;
+			try {
+				result = await client.call({
 					method: 'POST',
 					path: TRIGGER_PATH,
 					body: { campaignKey, users: [{ phoneNumber, properties }] },
@@ -224,61 +233,43 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 					envelope: 'optional',
 					itemIndex: i,
 				});
-				if (result.code === '0') sentCount++;
-				return result;
 			} catch (error) {
-				// Only account-level failures are thrown by the transport for a send.
-				accountError = accountError ?? (error as NodeApiError);
+				dedup?.finish(i, keyFate(error as Error));
+				stopError = stopError ?? (error as NodeApiError);
 				return error as NodeApiError;
 			}
+			dedup?.finish(i, keyFate(result));
+			if (result.code === '0') sentCount++;
+			return result;
 		},
-		{ pauseMs, shouldStop: () => accountError !== undefined },
+		{ pauseMs, shouldStop: () => stopError !== undefined },
 	);
-	// Deduplication Key (dedup/): release the keys of messages that certainly did not go out.
-	await dedup?.settle((i) => keyFate(results[i]));
+	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.
+	await dedup?.settle();
 
-	// An account failure before anything was sent fails the whole node: every item would fail
-	// the same way, and "Retry On Fail" can then repeat the node without sending twice.
-	if (accountError && sentCount === 0) throw accountError;
+	// A failure before anything was sent fails the whole node: every item would fail the same
+	// way, and "Retry On Fail" can then repeat the node without sending twice.
+	if (stopError && sentCount === 0) throw stopError;
 
-	const out = new WriteOutputs();
+	const rows: Row[] = [];
 	prepared.forEach((entry, i) => {
 		if (!('send' in entry)) {
-			out.fail({ ...entry.failure, ...dedup?.failureFields(i) }, i);
+			rows.push({ fail: { ...entry.failure, ...dedup?.failureFields(i) } });
 			return;
 		}
 		const { campaignKey, phoneNumber } = entry.send;
-		const result = results[i];
-		if (dedup?.isDuplicate(i)) {
-			out.ok({ campaignKey, phoneNumber, ...dedup.duplicateFields(i) }, i);
+		const first = dedup?.repeatOf(i);
+		if (first !== undefined) {
+			rows.push(repeatRow(rows[first], first, { campaignKey, phoneNumber }, dedup?.failureFields(i).deduplicationKey));
 			return;
 		}
-		const keyFields = dedup?.failureFields(i) ?? {}; // Deduplication Key (dedup/)
-		if (result === undefined || result instanceof Error) {
-			// The account failed after some messages went out: those stay on Success, the rest are
-			// reported here instead of failing the node (a re-run would send the others twice).
-			const reason = accountError ?? result;
-			out.fail(
-				{ code: String((reason?.context?.campaignCode as string) ?? 'notSent'), message: `Not sent: ${reason?.message ?? 'the node stopped'}`, campaignKey, phoneNumber, ...keyFields },
-				i,
-			);
-			return;
-		}
-		if (result.code === '0') {
-			out.ok({ campaignKey, phoneNumber, code: '0', status: 'sent', response: (result.body ?? null) as IDataObject }, i);
-			return;
-		}
-		out.fail(
-			{
-				code: result.code,
-				message: resultWords(result),
-				campaignKey,
-				phoneNumber,
-				...(result.deliveryUnknown ? { deliveryUnknown: true } : {}),
-				...keyFields,
-			},
-			i,
-		);
+		const duplicate = dedup?.duplicateFields(i);
+		const unconfirmed = dedup?.unconfirmedFields(i);
+		if (duplicate) rows.push({ ok: { campaignKey, phoneNumber, ...duplicate } });
+		else if (unconfirmed) rows.push({ fail: { ...unconfirmed, campaignKey, phoneNumber } });
+		else rows.push(sendRow(results[i], stopError, { campaignKey, phoneNumber, ...dedup?.failureFields(i) }));
 	});
+	const out = new WriteOutputs();
+	rows.forEach((row, i) => ('ok' in row ? out.ok(row.ok, i) : out.fail(row.fail, i)));
 	return out.toArray();
 }

@@ -1,0 +1,65 @@
+/**
+ * What the store records about one message, and how long a send can take
+ * (docs/deduplication.md, "Markers"). n8n's store only answers "was this value recorded?" (by
+ * recording it), keeps values in the order they were first recorded and forgets the oldest
+ * first. Per key:
+ * - `sent`: the service answered success. The key's own stored form, as recorded by earlier
+ *   versions of the node (which recorded a key when it was sent or might have been).
+ * - `claim`: a request for it was about to leave and its answer is not recorded yet.
+ * - `window(b)`: that claim may still be in flight during minute `b`; a claim records every
+ *   minute from its start to the longest its send can take.
+ * `sent` is recorded after `claim`, so it is forgotten last; a message whose `sent` was
+ * forgotten reads as never sent, as the History Size says.
+ */
+import type { TransportSettings } from '../../shared/transport';
+import { MAX_BACKOFF_MS } from '../../shared/transport';
+import { storedKey } from './options';
+
+export const WINDOW_MS = 60000;
+/** Time for the answer to be recorded after the request ended (a lock round), and clock skew. */
+const RECORD_MARGIN_MS = 60000;
+/** Kept in every row of keys the node writes, so that such a row is never empty (lock.ts). */
+export const KEYS_ROW_ENTRY = 'campaign-alimtalk-deduplication-keys';
+
+/** The longest one send can take with these settings: every attempt timing out, every pause at its longest. */
+export function longestSendMs(settings: TransportSettings): number {
+	return (settings.maxRetries + 1) * settings.timeoutMs + settings.maxRetries * MAX_BACKOFF_MS + RECORD_MARGIN_MS;
+}
+
+export interface KeyMarkers {
+	sent: string;
+	claim: string;
+	/** The window marker of the minute it is now. */
+	now: string;
+	/** Window markers from now to the end of the longest send. */
+	windows: string[];
+}
+
+export function markersOf(key: string, nowMs: number, longestMs: number): KeyMarkers {
+	const sent = storedKey(key);
+	const claim = `claim:${sent}`;
+	const first = Math.floor(nowMs / WINDOW_MS);
+	const last = Math.floor((nowMs + longestMs) / WINDOW_MS);
+	const windows = Array.from({ length: last - first + 1 }, (_, i) => `${claim}:${first + i}`);
+	return { sent, claim, now: windows[0], windows };
+}
+
+/** What the store said of a key, from the values its record call found new. */
+export type Verdict = 'send' | 'sent' | 'inFlight' | 'unconfirmed';
+
+export function verdictOf(markers: KeyMarkers, isNew: (value: string) => boolean): Verdict {
+	if (!isNew(markers.sent)) return 'sent';
+	if (isNew(markers.claim)) return 'send';
+	return isNew(markers.now) ? 'unconfirmed' : 'inFlight';
+}
+
+/** The values a record call adds for a key. */
+export function asked(markers: KeyMarkers): string[] {
+	return [markers.sent, markers.claim, ...markers.windows];
+}
+
+/** Of what a record call added for a key, the values to take back (all but the claim it keeps). */
+export function takeBack(markers: KeyMarkers, verdict: Verdict, isNew: (value: string) => boolean): string[] {
+	const keep = verdict === 'send' ? new Set([markers.claim, ...markers.windows]) : new Set<string>();
+	return asked(markers).filter((value) => isNew(value) && !keep.has(value));
+}
