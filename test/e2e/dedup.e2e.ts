@@ -9,11 +9,13 @@
 import * as rt from '../../scripts/runtime';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { fs, path, ROOT } from '../support/node';
+import { fs, http, path, ROOT, timer } from '../support/node';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e-dedup');
 const WORKFLOW_ID = 'cmDedupCliCheck';
 const PARALLEL_ID = 'cmDedupParallel';
+const UNCONFIRMED_ID = 'cmDedupUnconfirmed';
+const TRIGGER_PATH = '/messages/alimtalk/trigger';
 
 // Run data is untyped JSON; the assertions are the type checks.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -26,8 +28,12 @@ let userFolder: string;
 const phone = (n: number) => `8210${String(20000000 + n).slice(-8)}`;
 const event = (n: number, campaign = 'WELCOME', orderId = `order-${n}`) => ({ orderId, campaign, phone: phone(n), name: `Kim ${n}` });
 
-/** Manual Trigger -> the events (Set, raw JSON) -> one item each -> Campaign Alimtalk with a key. */
-function workflow(id: string, events: Json[], options: Json): Json {
+/**
+ * Manual Trigger -> the events -> one item each -> Campaign Alimtalk with a key. The events are
+ * either given (a Set node, raw JSON) or fetched from a barrier's URL (an HTTP Request node, see
+ * startBarrier); fetched events carry `run`, which is sent along as a template variable.
+ */
+function workflow(id: string, source: Json[] | string, options: Json): Json {
 	const node = (n: number, name: string, type: string, typeVersion: number, parameters: Json, extra: Json = {}) => ({
 		id: `dd000000-0000-4000-8000-${id.length}${String(n).padStart(11, '0')}`,
 		name,
@@ -43,7 +49,9 @@ function workflow(id: string, events: Json[], options: Json): Json {
 		active: false,
 		nodes: [
 			node(0, 'Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-			node(1, 'Events', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify({ events }), options: {} }),
+			typeof source === 'string'
+				? node(1, 'Events', 'n8n-nodes-base.httpRequest', 4.2, { url: source, options: {} })
+				: node(1, 'Events', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify({ events: source }), options: {} }),
 			node(2, 'One item per event', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'events', options: {} }),
 			node(
 				3,
@@ -54,7 +62,12 @@ function workflow(id: string, events: Json[], options: Json): Json {
 					operation: 'send',
 					campaignKey: '={{ $json.campaign }}',
 					phoneNumber: '={{ $json.phone }}',
-					properties: { property: [{ key: 'name', value: '={{ $json.name }}' }] },
+					properties: {
+						property: [
+							{ key: 'name', value: '={{ $json.name }}' },
+							...(typeof source === 'string' ? [{ key: 'run', value: '={{ $json.run }}' }] : []),
+						],
+					},
 					options: { deduplicationKey: '={{ $json.orderId }}', retryDelayMs: 0, ...options },
 				},
 				{ credentials: { campaignApi: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name } } },
@@ -86,7 +99,45 @@ async function execute(id: string, label: string): Promise<{ success: Json[]; fa
 	const task = (result.data as Json).data.resultData.runData.Send?.[0];
 	if (!task || task.error) throw new Error(`Send did not run: ${JSON.stringify(task?.error ?? null).slice(0, 1000)}`);
 	const items = (output: number) => ((task.data?.main?.[output] ?? []) as Json[]).map((item) => item.json as Json);
-	return { success: items(0), failed: items(1) };
+	const run = { success: items(0), failed: items(1) };
+	fs.writeFileSync(path.join(ARTIFACTS, `${label}.items.json`), `${JSON.stringify(run, null, 2)}\n`);
+	return run;
+}
+
+/**
+ * A start line for n8n processes: holds every GET until `runs.length` have arrived, then answers
+ * the n-th arrival `{ events: runs[n] }`, each event marked `run: 'a' | 'b' | ...`, so that the
+ * processes start sending at the same moment whatever their boot took. After 2 minutes it answers
+ * those that came (the overlap assertions then fail).
+ */
+async function startBarrier(runs: Json[][]): Promise<{ url: string; arrivals: number[]; close: () => Promise<void> }> {
+	const waiting: Array<() => void> = [];
+	const arrivals: number[] = [];
+	let arrived = 0;
+	let open = false;
+	const release = () => {
+		open = true;
+		waiting.splice(0).forEach((answer) => answer());
+	};
+	const fallback = timer(120000, release);
+	const server = http.createServer((_req, res) => {
+		const n = arrived++;
+		arrivals.push(Date.now());
+		const run = String.fromCharCode(97 + n);
+		const events = (runs[n] ?? []).map((e) => ({ ...e, run }));
+		waiting.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events })));
+		if (open || arrived >= runs.length) release();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}/events`,
+		arrivals,
+		close: () => {
+			fallback.cancel();
+			return new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
 }
 
 const sendsPerPhone = () => {
@@ -134,31 +185,90 @@ describe('Deduplication Key on n8n\'s real store (n8n execute, SQLite)', () => {
 		]);
 		expect(first.success[1]).toMatchObject({ duplicate: true, duplicateOfItem: 1, deduplicationKey: 'order-1' });
 
-		// Run 2: the fault is gone and the blocked campaign is fixed: only the rejected one goes out.
+		// Run 2: the fault is gone and the blocked campaign is fixed: only the rejected one goes out;
+		// the one whose answer was lost is not resent, and not reported as sent either.
 		sb.configure({ faults: undefined });
 		sb.addCampaign('LATER', { requiredVariables: ['name'] });
+		const unconfirmed = [[phone(0), 'earlierSendUnconfirmed', true, true]];
+		const failedOf = (run: { failed: Json[] }) => run.failed.map((j) => [j.phoneNumber, j.code, j.deliveryUnknown, j.deduplicationKeyKept]);
 		const second = await execute(WORKFLOW_ID, 'run-2');
-		expect(second.failed).toEqual([]);
-		expect(second.success.map((j) => j.status)).toEqual(['skipped', 'skipped', 'sent', 'skipped', 'skipped']);
+		expect(failedOf(second)).toEqual(unconfirmed);
+		expect(second.success.map((j) => [j.phoneNumber, j.status])).toEqual([
+			[phone(1), 'skipped'],
+			[phone(2), 'sent'],
+			[phone(3), 'skipped'],
+			[phone(4), 'skipped'],
+		]);
 
 		// Run 3: nothing left to send.
 		const third = await execute(WORKFLOW_ID, 'run-3');
-		expect(third.success.map((j) => j.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
+		expect(failedOf(third)).toEqual(unconfirmed);
+		expect(third.success.map((j) => j.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
 		expect(sendsPerPhone()).toEqual({ [phone(0)]: 1, [phone(1)]: 1, [phone(2)]: 1, [phone(4)]: 1 });
+	});
+
+	test('a send dropped unanswered is never reported as sent: the next execution says its delivery is unknown', async () => {
+		sb.reset();
+		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+		const orders = [event(200, 'WELCOME', 'u0'), event(201, 'WELCOME', 'u1')];
+		await importWorkflow(workflow(UNCONFIRMED_ID, orders, { concurrency: 1 }));
+
+		// Execution 1: u0's request is dropped without an answer before the sandbox processes it.
+		sb.configure({ latencyMs: 0, faults: { kinds: ['drop'], firstN: 1, phase: 'before', match: (r) => r.path === TRIGGER_PATH } });
+		const first = await execute(UNCONFIRMED_ID, 'unconfirmed-1');
+		expect(first.failed).toHaveLength(1);
+		expect(first.failed[0]).toMatchObject({ phoneNumber: phone(200), deliveryUnknown: true, deduplicationKey: 'u0', deduplicationKeyKept: true });
+		expect(first.success).toHaveLength(1);
+		expect(first.success[0]).toMatchObject({ phoneNumber: phone(201), status: 'sent' });
+		expect(sb.requests.filter((r) => r.path === TRIGGER_PATH).map((r) => [r.faulted ?? null, r.status])).toEqual([
+			['drop', 0],
+			[null, 200],
+		]);
+
+		// Execution 2, the fault gone: u0 stays unsent and is reported as unknown, u1 is a duplicate.
+		sb.configure({ faults: undefined });
+		const second = await execute(UNCONFIRMED_ID, 'unconfirmed-2');
+		expect(second.failed).toHaveLength(1);
+		expect(second.failed[0]).toMatchObject({
+			phoneNumber: phone(200),
+			code: 'earlierSendUnconfirmed',
+			deliveryUnknown: true,
+			deduplicationKey: 'u0',
+			deduplicationKeyKept: true,
+			message: expect.stringContaining('may or may not have been delivered'),
+			hint: expect.any(String),
+		});
+		expect(second.success).toHaveLength(1);
+		expect(second.success[0]).toMatchObject({ phoneNumber: phone(201), status: 'skipped', duplicate: true, deduplicationKey: 'u1' });
+		expect(sendsPerPhone()).toEqual({ [phone(201)]: 1 });
 	});
 
 	test('two n8n processes at once with overlapping keys send each key once', async () => {
 		sb.reset();
 		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-		sb.configure({ latencyMs: 20 });
-		const events = Array.from({ length: 30 }, (_, n) => event(100 + n));
-		await importWorkflow(workflow(PARALLEL_ID, events, { concurrency: 5 }));
-		const runs = await Promise.all([execute(PARALLEL_ID, 'parallel-a'), execute(PARALLEL_ID, 'parallel-b')]);
-		const counts = sendsPerPhone();
-		expect(Object.keys(counts)).toHaveLength(30);
-		expect(Object.values(counts).filter((c) => c > 1)).toEqual([]);
-		const sent = runs.flatMap((r) => r.success.filter((j) => j.status === 'sent'));
-		const skipped = runs.flatMap((r) => r.success.filter((j) => j.duplicate === true));
-		expect([sent.length, skipped.length, runs.flatMap((r) => r.failed).length]).toEqual([30, 30, 0]);
+		sb.configure({ latencyMs: 400, faults: undefined });
+		// Both processes get every key, in opposite orders, and start together: both send, and meet.
+		const events = Array.from({ length: 40 }, (_, n) => event(100 + n));
+		const barrier = await startBarrier([events, [...events].reverse()]);
+		try {
+			await importWorkflow(workflow(PARALLEL_ID, barrier.url, { concurrency: 5 }));
+			const runs = await Promise.all([execute(PARALLEL_ID, 'parallel-a'), execute(PARALLEL_ID, 'parallel-b')]);
+			const counts = sendsPerPhone();
+			expect(Object.keys(counts)).toHaveLength(40);
+			expect(Object.values(counts).filter((c) => c > 1)).toEqual([]);
+			const sent = runs.flatMap((r) => r.success.filter((j) => j.status === 'sent'));
+			const skipped = runs.flatMap((r) => r.success.filter((j) => j.duplicate === true));
+			expect([sent.length, skipped.length, runs.flatMap((r) => r.failed).length]).toEqual([40, 40, 0]);
+		} finally {
+			await barrier.close();
+			const sends = sb.state.sent.map((m) => `${m.at} ${m.properties.run} ${m.phoneNumber}`);
+			fs.writeFileSync(path.join(ARTIFACTS, 'parallel-sends.json'), JSON.stringify({ arrivals: barrier.arrivals, sends }, null, 1));
+		}
+		// The two processes' sends interleave in time: each one sent while the other was sending.
+		const at = (run: string) => sb.state.sent.filter((m) => m.properties.run === run).map((m) => m.at);
+		const [a, b] = [at('a'), at('b')];
+		expect([a.length > 0, b.length > 0, a.length + b.length]).toEqual([true, true, 40]);
+		const inside = (x: number[], span: number[]) => x.some((t) => t > Math.min(...span) && t < Math.max(...span));
+		expect([inside(b, a), inside(a, b)]).toEqual([true, true]);
 	});
 });

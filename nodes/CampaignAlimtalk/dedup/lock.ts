@@ -114,6 +114,7 @@ export class Holder {
 		try {
 			if (!this.valid) return;
 			const count = await this.store.count();
+			if (!this.valid) return; // an answer that came after the lease: the row may be another's by now
 			if (count !== this.expected) {
 				this.state = count > this.expected ? 'foreign' : 'lost';
 				return;
@@ -172,6 +173,8 @@ async function create(store: LockStore, env: LockEnv, node: INode, copies: numbe
  */
 export async function acquire(store: LockStore, env: LockEnv, node: INode, lockScope: DeduplicationScope): Promise<Holder> {
 	let last = -1;
+	/** The last count of a lock seen: a new lock is made another size, so that everyone sees the change. */
+	let lastLock = 0;
 	let changedAt = env.now();
 	let probed = false;
 	let pause = POLL_MIN_MS;
@@ -181,12 +184,14 @@ export async function acquire(store: LockStore, env: LockEnv, node: INode, lockS
 			changedAt = env.now();
 			probed = false;
 		}
+		if (count > 0) lastLock = count;
 	};
 	for (;;) {
 		const count = await attempt(env, node, store.count);
 		seen(count);
 		if (count === 0) {
-			const copies = 2 + Math.floor(env.random() * (MAX_COPIES - 1));
+			let copies = 2 + Math.floor(env.random() * (MAX_COPIES - 1));
+			if (copies === lastLock) copies = copies === MAX_COPIES ? 2 : copies + 1;
 			const startedAt = env.now();
 			const created = await create(store, env, node, copies);
 			if (created === 'held') return new Holder(store, env, copies, startedAt);
@@ -233,8 +238,10 @@ export type Released = 'released' | 'foreign' | 'left';
  */
 export async function release(holder: Holder, store: LockStore, env: LockEnv, node: INode): Promise<Released> {
 	await holder.stop();
-	if (holder.state === 'lost' || (holder.state === 'held' && !holder.valid)) return 'left';
+	const leased = () => env.now() - holder.beatAt < LEASE_MS;
+	if (holder.state === 'lost' || !leased()) return 'left';
 	const count = holder.state === 'foreign' ? Infinity : await attempt(env, node, store.count);
+	if (!leased()) return 'left'; // the answer came after the lease: the row may be another's by now
 	if (count === holder.expected) {
 		await attempt(env, node, store.clear);
 		return 'released';

@@ -248,10 +248,9 @@ export class DedupSession {
 	unconfirmedFields(i: number): (IDataObject & { code: string; message: string }) | undefined {
 		const verdict = this.verdicts.get(i);
 		if (verdict !== 'unconfirmed' && verdict !== 'inProgress') return undefined;
-		const since = Math.round(this.longestMs / 60000);
 		const message =
 			verdict === 'unconfirmed'
-				? `Not sent: an earlier execution started sending this message (same Deduplication Key) and never recorded the service's answer, so it may or may not have been delivered (that send started before the last ${since} minutes; n8n may have stopped during it)`
+				? "Not sent: an earlier send of this message (same Deduplication Key) never got the service's answer recorded, so it may or may not have been delivered (the service did not answer, or n8n stopped during that send)"
 				: `Not sent: another execution is sending this message (same Deduplication Key) right now and had no answer after ${Math.round(this.transport.timeoutMs / 1000)} s of waiting, so it may or may not be delivered`;
 		return {
 			code: verdict === 'unconfirmed' ? UNCONFIRMED_CODE : IN_PROGRESS_CODE,

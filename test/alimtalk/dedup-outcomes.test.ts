@@ -1,0 +1,125 @@
+/**
+ * Every answer a redelivered event can get from the Deduplication Key (README, "Sending once
+ * across executions"), through the in-process engine and the faithful store: sent before,
+ * unconfirmed, still in flight elsewhere (waited for), released, and a store that fails.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { longestSendMs, markersOf } from '../../nodes/CampaignAlimtalk/dedup/markers';
+import { installStore, ProcessedDataStore } from '../support/dedup-store';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { delay } from '../support/node';
+import { jsonOf, phone, runSend } from './dedup-support';
+
+const WF = 'test-workflow';
+const NODE_ROW = { workflow: { id: WF }, node: { id: 'node-under-test' } } as never;
+// One attempt of at most 1 s: a send can take at most longestSendMs of these settings.
+const KEY = { deduplicationKey: '={{ $json.orderId }}', timeoutMs: 1000, maxRetries: 0 };
+const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
+
+let sb: Sandbox;
+let store: ProcessedDataStore;
+beforeAll(async () => {
+	store = await installStore();
+	sb = await startSandbox({});
+});
+afterAll(async () => await sb.close());
+beforeEach(() => {
+	store.reset();
+	sb.reset();
+	sb.configure({ latencyMs: 0, faults: undefined, triggerResponse: 'envelope' });
+	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+});
+
+const order = (n: number, extra: IDataObject = {}) => ({ orderId: `order-${n}`, campaign: 'WELCOME', phone: phone(n), name: `Kim ${n}`, ...extra });
+const send = async (input: IDataObject[], options: IDataObject = KEY) => await runSend({ input, options, credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey } });
+const sentPhones = () => sb.state.sent.map((m) => m.phoneNumber).sort();
+
+/** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its windows). */
+async function crashedClaim(key: string, inFlight: boolean): Promise<void> {
+	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
+	await store.checkProcessedAndRecord([markers.claim, ...(inFlight ? markers.windows : [])], 'node', NODE_ROW, { mode: 'entries' });
+}
+
+describe('what a redelivered event is answered', () => {
+	it('a claim whose execution died long ago (never confirmed): Failed, delivery unknown, nothing sent', async () => {
+		await crashedClaim('order-1', false);
+		const { out, error } = await send([order(1), order(2)]);
+		expect(error).toBeUndefined();
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ code: 'earlierSendUnconfirmed', deliveryUnknown: true, deduplicationKey: 'order-1', phoneNumber: phone(1) }),
+		]);
+		expect(jsonOf(out[0])).toEqual([expect.objectContaining({ phoneNumber: phone(2), status: 'sent' })]);
+		expect(sentPhones()).toEqual([phone(2)]);
+	});
+
+	it('a claim of an execution that may still be sending: waited for up to the timeout, then Failed, delivery unknown', async () => {
+		await crashedClaim('order-1', true);
+		const { out } = await send([order(1)]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ code: 'earlierSendInProgress', deliveryUnknown: true, deduplicationKeyKept: true, message: expect.stringMatching(/no answer after 1 s/) }),
+		]);
+		expect(out[0]).toHaveLength(0);
+		expect(sb.state.sent).toHaveLength(0);
+	});
+
+	it('a copy arriving while the first is in flight waits for its answer and reports it as sent', async () => {
+		sb.configure({ latencyMs: 300 });
+		const [first, second] = await Promise.all([send([order(1)]), delay(50).then(async () => await send([order(1)]))]);
+		expect(first.out[0][0].json).toMatchObject({ status: 'sent' });
+		expect(second.out[0][0].json).toMatchObject({ status: 'skipped', duplicate: true, deduplicationKey: 'order-1' });
+		expect(sentPhones()).toEqual([phone(1)]);
+	});
+
+	it('a copy arriving while the first is in flight sends it itself when the first certainly failed', async () => {
+		sb.configure({ latencyMs: 300 });
+		const [first, second] = await Promise.all([send([order(1, { campaign: 'NO-SUCH-CAMPAIGN' })]), delay(50).then(async () => await send([order(1)]))]);
+		expect(first.out[1][0].json).toMatchObject({ deduplicationKeyKept: false });
+		expect(first.out[1][0].json.deliveryUnknown).toBeUndefined();
+		expect(second.out[0][0].json).toMatchObject({ status: 'sent' });
+		expect(sentPhones()).toEqual([phone(1)]);
+	});
+
+	it('a repeat within one execution reports its first item: sent (Success) or not sent (Failed, naming it)', async () => {
+		const { out } = await send([order(1), order(2, { campaign: 'NO-SUCH-CAMPAIGN' }), order(1), order(2)]);
+		expect(jsonOf(out[0])).toEqual([
+			expect.objectContaining({ phoneNumber: phone(1), status: 'sent' }),
+			expect.objectContaining({ phoneNumber: phone(1), status: 'skipped', duplicate: true, duplicateOfItem: 0 }),
+		]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ phoneNumber: phone(2), deduplicationKeyKept: false }),
+			expect.objectContaining({ phoneNumber: phone(2), duplicateOfItem: 1, message: expect.stringMatching(/^Not sent: item 1 has the same Deduplication Key/) }),
+		]);
+		expect(out[1].map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
+		expect(sentPhones()).toEqual([phone(1)]);
+	});
+
+	it('at the smallest History Size, the claims of 50 sends in flight are not pushed out: a copy sends nothing twice', async () => {
+		sb.configure({ latencyMs: 100 });
+		const events = Array.from({ length: 100 }, (_, n) => order(n));
+		const options = { ...KEY, timeoutMs: 5000, concurrency: 50, deduplicationHistorySize: 1000 };
+		await send(Array.from({ length: 1000 }, (_, n) => order(1000 + n)), { ...options, timeoutMs: 30000 }); // a full history
+		sb.reset();
+		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+		const [a, b] = await Promise.all([send(events, options), delay(30).then(async () => await send(events, options))]);
+		const counts = new Map<string, number>();
+		for (const m of sb.state.sent) counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
+		expect([...counts.values()].filter((c) => c > 1)).toEqual([]);
+		expect(counts.size).toBe(100);
+		expect([...a.out[1], ...b.out[1]]).toEqual([]);
+	});
+
+	it('a store that fails while claiming stops the node with the store named, not the account; nothing sent', async () => {
+		const real = store.checkProcessedAndRecord.bind(store);
+		store.checkProcessedAndRecord = async () => {
+			throw new Error('Connection terminated unexpectedly');
+		};
+		try {
+			const { error } = await send([order(1), order(2)]);
+			expect(error?.message).toMatch(/deduplication store failed: Connection terminated unexpectedly/);
+			expect(error?.message).not.toMatch(/account|customer/i);
+		} finally {
+			store.checkProcessedAndRecord = real;
+		}
+		expect(sb.state.sent).toHaveLength(0);
+	});
+});
