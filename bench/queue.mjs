@@ -9,6 +9,7 @@
  * measured from the first event to the last execution finished) or 'sync' (a manual run of the
  * generated-rows custom data sync; measured from the run request to the execution finished).
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fmt } from './format.mjs';
 
@@ -20,16 +21,33 @@ const rt = require('../scripts/runtime/index.js');
 const CAMPAIGN = 'BENCH-QUEUE';
 const IN_FLIGHT = 20;
 
+/**
+ * The send workflow of an entry: with `dedup: { history, prefill }` the send has a Deduplication
+ * Key (the event id) and its record holds `prefill` keys before each run, written straight into
+ * n8n's processed_data table as n8n stores them (the md5 of each value), as after that many sends.
+ */
+async function deploySend(cluster, w) {
+	const workflow = wf.webhookSendWorkflow({ path: w.path ?? 'bench-queue', campaignKey: CAMPAIGN });
+	const send = workflow.nodes.find((n) => n.type.endsWith('.campaignAlimtalk'));
+	if (w.dedup) send.parameters.options = { ...send.parameters.options, deduplicationKey: '={{ $json.body.eventId }}', deduplicationHistorySize: w.dedup.history };
+	return { workflowId: await cluster.deploy(workflow), nodeId: send.id };
+}
+
+async function prefill(cluster, { workflowId, nodeId }, count, run) {
+	await cluster.db.query('DELETE FROM processed_data WHERE "workflowId" = $1', [workflowId]);
+	const data = Array.from({ length: count }, (_, i) => createHash('md5').update(`prefill-${run}-${i}`).digest('base64'));
+	await cluster.db.query('INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, $2, $3)', [workflowId, `n:${nodeId}`, JSON.stringify({ mode: 'entries', data })]);
+}
+
 const STEPS = {
 	async webhookSend(cluster, sb, w, run, ids) {
-		if (!ids.has(w.id)) {
-			ids.set(w.id, await cluster.deploy(wf.webhookSendWorkflow({ path: 'bench-queue', campaignKey: CAMPAIGN })));
-		}
-		const workflowId = ids.get(w.id);
+		if (!ids.has(w.id)) ids.set(w.id, await deploySend(cluster, w));
+		const { workflowId } = ids.get(w.id);
+		if (w.dedup) await prefill(cluster, ids.get(w.id), w.dedup.prefill, run);
 		const sinceId = Math.max(0, ...(await cluster.db.executions({ workflowId })).map((r) => r.id));
 		const bodies = Array.from({ length: w.items }, (_, i) => wf.eventBody(i, `r${run}`));
 		const started = Date.now();
-		const fired = await cluster.fireWebhooks('bench-queue', bodies, { concurrency: IN_FLIGHT });
+		const fired = await cluster.fireWebhooks(w.path ?? 'bench-queue', bodies, { concurrency: IN_FLIGHT });
 		const rows = await cluster.db.waitForExecutions({ workflowId, count: w.items, sinceId, pollMs: 100, timeoutMs: 15 * 60 * 1000 });
 		const wallMs = Date.now() - started;
 		const sent = sb.state.sent.filter((m) => m.campaignKey === CAMPAIGN);

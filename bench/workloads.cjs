@@ -14,7 +14,9 @@
  * - verify: custom | members | sent (what the sandbox must hold afterwards);
  * - cli: true for the comparisons that run through the n8n command line (they need n8n's task runner);
  * - queue: for n8n queue-mode entries (bench/queue.mjs), `{ workers, mode }` of the installation they
- *   run on; their `compare` is `{ with: <entry id>, label }` (a ratio of wall times);
+ *   run on; their `compare` is `{ with: <entry id>, label }` (a ratio of wall times); `path` their
+ *   webhook path; `dedup: { history, prefill }` a Deduplication Key on the send with `prefill` keys
+ *   recorded before each run;
  * - comparisonOnly: the package at a comparison's size (its targets are checked at the full size);
  * - baseline: the No Operation entry whose cost is n8n's own for these items;
  * - minimal: the reference entry doing the same requests through n8n without the package's checks;
@@ -112,6 +114,16 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 	const N_QUEUE_SYNC = scaled(50000);
 	const queueSend1 = { id: 'queue.webhook-send.1-worker', group: 'queue', kind: 'queue', queue: { workers: 1 }, label: 'Webhook-triggered Alimtalk sends, 1 worker', steps: 'webhookSend', items: N_QUEUE_EVENTS, requests: N_QUEUE_EVENTS, latency: sendLatency, runs: 2 };
 	const queueSend2 = { ...queueSend1, id: 'queue.webhook-send.2-workers', queue: { workers: 2 }, label: 'Webhook-triggered Alimtalk sends, 2 workers', compare: { with: queueSend1.id, label: 'Two workers against one (events a second)' } };
+	// The same sends with a Deduplication Key, its record holding 10,000 and 100,000 keys
+	// (n8n rewrites the whole record on every call: about 27 bytes a key).
+	const queueDedup = [10000, 100000].map((keys) => ({
+		...queueSend2,
+		id: `queue.webhook-send.dedup-${keys / 1000}k`,
+		label: `Webhook-triggered Alimtalk sends with a Deduplication Key, ${keys / 1000},000 keys recorded, 2 workers`,
+		path: `bench-dedup-${keys / 1000}k`,
+		dedup: { history: Math.min(100000, keys + N_QUEUE_EVENTS), prefill: keys },
+		compare: { with: queueSend2.id, label: `The key with ${keys / 1000},000 keys recorded against none (events a second; below 1 is slower)` },
+	}));
 	const singleSync = { id: 'queue.sync.single-process', group: 'queue', kind: 'queue', queue: { workers: 0, mode: 'regular' }, label: `Custom data sync, ${N_QUEUE_SYNC} rows, one n8n process (no queue)`, steps: 'sync', items: N_QUEUE_SYNC, requests: bulk(N_QUEUE_SYNC), latency, runs: 2 };
 	const queueSync = { ...singleSync, id: 'queue.sync.queue-mode', queue: { workers: 2 }, label: `Custom data sync, ${N_QUEUE_SYNC} rows, queue mode (on a worker)`, compare: { with: singleSync.id, label: 'Queue mode against one process (sync wall time; above 1 is faster)' } };
 
@@ -121,7 +133,7 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		membersNoop, members,
 		sendNoop, ...sends, ...dedupSends, readParameters, rawHttp, sendMinimal, batched,
 		cliCreate, cliCodeHttp,
-		queueSend1, queueSend2, singleSync, queueSync,
+		queueSend1, queueSend2, ...queueDedup, singleSync, queueSync,
 	];
 	const ids = new Set();
 	for (const w of list) {

@@ -1,37 +1,26 @@
 /**
- * Overlapping executions on the faithful store (dedup-store.ts), in two "processes" (separate
+ * Overlapping executions on the faithful store (dedup-fx.store.ts), in two "processes" (separate
  * copies of the package's modules, as two queue-mode workers): 20 executions in flight.
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
-import { installStore, ProcessedDataStore } from '../support/dedup-store';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { alimtalkCopy, inFlight, phone, runSend } from './dedup-support';
+import { alimtalkCopy, dedupFixture, inFlight, phone, runSend } from './dedup-support';
 
 const EVENTS = 120;
 const IN_FLIGHT = 20;
 const KEY = { deduplicationKey: '={{ $json.orderId }}' };
 
-let sb: Sandbox;
-let store: ProcessedDataStore;
+const fx = dedupFixture();
 let processes: INodeType[];
-beforeAll(async () => {
-	store = await installStore();
-	sb = await startSandbox({});
+beforeAll(() => {
 	processes = [alimtalkCopy(), alimtalkCopy()];
 });
-afterAll(async () => await sb.close());
-beforeEach(() => {
-	store.reset();
-	sb.reset();
-	sb.configure({ latencyMs: 2, faults: undefined, triggerResponse: 'envelope' });
-	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-});
+beforeEach(() => fx.sb.configure({ latencyMs: 2 }));
 
 const event = (n: number): IDataObject => ({ orderId: `order-${n}`, campaign: 'WELCOME', phone: phone(n), name: `Kim ${n}` });
 
 /** One execution per event, spread over the two processes, IN_FLIGHT at a time. */
 async function deliver(events: IDataObject[]) {
-	const credentials = { baseUrl: sb.baseUrl, apiKey: sb.apiKey };
+	const credentials = { baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey };
 	return await inFlight(
 		IN_FLIGHT,
 		events.map((e, index) => async () => await runSend({ input: [e], options: KEY, credentials, copy: processes[index % 2] })),
@@ -40,7 +29,7 @@ async function deliver(events: IDataObject[]) {
 
 const sendsPerPhone = () => {
 	const counts = new Map<string, number>();
-	for (const m of sb.state.sent) counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
+	for (const m of fx.sb.state.sent) counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
 	return counts;
 };
 
@@ -48,10 +37,10 @@ describe('the faithful store, used naively, loses keys as n8n 2.41.1 does', () =
 	it('overlapping calls lose keys and the first inserts collide', async () => {
 		const ctx = { workflow: { id: 'naive' } } as never;
 		const results = await Promise.allSettled(
-			Array.from({ length: 40 }, (_, i) => store.checkProcessedAndRecord([`k${i}`], 'workflow', ctx, { mode: 'entries' })),
+			Array.from({ length: 40 }, (_, i) => fx.store.checkProcessedAndRecord([`k${i}`], 'workflow', ctx, { mode: 'entries' })),
 		);
 		expect(results.some((r) => r.status === 'rejected' && /UNIQUE constraint/.test(String(r.reason)))).toBe(true);
-		expect((store.entries('naive', '') ?? []).length).toBeLessThan(40);
+		expect((fx.store.entries('naive', '') ?? []).length).toBeLessThan(40);
 	});
 });
 
@@ -60,13 +49,13 @@ describe('Deduplication Key with overlapping executions in two processes', () =>
 		const events = Array.from({ length: EVENTS }, (_, n) => event(n));
 		const first = await deliver(events);
 		expect(first.filter((r) => r.error)).toEqual([]);
-		expect(sb.state.sent).toHaveLength(EVENTS);
-		expect(store.keys('test-workflow', 'n:node-under-test')).toHaveLength(EVENTS);
+		expect(fx.sb.state.sent).toHaveLength(EVENTS);
+		expect(fx.store.keys('test-workflow', 'n:node-under-test')).toHaveLength(EVENTS);
 		const second = await deliver(events);
 		expect(second.filter((r) => r.error)).toEqual([]);
-		expect(sb.state.sent).toHaveLength(EVENTS);
+		expect(fx.sb.state.sent).toHaveLength(EVENTS);
 		expect(second.every((r) => r.out[0][0]?.json.duplicate === true)).toBe(true);
-		expect(await store.lockReleased('test-workflow')).toBe(true);
+		expect(await fx.store.lockReleased('test-workflow')).toBe(true);
 	});
 
 	it('concurrent copies: every event delivered twice at the same moment is sent once', async () => {
@@ -80,10 +69,10 @@ describe('Deduplication Key with overlapping executions in two processes', () =>
 	});
 
 	it('a slow store (calls of up to 30 ms) changes nothing', async () => {
-		store.latency = { min: 0, max: 30 };
+		fx.store.latency = { min: 0, max: 30 };
 		const events = Array.from({ length: 40 }, (_, n) => event(n));
 		await deliver(events.flatMap((e) => [e, e]));
-		expect(sb.state.sent).toHaveLength(40);
+		expect(fx.sb.state.sent).toHaveLength(40);
 		expect(sendsPerPhone().size).toBe(40);
 	});
 });

@@ -8,6 +8,7 @@ import type { DeduplicationScope, ICheckProcessedOptions, IExecuteFunctions } fr
 import { LOCK_ENTRY } from '../../nodes/CampaignAlimtalk/dedup/lock';
 import { ProcessedDataStore } from '../support/dedup-store';
 import { delay } from '../support/node';
+import { mulberry32 } from '../../sandbox/faults';
 
 const WF = 'race-workflow';
 const NODE = { id: 'send-node', name: 'Send', type: 'campaignAlimtalk', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -89,24 +90,11 @@ async function settle<T>(work: Promise<T>, limitMs = 300000): Promise<PromiseSet
 	return outcome;
 }
 
-/** A fixed sequence standing in for Math.random. */
-function chance(seed: number): () => number {
-	let s = seed >>> 0;
-	return () => {
-		// mulberry32
-		s = (s + 0x6d2b79f5) >>> 0;
-		let t = s;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 const lockRow = () => store.entries(WF, '');
 
 beforeEach(() => {
 	jest.useFakeTimers({ now: 1_700_000_000_000 });
-	jest.spyOn(Math, 'random').mockImplementation(chance(7));
+	jest.spyOn(Math, 'random').mockImplementation(mulberry32(7)); // chance, as a fixed sequence
 	store = new ProcessedDataStore();
 	store.latency = { min: 1, max: 1 };
 	inside = [];

@@ -5,10 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { longestSendMs, markersOf } from '../../nodes/CampaignAlimtalk/dedup/markers';
-import { installStore, ProcessedDataStore } from '../support/dedup-store';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { ProcessedDataStore } from '../support/dedup-store';
 import { delay } from '../support/node';
-import { jsonOf, phone, runSend } from './dedup-support';
+import { dedupFixture, jsonOf, phone, runSend } from './dedup-support';
 
 const WF = 'test-workflow';
 const NODE_ROW = { workflow: { id: WF }, node: { id: 'node-under-test' } } as never;
@@ -16,28 +15,16 @@ const NODE_ROW = { workflow: { id: WF }, node: { id: 'node-under-test' } } as ne
 const KEY = { deduplicationKey: '={{ $json.orderId }}', timeoutMs: 1000, maxRetries: 0 };
 const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
 
-let sb: Sandbox;
-let store: ProcessedDataStore;
-beforeAll(async () => {
-	store = await installStore();
-	sb = await startSandbox({});
-});
-afterAll(async () => await sb.close());
-beforeEach(() => {
-	store.reset();
-	sb.reset();
-	sb.configure({ latencyMs: 0, faults: undefined, triggerResponse: 'envelope' });
-	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-});
+const fx = dedupFixture();
 
 const order = (n: number, extra: IDataObject = {}) => ({ orderId: `order-${n}`, campaign: 'WELCOME', phone: phone(n), name: `Kim ${n}`, ...extra });
-const send = async (input: IDataObject[], options: IDataObject = KEY) => await runSend({ input, options, credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey } });
-const sentPhones = () => sb.state.sent.map((m) => m.phoneNumber).sort();
+const send = async (input: IDataObject[], options: IDataObject = KEY) => await runSend({ input, options, credentials: { baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey } });
+const sentPhones = () => fx.sb.state.sent.map((m) => m.phoneNumber).sort();
 
 /** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its windows). */
 async function crashedClaim(key: string, inFlight: boolean): Promise<void> {
 	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
-	await store.checkProcessedAndRecord([markers.claim, ...(inFlight ? markers.windows : [])], 'node', NODE_ROW, { mode: 'entries' });
+	await fx.store.checkProcessedAndRecord([markers.claim, ...(inFlight ? markers.windows : [])], 'node', NODE_ROW, { mode: 'entries' });
 }
 
 describe('what a redelivered event is answered', () => {
@@ -59,11 +46,11 @@ describe('what a redelivered event is answered', () => {
 			expect.objectContaining({ code: 'earlierSendInProgress', deliveryUnknown: true, deduplicationKeyKept: true, message: expect.stringMatching(/no answer after 1 s/) }),
 		]);
 		expect(out[0]).toHaveLength(0);
-		expect(sb.state.sent).toHaveLength(0);
+		expect(fx.sb.state.sent).toHaveLength(0);
 	});
 
 	it('a copy arriving while the first is in flight waits for its answer and reports it as sent', async () => {
-		sb.configure({ latencyMs: 300 });
+		fx.sb.configure({ latencyMs: 300 });
 		const [first, second] = await Promise.all([send([order(1)]), delay(50).then(async () => await send([order(1)]))]);
 		expect(first.out[0][0].json).toMatchObject({ status: 'sent' });
 		expect(second.out[0][0].json).toMatchObject({ status: 'skipped', duplicate: true, deduplicationKey: 'order-1' });
@@ -71,7 +58,7 @@ describe('what a redelivered event is answered', () => {
 	});
 
 	it('a copy arriving while the first is in flight sends it itself when the first certainly failed', async () => {
-		sb.configure({ latencyMs: 300 });
+		fx.sb.configure({ latencyMs: 300 });
 		const [first, second] = await Promise.all([send([order(1, { campaign: 'NO-SUCH-CAMPAIGN' })]), delay(50).then(async () => await send([order(1)]))]);
 		expect(first.out[1][0].json).toMatchObject({ deduplicationKeyKept: false });
 		expect(first.out[1][0].json.deliveryUnknown).toBeUndefined();
@@ -94,23 +81,23 @@ describe('what a redelivered event is answered', () => {
 	});
 
 	it('at the smallest History Size, the claims of 50 sends in flight are not pushed out: a copy sends nothing twice', async () => {
-		sb.configure({ latencyMs: 100 });
+		fx.sb.configure({ latencyMs: 100 });
 		const events = Array.from({ length: 100 }, (_, n) => order(n));
 		const options = { ...KEY, timeoutMs: 5000, concurrency: 50, deduplicationHistorySize: 1000 };
 		await send(Array.from({ length: 1000 }, (_, n) => order(1000 + n)), { ...options, timeoutMs: 30000 }); // a full history
-		sb.reset();
-		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+		fx.sb.reset();
+		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 		const [a, b] = await Promise.all([send(events, options), delay(30).then(async () => await send(events, options))]);
 		const counts = new Map<string, number>();
-		for (const m of sb.state.sent) counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
+		for (const m of fx.sb.state.sent) counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
 		expect([...counts.values()].filter((c) => c > 1)).toEqual([]);
 		expect(counts.size).toBe(100);
 		expect([...a.out[1], ...b.out[1]]).toEqual([]);
 	});
 
 	it('a store that fails while claiming stops the node with the store named, not the account; nothing sent', async () => {
-		const real = store.checkProcessedAndRecord.bind(store);
-		store.checkProcessedAndRecord = async () => {
+		const real = fx.store.checkProcessedAndRecord.bind(fx.store);
+		fx.store.checkProcessedAndRecord = async () => {
 			throw new Error('Connection terminated unexpectedly');
 		};
 		try {
@@ -118,8 +105,30 @@ describe('what a redelivered event is answered', () => {
 			expect(error?.message).toMatch(/deduplication store failed: Connection terminated unexpectedly/);
 			expect(error?.message).not.toMatch(/account|customer/i);
 		} finally {
-			store.checkProcessedAndRecord = real;
+			fx.store.checkProcessedAndRecord = real;
 		}
-		expect(sb.state.sent).toHaveLength(0);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
+	it("another node writing into the lock's row during a round: its data is kept, the round's claims taken back, nothing sent", async () => {
+		const real = fx.store.checkProcessedAndRecord.bind(fx.store);
+		let wrote = false;
+		fx.store.checkProcessedAndRecord = async (items, scope, context, options) => {
+			const result = await real(items, scope, context, options);
+			if (scope === 'node' && !wrote) {
+				wrote = true; // n8n's Remove Duplicates (scope "Workflow") in the same workflow, right now
+				await real(['order-from-remove-duplicates'], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
+			}
+			return result;
+		};
+		try {
+			const { error } = await send([order(1)]);
+			expect(error?.message).toMatch(/another node of this workflow keeps deduplication data with scope "Whole Workflow"/);
+		} finally {
+			fx.store.checkProcessedAndRecord = real;
+		}
+		expect(fx.sb.state.sent).toHaveLength(0);
+		expect(fx.store.entries(WF, '')).toEqual([ProcessedDataStore.hash('order-from-remove-duplicates')]);
+		expect(fx.store.keys(WF, 'n:node-under-test')).toEqual([]);
 	});
 });

@@ -6,6 +6,8 @@
 import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NODE_NAME, PACKAGE_NAME, SOURCE_TYPE, runWorkflow, type RunResult } from '../support/engine';
 import { path, ROOT } from '../support/node';
+import { installStore, type ProcessedDataStore } from '../support/dedup-store';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 
 export const ALIMTALK_TYPE = `${PACKAGE_NAME}.campaignAlimtalk`;
 
@@ -86,3 +88,23 @@ export async function inFlight<T>(limit: number, tasks: Array<() => Promise<T>>)
 }
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
+
+/**
+ * The sandbox and the faithful store for a test file: started once, emptied before each test,
+ * with the campaign WELCOME (variable `name`) and no latency or faults.
+ */
+export function dedupFixture(options: SandboxOptions = {}): { sb: Sandbox; store: ProcessedDataStore } {
+	const fixture = {} as { sb: Sandbox; store: ProcessedDataStore };
+	beforeAll(async () => {
+		fixture.store = await installStore();
+		fixture.sb = await startSandbox(options);
+	});
+	afterAll(async () => await fixture.sb.close());
+	beforeEach(() => {
+		fixture.store.reset();
+		fixture.sb.reset();
+		fixture.sb.configure({ latencyMs: 0, faults: undefined, triggerResponse: 'envelope' });
+		fixture.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+	});
+	return fixture;
+}

@@ -2,31 +2,18 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { DedupSession } from '../../nodes/CampaignAlimtalk/dedup/session';
 import { LOCK_ENTRY, STALE_LOCK_MS } from '../../nodes/CampaignAlimtalk/dedup/lock';
 import { storedKey } from '../../nodes/CampaignAlimtalk/dedup/options';
-import { installStore, ProcessedDataStore } from '../support/dedup-store';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { ProcessedDataStore } from '../support/dedup-store';
 import { envelope, startScripted } from '../support/scripted-server';
-import { jsonOf, phone, runSend } from './dedup-support';
+import { dedupFixture, jsonOf, phone, runSend } from './dedup-support';
 
 const WF = 'test-workflow';
 const KEY = { deduplicationKey: '={{ $json.orderId }}' };
 
-let sb: Sandbox;
-let store: ProcessedDataStore;
-beforeAll(async () => {
-	store = await installStore();
-	sb = await startSandbox({ accounts: { 'expired-key': 'expired' } });
-});
-afterAll(async () => await sb.close());
-beforeEach(() => {
-	store.reset();
-	sb.reset();
-	sb.configure({ latencyMs: 0, faults: undefined, triggerResponse: 'envelope' });
-	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-});
+const fx = dedupFixture({ accounts: { 'expired-key': 'expired' } });
 
-const good = () => ({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
+const good = () => ({ baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey });
 const order = (n: number, extra: IDataObject = {}) => ({ orderId: `order-${n}`, campaign: 'WELCOME', phone: phone(n), name: `Kim ${n}`, ...extra });
-const sentPhones = () => sb.state.sent.map((m) => m.phoneNumber).sort();
+const sentPhones = () => fx.sb.state.sent.map((m) => m.phoneNumber).sort();
 const send = async (input: IDataObject[], options: IDataObject = KEY, credentials: IDataObject = good()) =>
 	await runSend({ input, options, credentials });
 
@@ -34,8 +21,8 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	it('is off when the key is empty: same items, no store call', async () => {
 		const { out, error } = await send([order(1), order(1)], {});
 		expect(error).toBeUndefined();
-		expect(sb.state.sent).toHaveLength(2);
-		expect(store.steps).toBe(0);
+		expect(fx.sb.state.sent).toHaveLength(2);
+		expect(fx.store.steps).toBe(0);
 		expect(jsonOf(out[0])).toEqual([
 			expect.not.objectContaining({ duplicate: expect.anything() }),
 			expect.not.objectContaining({ duplicate: expect.anything() }),
@@ -44,7 +31,7 @@ describe('Alimtalk send with a Deduplication Key', () => {
 
 	it('does not send a key seen in an earlier execution; the item goes to Success as a duplicate', async () => {
 		await send([order(1), order(2), order(3)]);
-		expect(sb.state.sent).toHaveLength(3);
+		expect(fx.sb.state.sent).toHaveLength(3);
 		const { out, error } = await send([order(2), order(4), order(3)]);
 		expect(error).toBeUndefined();
 		expect(sentPhones()).toEqual([phone(1), phone(2), phone(3), phone(4)]);
@@ -61,15 +48,15 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		const { out } = await send([order(1), order(2), order(1, { name: 'again' })]);
 		expect(sentPhones()).toEqual([phone(1), phone(2)]);
 		expect(out[0][2].json).toMatchObject({ duplicate: true, duplicateOfItem: 0, status: 'skipped' });
-		expect(store.keys(WF, 'n:node-under-test')).toHaveLength(2);
+		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(2);
 	});
 
 	it('releases the key of a send the service rejected: after the cause is fixed, it is sent', async () => {
-		sb.addCampaign('WELCOME', { requiredVariables: ['name'], templateState: 'blocked' });
+		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'], templateState: 'blocked' });
 		const first = await send([order(1)]);
-		expect(sb.state.sent).toHaveLength(0);
+		expect(fx.sb.state.sent).toHaveLength(0);
 		expect(first.out[1][0].json).toMatchObject({ code: '7007', deduplicationKey: 'order-1', deduplicationKeyKept: false });
-		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 		const second = await send([order(1)]);
 		expect(second.out[0][0].json).toMatchObject({ status: 'sent' });
 		expect(sentPhones()).toEqual([phone(1)]);
@@ -88,9 +75,9 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('releases every key when the account fails before the first request, so a later run sends them', async () => {
-		const failed = await send([order(1), order(2)], KEY, { baseUrl: sb.baseUrl, apiKey: 'expired-key' });
+		const failed = await send([order(1), order(2)], KEY, { baseUrl: fx.sb.baseUrl, apiKey: 'expired-key' });
 		expect(failed.error?.message).toMatch(/expired/i);
-		expect(store.keys(WF, 'n:node-under-test')).toHaveLength(0);
+		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(0);
 		await send([order(1), order(2)]);
 		expect(sentPhones()).toEqual([phone(1), phone(2)]);
 	});
@@ -115,10 +102,10 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('keeps the key of a send whose delivery is unknown: a later run reports it on Failed as unconfirmed, never as sent', async () => {
-		sb.configure({ faults: { kinds: ['code7999'], firstN: 1, phase: 'after' } });
+		fx.sb.configure({ faults: { kinds: ['code7999'], firstN: 1, phase: 'after' } });
 		const first = await send([order(1), order(2)], { ...KEY, concurrency: 1 });
 		expect(first.out[1][0].json).toMatchObject({ code: '7999', deliveryUnknown: true, deduplicationKeyKept: true, deduplicationKey: 'order-1' });
-		sb.configure({ faults: undefined });
+		fx.sb.configure({ faults: undefined });
 		const second = await send([order(1), order(2)]);
 		expect(jsonOf(second.out[0])).toEqual([expect.objectContaining({ phoneNumber: phone(2), duplicate: true, status: 'skipped' })]);
 		expect(jsonOf(second.out[1])).toEqual([
@@ -138,33 +125,33 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	it('scope "This Node" keeps keys per node; "Whole Workflow" shares them between nodes', async () => {
 		const input = [order(1)];
 		await runSend({ input, options: KEY, more: { Second: KEY }, credentials: good() });
-		expect(sb.state.sent).toHaveLength(2);
-		sb.reset();
-		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-		store.reset();
+		expect(fx.sb.state.sent).toHaveLength(2);
+		fx.sb.reset();
+		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+		fx.store.reset();
 		const shared = { ...KEY, deduplicationScope: 'workflow' };
 		const run = await runSend({ input, options: shared, more: { Second: shared }, credentials: good() });
-		expect(sb.state.sent).toHaveLength(1);
+		expect(fx.sb.state.sent).toHaveLength(1);
 		const second = run.outputs('Second');
 		const statuses = [run.out[0][0].json.status, second[0][0].json.status].sort();
 		expect(statuses).toEqual(['sent', 'skipped']);
-		expect(store.keys(WF, '')).toHaveLength(1);
+		expect(fx.store.keys(WF, '')).toHaveLength(1);
 	});
 
 	it('remembers only the latest keys up to the history size', async () => {
 		const limit = { ...KEY, deduplicationHistorySize: 1000, concurrency: 50 };
 		const many = Array.from({ length: 1100 }, (_, n) => order(n));
 		await send(many, limit);
-		expect(store.keys(WF, 'n:node-under-test').length).toBeLessThanOrEqual(1100);
+		expect(fx.store.keys(WF, 'n:node-under-test').length).toBeLessThanOrEqual(1100);
 		const { out } = await send([order(0), order(1099)], limit);
 		expect(out[0].map((i) => i.json.status)).toEqual(['sent', 'skipped']);
-		expect(sb.state.sent).toHaveLength(1101);
+		expect(fx.sb.state.sent).toHaveLength(1101);
 	});
 
 	it('refuses a History Size under 1,000 (room for the claims of messages in flight), before sending', async () => {
 		const { error } = await send([order(1)], { ...KEY, deduplicationHistorySize: 999 });
 		expect(error?.message).toMatch(/Deduplication History Size" must be a whole number from 1000 to 100000 \(got 999\)/);
-		expect(sb.state.sent).toHaveLength(0);
+		expect(fx.sb.state.sent).toHaveLength(0);
 	});
 
 	it('tells odd and very long keys apart, and knows each of them again', async () => {
@@ -175,22 +162,22 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		const again = await send(input);
 		expect(again.out[0].map((i) => i.json.status)).toEqual(keys.map(() => 'skipped'));
 		expect(again.out[0][0].json.deduplicationKey).toHaveLength(200000);
-		expect(sb.state.sent).toHaveLength(keys.length);
+		expect(fx.sb.state.sent).toHaveLength(keys.length);
 	});
 
 	it('takes an object or a number from the expression as its text', async () => {
 		await send([order(1, { orderId: { id: 7 } }), order(2, { orderId: 7 })]);
 		const { out } = await send([order(1, { orderId: { id: 7 } }), order(2, { orderId: '7' })]);
 		expect(out[0].map((i) => i.json.deduplicationKey)).toEqual(['{"id":7}', '7']);
-		expect(sb.state.sent).toHaveLength(2);
+		expect(fx.sb.state.sent).toHaveLength(2);
 	});
 
 	it('stops with a clear error when another node keeps workflow-scope data, before sending', async () => {
-		await store.checkProcessedAndRecord(['someone else'], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
+		await fx.store.checkProcessedAndRecord(['someone else'], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
 		const { error } = await send([order(1)]);
 		expect(error?.message).toMatch(/another node of this workflow keeps deduplication data with scope "Whole Workflow"/);
-		expect(sb.state.sent).toHaveLength(0);
-		expect(store.entries(WF, '')).toEqual([ProcessedDataStore.hash('someone else')]);
+		expect(fx.sb.state.sent).toHaveLength(0);
+		expect(fx.store.entries(WF, '')).toEqual([ProcessedDataStore.hash('someone else')]);
 		const { out } = await send([order(1)], { ...KEY, deduplicationScope: 'workflow' });
 		expect(out[0][0].json.status).toBe('sent');
 	});
@@ -199,21 +186,21 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		await send([order(1)]);
 		const { out } = await send([order(1)], { ...KEY, deduplicationScope: 'workflow' });
 		expect(out[0][0].json.status).toBe('sent');
-		expect(store.entries(WF, 'n:node-under-test')).toBeUndefined();
-		expect(store.keys(WF, '')).toEqual([ProcessedDataStore.hash(storedKey('order-1'))]);
+		expect(fx.store.entries(WF, 'n:node-under-test')).toBeUndefined();
+		expect(fx.store.keys(WF, '')).toEqual([ProcessedDataStore.hash(storedKey('order-1'))]);
 	});
 
 	it('takes a lock left by a process that died holding it as abandoned after STALE_LOCK_MS, then sends', async () => {
-		await store.checkProcessedAndRecord([LOCK_ENTRY], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
+		await fx.store.checkProcessedAndRecord([LOCK_ENTRY], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
 		const { out, error } = await send([order(1)]);
 		expect(error).toBeUndefined();
 		expect(out[0][0].json.status).toBe('sent');
-		expect(await store.lockReleased(WF)).toBe(true);
+		expect(await fx.store.lockReleased(WF)).toBe(true);
 	}, STALE_LOCK_MS + 20000);
 
 	it('leaves no lock row behind', async () => {
 		await send([order(1), order(2)]);
-		expect(await store.lockReleased(WF)).toBe(true);
+		expect(await fx.store.lockReleased(WF)).toBe(true);
 			});
 });
 

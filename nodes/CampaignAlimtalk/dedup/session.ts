@@ -8,11 +8,12 @@ import type { DeduplicationHelperFunctions, IDataObject, IExecuteFunctions } fro
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
 import { MIN_N8N_VERSION, storeError } from './errors';
+import type { Row } from './batch';
+import { ask, flush, queue } from './batch';
 import type { KeyMarkers, Verdict } from './markers';
-import { asked, KEYS_ROW_ENTRY, longestSendMs, markersOf, takeBack, verdictOf } from './markers';
+import { longestSendMs, markersOf } from './markers';
 import type { DedupSettings } from './options';
 import { readDedupSettings, readKey } from './options';
-import { underLock } from './rounds';
 
 /** What a send's outcome means for its key: sent, maybe sent (kept unconfirmed), certainly not sent. */
 export type KeyFate = 'confirm' | 'keep' | 'release';
@@ -27,7 +28,6 @@ const HELPERS: Array<keyof DeduplicationHelperFunctions> = [
 export const NO_KEY_CODE = 'noDeduplicationKey';
 export const UNCONFIRMED_CODE = 'earlierSendUnconfirmed';
 export const IN_PROGRESS_CODE = 'earlierSendInProgress';
-export const STORE_FAILED_CODE = 'deduplicationStoreFailed';
 /** How often an item waiting for another execution's send looks again. */
 const WAIT_POLL_MS = 500;
 
@@ -36,13 +36,6 @@ export function keyFate(result: { code: string; deliveryUnknown: boolean } | Err
 	if (result === undefined || result instanceof Error) return 'release';
 	if (result.code === '0') return 'confirm';
 	return result.deliveryUnknown ? 'keep' : 'release';
-}
-
-interface Ask {
-	index: number;
-	markers: KeyMarkers;
-	resolve: (verdict: Verdict) => void;
-	reject: (error: unknown) => void;
 }
 
 export class DedupSession {
@@ -59,25 +52,23 @@ export class DedupSession {
 
 	private readonly fates = new Map<number, KeyFate>();
 
-	/** Waiting for the next round: claims to ask, and the markers to add and to take back. */
-	private asks: Ask[] = [];
-
-	private toAdd: string[] = [];
-
-	private toRemove: string[] = [];
-
-	private roundQueued = false;
+	/** Answers queued for the next round and not yet known to be written. */
+	private queued = false;
 
 	private settleError: string | undefined;
 
 	private readonly longestMs: number;
 
+	/** The row of keys, as the store rounds of this process know it (batch.ts). */
+	private readonly row: Row;
+
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
-		private readonly settings: DedupSettings,
+		settings: DedupSettings,
 		private readonly transport: TransportSettings,
 	) {
 		this.longestMs = longestSendMs(transport);
+		this.row = { ctx, scope: settings.scope, historySize: settings.historySize };
 	}
 
 	/**
@@ -139,10 +130,7 @@ export class DedupSession {
 		const deadline = Date.now() + this.transport.timeoutMs;
 		for (;;) {
 			const markers = markersOf(key, Date.now(), this.longestMs);
-			const verdict = await new Promise<Verdict>((resolve, reject) => {
-				this.asks.push({ index: i, markers, resolve, reject });
-				this.queueRound();
-			});
+			const verdict = await ask(this.row, markers);
 			if (verdict === 'send') this.claims.set(i, markers);
 			if (verdict !== 'inFlight') {
 				this.verdicts.set(i, verdict);
@@ -162,74 +150,19 @@ export class DedupSession {
 		const markers = this.claims.get(i);
 		if (!markers) return;
 		this.fates.set(i, fate);
-		if (fate === 'confirm') this.toAdd.push(markers.sent);
 		// A kept claim stays, without its windows: the attempt is over, its answer unknown.
-		this.toRemove.push(...(fate === 'keep' ? markers.windows : [markers.claim, ...markers.windows]));
+		queue(this.row, fate === 'confirm' ? [markers.sent] : [], fate === 'keep' ? markers.windows : [markers.claim, ...markers.windows]);
+		this.queued = true;
 	}
 
-	/** After the sends: writes what is still queued (confirmations, releases) in one round. */
+	/** After the sends: waits until what this execution queued is written (one round). */
 	async settle(): Promise<void> {
-		if (this.toAdd.length === 0 && this.toRemove.length === 0) return;
+		if (!this.queued) return;
 		try {
-			await this.round();
+			await flush(this.row);
 		} catch (error) {
 			// The sends are done: their items must still come out; they say what was not recorded.
 			this.settleError = storeError(this.ctx.getNode(), error).message;
-		}
-	}
-
-	private queueRound(): void {
-		if (this.roundQueued) return;
-		this.roundQueued = true;
-		this.round().catch(() => undefined);
-	}
-
-	/**
-	 * One store round: a record call for the claims asked and the confirmations queued, then a
-	 * remove call for what must not stay (probes, finished claims).
-	 */
-	private async round(): Promise<void> {
-		let asks: Ask[] = [];
-		const kept: string[] = [];
-		const mode = { mode: 'entries' as const };
-		const { scope, historySize } = this.settings;
-		try {
-			await underLock(
-				this.ctx,
-				scope,
-				async () => {
-					asks = this.asks;
-					const add = [KEYS_ROW_ENTRY, ...this.toAdd, ...asks.flatMap((ask) => asked(ask.markers))];
-					const remove = this.toRemove;
-					this.asks = [];
-					this.toAdd = [];
-					this.toRemove = [];
-					this.roundQueued = false;
-					// Room for what this call adds, so that its probes never push out an older entry.
-					const result =
-						add.length > 1 ? await this.ctx.helpers.checkProcessedAndRecord(add, scope, { ...mode, maxEntries: historySize + add.length }) : { new: [] };
-					const fresh = new Set(result.new.map(String));
-					const isNew = (value: string) => fresh.has(value);
-					const verdicts = asks.map((ask) => verdictOf(ask.markers, isNew));
-					asks.forEach((ask, n) => {
-						remove.push(...takeBack(ask.markers, verdicts[n], isNew));
-						if (verdicts[n] === 'send') kept.push(ask.markers.claim, ...ask.markers.windows);
-					});
-					if (remove.length > 0) await this.ctx.helpers.removeProcessed(remove, scope, mode);
-					asks.forEach((ask, n) => ask.resolve(verdicts[n]));
-				},
-				async () => {
-					// The round was not exclusive: its claims are taken back, and nothing of them is sent.
-					if (kept.length > 0) await this.ctx.helpers.removeProcessed(kept, scope, mode);
-				},
-			);
-		} catch (error) {
-			const failed = asks.length > 0 ? asks : this.asks.splice(0);
-			this.roundQueued = false;
-			const wrapped = storeError(this.ctx.getNode(), error);
-			wrapped.context.campaignCode ??= STORE_FAILED_CODE;
-			for (const ask of failed) ask.reject(wrapped);
-			throw wrapped;
 		}
 	}
 
