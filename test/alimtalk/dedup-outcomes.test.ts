@@ -22,21 +22,41 @@ const send = async (input: IDataObject[], options: IDataObject = KEY) => await r
 const sentPhones = () => fx.sb.state.sent.map((m) => m.phoneNumber).sort();
 
 /** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its windows). */
-async function crashedClaim(key: string, inFlight: boolean): Promise<void> {
+async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
 	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
-	await fx.store.checkProcessedAndRecord([markers.claim, ...(inFlight ? markers.windows : [])], 'node', NODE_ROW, { mode: 'entries' });
+	const values = [markers.claim, ...(hour ? [markers.hour] : []), ...(inFlight ? markers.windows : [])];
+	await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
+}
+
+/** The hour it is now, as an unconfirmed send's message and field give it. */
+function thisHour(): { iso: string; words: string } {
+	const start = new Date(Math.floor(Date.now() / 3600000) * 3600000).toISOString();
+	const end = new Date(Date.parse(start) + 3600000).toISOString();
+	return { iso: start, words: `started between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}` };
 }
 
 describe('what a redelivered event is answered', () => {
-	it('a claim whose execution died long ago (never confirmed): Failed, delivery unknown, nothing sent', async () => {
+	it('a claim whose execution died (never confirmed, its send long over): Failed, delivery unknown, when it started; nothing sent', async () => {
 		await crashedClaim('order-1', false);
-		const { out, error } = await send([order(1), order(2)]);
+		await crashedClaim('order-3', false, false); // its hour is older than the node looks back
+		const { out, error } = await send([order(1), order(2), order(3)]);
 		expect(error).toBeUndefined();
+		const hour = thisHour();
 		expect(jsonOf(out[1])).toEqual([
-			expect.objectContaining({ code: 'earlierSendUnconfirmed', deliveryUnknown: true, deduplicationKey: 'order-1', phoneNumber: phone(1) }),
+			expect.objectContaining({
+				code: 'earlierSendUnconfirmed',
+				deliveryUnknown: true,
+				deduplicationKey: 'order-1',
+				phoneNumber: phone(1),
+				earlierSendStartedAt: hour.iso,
+				message: expect.stringContaining(hour.words),
+			}),
+			expect.objectContaining({ code: 'earlierSendUnconfirmed', deduplicationKey: 'order-3', message: expect.stringContaining('started more than 48 hours ago') }),
 		]);
+		expect(out[1][1].json.earlierSendStartedAt).toBeUndefined();
 		expect(jsonOf(out[0])).toEqual([expect.objectContaining({ phoneNumber: phone(2), status: 'sent' })]);
 		expect(sentPhones()).toEqual([phone(2)]);
+		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
 	});
 
 	it('a claim of an execution that may still be sending: waited for up to the timeout, then Failed, delivery unknown', async () => {

@@ -7,14 +7,20 @@
 import type { DeduplicationScope, IExecuteFunctions } from 'n8n-workflow';
 import { storeError } from './errors';
 import type { KeyMarkers, Verdict } from './markers';
-import { asked, KEYS_ROW_ENTRY, takeBack, verdictOf } from './markers';
+import { asked, claimed, hoursBack, KEYS_ROW_ENTRY, takeBack, verdictOf } from './markers';
 import { lockRowId, underLock } from './rounds';
 
 export const STORE_FAILED_CODE = 'deduplicationStoreFailed';
 
+/** What the store said of a key; for an unconfirmed claim, the start of the hour it was made in (when found). */
+export interface Answer {
+	verdict: Verdict;
+	claimedAt?: number;
+}
+
 interface Ask {
 	markers: KeyMarkers;
-	resolve: (verdict: Verdict) => void;
+	resolve: (answer: Answer) => void;
 	reject: (error: unknown) => void;
 }
 
@@ -55,11 +61,11 @@ function batchOf(row: Row): Batch {
 }
 
 /** Asks about one key in the next round (claiming it when it is free). */
-export async function ask(row: Row, markers: KeyMarkers): Promise<Verdict> {
+export async function ask(row: Row, markers: KeyMarkers): Promise<Answer> {
 	const batch = batchOf(row);
-	const verdict = new Promise<Verdict>((resolve, reject) => batch.asks.push({ markers, resolve, reject }));
+	const answer = new Promise<Answer>((resolve, reject) => batch.asks.push({ markers, resolve, reject }));
 	queueRound(row, batch);
-	return await verdict;
+	return await answer;
 }
 
 /** Queues values to record and to take back; the next round writes them. */
@@ -95,6 +101,23 @@ function judge(asks: Ask[], isNew: (value: string) => boolean, facts: Set<string
 	});
 }
 
+/**
+ * For the unconfirmed claims of a round (rare: a send that got no answer or a crash), when they
+ * were made: one more record call over their possible hour markers, and one to take them back.
+ */
+async function findHours(row: Row, asks: Ask[], answers: Answer[], historySize: number): Promise<void> {
+	const unconfirmed = asks.map((entry, n) => ({ entry, n })).filter(({ n }) => answers[n].verdict === 'unconfirmed');
+	if (unconfirmed.length === 0) return;
+	const now = Date.now();
+	const probes = unconfirmed.map(({ entry }) => hoursBack(entry.markers, now));
+	const values = [...new Set(probes.flat().map((probe) => probe.value))];
+	const mode = { mode: 'entries' as const };
+	const result = await row.ctx.helpers.checkProcessedAndRecord(values, row.scope, { ...mode, maxEntries: historySize + values.length });
+	const fresh = new Set(result.new.map(String));
+	unconfirmed.forEach(({ n }, u) => (answers[n].claimedAt = probes[u].find((probe) => !fresh.has(probe.value))?.startMs));
+	if (fresh.size > 0) await row.ctx.helpers.removeProcessed([...fresh], row.scope, mode);
+}
+
 async function round(row: Row, batch: Batch): Promise<void> {
 	let asks: Ask[] = [];
 	let waiters: Waiter[] = [];
@@ -102,7 +125,7 @@ async function round(row: Row, batch: Batch): Promise<void> {
 	const mode = { mode: 'entries' as const };
 	const { ctx, scope } = row;
 	try {
-		const verdicts = await underLock(
+		const answers = await underLock(
 			ctx,
 			scope,
 			async () => {
@@ -121,11 +144,13 @@ async function round(row: Row, batch: Batch): Promise<void> {
 				const remove = new Set(removals);
 				asks.forEach((entry, n) => {
 					for (const value of takeBack(entry.markers, judged[n], isNew)) if (!facts.has(value)) remove.add(value);
-					if (judged[n] === 'send') kept.push(entry.markers.claim, ...entry.markers.windows);
+					if (judged[n] === 'send') kept.push(...claimed(entry.markers));
 				});
 				for (const value of kept) remove.delete(value);
 				if (remove.size > 0) await ctx.helpers.removeProcessed([...remove], scope, mode);
-				return judged;
+				const answers: Answer[] = judged.map((verdict) => ({ verdict }));
+				await findHours(row, asks, answers, historySize);
+				return answers;
 			},
 			async () => {
 				// The round was not exclusive: its claims are taken back, and nothing of them is sent.
@@ -133,7 +158,7 @@ async function round(row: Row, batch: Batch): Promise<void> {
 			},
 		);
 		// The answers are given only once the round was exclusive to the end (rounds.ts).
-		asks.forEach((entry, n) => entry.resolve(verdicts[n]));
+		asks.forEach((entry, n) => entry.resolve(answers[n]));
 		waiters.forEach((waiter) => waiter.resolve());
 	} catch (error) {
 		if (asks.length === 0 && waiters.length === 0) {

@@ -8,6 +8,8 @@
  * - `claim`: a request for it was about to leave and its answer is not recorded yet.
  * - `window(b)`: that claim may still be in flight during minute `b`; a claim records every
  *   minute from its start to the longest its send can take.
+ * - `hour(h)`: the hour the claim was made, kept with it, so that an unconfirmed send can be
+ *   told when it started.
  * `sent` is recorded after `claim`, so it is forgotten last; a message whose `sent` was
  * forgotten reads as never sent, as the History Size says.
  */
@@ -16,6 +18,9 @@ import { MAX_BACKOFF_MS } from '../../shared/transport';
 import { storedKey } from './options';
 
 export const WINDOW_MS = 60000;
+const HOUR_MS = 3600000;
+/** How far back the hour of an unconfirmed claim is looked for. */
+export const HOURS_BACK = 48;
 /** Time for the answer to be recorded after the request ended (a lock round), and clock skew. */
 const RECORD_MARGIN_MS = 60000;
 /** Kept in every row of keys the node writes, so that such a row is never empty (lock.ts). */
@@ -29,6 +34,8 @@ export function longestSendMs(settings: TransportSettings): number {
 export interface KeyMarkers {
 	sent: string;
 	claim: string;
+	/** The hour marker of the claim. */
+	hour: string;
 	/** The window marker of the minute it is now. */
 	now: string;
 	/** Window markers from now to the end of the longest send. */
@@ -41,7 +48,22 @@ export function markersOf(key: string, nowMs: number, longestMs: number): KeyMar
 	const first = Math.floor(nowMs / WINDOW_MS);
 	const last = Math.floor((nowMs + longestMs) / WINDOW_MS);
 	const windows = Array.from({ length: last - first + 1 }, (_, i) => `${claim}:${first + i}`);
-	return { sent, claim, now: windows[0], windows };
+	return { sent, claim, hour: hourMarker(claim, Math.floor(nowMs / HOUR_MS)), now: windows[0], windows };
+}
+
+function hourMarker(claim: string, hour: number): string {
+	return `${claim}:h${hour}`;
+}
+
+/** The hour markers a claim made in the last HOURS_BACK hours may have, newest first, with their hours. */
+export function hoursBack(markers: KeyMarkers, nowMs: number): Array<{ value: string; startMs: number }> {
+	const current = Math.floor(nowMs / HOUR_MS);
+	return Array.from({ length: HOURS_BACK }, (_, i) => ({ value: hourMarker(markers.claim, current - i), startMs: (current - i) * HOUR_MS }));
+}
+
+/** What a claim keeps in the store while its send is under way (all but `sent`). */
+export function claimed(markers: KeyMarkers): string[] {
+	return [markers.claim, markers.hour, ...markers.windows];
 }
 
 /** What the store said of a key, from the values its record call found new. */
@@ -55,11 +77,11 @@ export function verdictOf(markers: KeyMarkers, isNew: (value: string) => boolean
 
 /** The values a record call adds for a key. */
 export function asked(markers: KeyMarkers): string[] {
-	return [markers.sent, markers.claim, ...markers.windows];
+	return [markers.sent, ...claimed(markers)];
 }
 
 /** Of what a record call added for a key, the values to take back (all but the claim it keeps). */
 export function takeBack(markers: KeyMarkers, verdict: Verdict, isNew: (value: string) => boolean): string[] {
-	const keep = verdict === 'send' ? new Set([markers.claim, ...markers.windows]) : new Set<string>();
+	const keep = new Set(verdict === 'send' ? claimed(markers) : []);
 	return asked(markers).filter((value) => isNew(value) && !keep.has(value));
 }

@@ -11,7 +11,7 @@ import { MIN_N8N_VERSION, storeError } from './errors';
 import type { Row } from './batch';
 import { ask, flush, queue } from './batch';
 import type { KeyMarkers, Verdict } from './markers';
-import { longestSendMs, markersOf } from './markers';
+import { claimed, HOURS_BACK, longestSendMs, markersOf } from './markers';
 import type { DedupSettings } from './options';
 import { readDedupSettings, readKey } from './options';
 
@@ -49,6 +49,9 @@ export class DedupSession {
 	private readonly claims = new Map<number, KeyMarkers>();
 
 	private readonly verdicts = new Map<number, Verdict | 'inProgress'>();
+
+	/** For an unconfirmed earlier send: the start of the hour it was claimed in, when known. */
+	private readonly claimedAt = new Map<number, number>();
 
 	private readonly fates = new Map<number, KeyFate>();
 
@@ -130,8 +133,9 @@ export class DedupSession {
 		const deadline = Date.now() + this.transport.timeoutMs;
 		for (;;) {
 			const markers = markersOf(key, Date.now(), this.longestMs);
-			const verdict = await ask(this.row, markers);
+			const { verdict, claimedAt } = await ask(this.row, markers);
 			if (verdict === 'send') this.claims.set(i, markers);
+			if (claimedAt !== undefined) this.claimedAt.set(i, claimedAt);
 			if (verdict !== 'inFlight') {
 				this.verdicts.set(i, verdict);
 				return verdict === 'send';
@@ -151,7 +155,7 @@ export class DedupSession {
 		if (!markers) return;
 		this.fates.set(i, fate);
 		// A kept claim stays, without its windows: the attempt is over, its answer unknown.
-		queue(this.row, fate === 'confirm' ? [markers.sent] : [], fate === 'keep' ? markers.windows : [markers.claim, ...markers.windows]);
+		queue(this.row, fate === 'confirm' ? [markers.sent] : [], fate === 'keep' ? markers.windows : claimed(markers));
 		this.queued = true;
 	}
 
@@ -181,9 +185,14 @@ export class DedupSession {
 	unconfirmedFields(i: number): (IDataObject & { code: string; message: string }) | undefined {
 		const verdict = this.verdicts.get(i);
 		if (verdict !== 'unconfirmed' && verdict !== 'inProgress') return undefined;
+		const startedAt = this.claimedAt.get(i);
+		const when =
+			startedAt === undefined
+				? `more than ${HOURS_BACK} hours ago`
+				: `between ${new Date(startedAt).toISOString().slice(11, 16)} and ${new Date(startedAt + 3600000).toISOString().slice(11, 16)} UTC on ${new Date(startedAt).toISOString().slice(0, 10)}`;
 		const message =
 			verdict === 'unconfirmed'
-				? "Not sent: an earlier send of this message (same Deduplication Key) never got the service's answer recorded, so it may or may not have been delivered (the service did not answer, or n8n stopped during that send)"
+				? `Not sent: an earlier send of this message (same Deduplication Key), started ${when}, never got the service's answer recorded, so it may or may not have been delivered (the service did not answer, or n8n stopped during that send)`
 				: `Not sent: another execution is sending this message (same Deduplication Key) right now and had no answer after ${Math.round(this.transport.timeoutMs / 1000)} s of waiting, so it may or may not be delivered`;
 		return {
 			code: verdict === 'unconfirmed' ? UNCONFIRMED_CODE : IN_PROGRESS_CODE,
@@ -191,6 +200,7 @@ export class DedupSession {
 			deliveryUnknown: true,
 			deduplicationKey: this.keys.get(i) as string,
 			deduplicationKeyKept: true,
+			...(verdict === 'unconfirmed' && startedAt !== undefined ? { earlierSendStartedAt: new Date(startedAt).toISOString() } : {}),
 			hint: 'Check in the service whether the customer received it. To send it anyway, give it a new Deduplication Key (for example add "-resend" to the expression).',
 		};
 	}
