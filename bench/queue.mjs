@@ -34,16 +34,32 @@ async function deploySend(cluster, w) {
 }
 
 async function prefill(cluster, { workflowId, nodeId }, count, run) {
+	const md5 = (text) => createHash('md5').update(text).digest('base64');
+	const where = '"workflowId" = $1 AND context = $2';
+	const row = [workflowId, `n:${nodeId}`];
 	await cluster.db.query('DELETE FROM processed_data WHERE "workflowId" = $1', [workflowId]);
-	const data = Array.from({ length: count }, (_, i) => createHash('md5').update(`prefill-${run}-${i}`).digest('base64'));
-	await cluster.db.query('INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, $2, $3)', [workflowId, `n:${nodeId}`, JSON.stringify({ mode: 'entries', data })]);
+	const data = Array.from({ length: count }, (_, i) => md5(`prefill-${run}-${i}`));
+	await cluster.db.query('INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, $2, $3)', [...row, JSON.stringify({ mode: 'entries', data })]);
+	// One store call as n8n makes it (read the record, add a value, write it back whole), timed
+	// 20 times on this database: the size of the windows docs/deduplication.md names.
+	const callMs = [];
+	for (let i = 0; i < 20; i++) {
+		const started = process.hrtime.bigint();
+		const [found] = await cluster.db.query(`SELECT value FROM processed_data WHERE ${where}`, row);
+		const value = JSON.parse(found.value);
+		value.data.push(md5(`probe-${run}-${i}`));
+		await cluster.db.query(`UPDATE processed_data SET value = $3 WHERE ${where}`, [...row, JSON.stringify(value)]);
+		callMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+	}
+	callMs.sort((a, b) => a - b);
+	return { p50: callMs[10], max: callMs[19] };
 }
 
 const STEPS = {
 	async webhookSend(cluster, sb, w, run, ids) {
 		if (!ids.has(w.id)) ids.set(w.id, await deploySend(cluster, w));
 		const { workflowId } = ids.get(w.id);
-		if (w.dedup) await prefill(cluster, ids.get(w.id), w.dedup.prefill, run);
+		const storeCallMs = w.dedup ? await prefill(cluster, ids.get(w.id), w.dedup.prefill, run) : undefined;
 		const sinceId = Math.max(0, ...(await cluster.db.executions({ workflowId })).map((r) => r.id));
 		const bodies = Array.from({ length: w.items }, (_, i) => wf.eventBody(i, `r${run}`));
 		const started = Date.now();
@@ -55,7 +71,7 @@ const STEPS = {
 		if (fired.statuses.some((s) => s !== 200)) problems.push(`${fired.statuses.filter((s) => s !== 200).length} events not accepted`);
 		if (rows.some((r) => r.status !== 'success')) problems.push(`${rows.filter((r) => r.status !== 'success').length} executions not successful`);
 		if (sent.length !== w.items || new Set(sent.map((m) => m.properties.eventId)).size !== w.items) problems.push(`${sent.length} messages for ${w.items} events`);
-		return { wallMs, fireMs: fired.ms, executions: rows.length, requests: sent.length, problems };
+		return { wallMs, fireMs: fired.ms, executions: rows.length, requests: sent.length, ...(storeCallMs ? { storeCallMs } : {}), problems };
 	},
 
 	async sync(cluster, sb, w, run, ids) {
@@ -110,7 +126,8 @@ export async function runQueueWorkloads({ sb, workloads, log }) {
 					sb.addCampaign(CAMPAIGN);
 					const figures = await STEPS[w.steps](cluster, sb, w, run, ids);
 					raw.push(figures);
-					log(`queue run ${run}/${w.runs} ${w.id}: ${fmt(figures.wallMs)} ms, ${figures.requests} requests${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`);
+					const store = figures.storeCallMs ? `, a store call ${fmt(figures.storeCallMs.p50, 1)} ms (max ${fmt(figures.storeCallMs.max, 1)})` : '';
+					log(`queue run ${run}/${w.runs} ${w.id}: ${fmt(figures.wallMs)} ms, ${figures.requests} requests${store}${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`);
 				}
 				const fastest = [...raw].sort((a, b) => a.wallMs - b.wallMs)[0];
 				results.push({ id: w.id, label: w.label, items: w.items, latency: w.latency, ...fastest, raw, problems: raw.flatMap((r) => r.problems) });
@@ -129,6 +146,9 @@ export function queueMarkdown(results, workloads, machine) {
 	lines.push('| Workload | Items | Requests | Latency (ms) | Wall (s) | Items/s | Runs |');
 	lines.push('|---|---:|---:|---:|---:|---:|---:|');
 	for (const r of results) lines.push(`| ${r.label} (\`${r.id}\`) | ${fmt(r.items)} | ${fmt(r.requests)} | ${fmt(r.latency)} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.items / (r.wallMs / 1000), 1)} | ${r.raw.length} |`);
+	const stores = results.filter((r) => r.storeCallMs);
+	if (stores.length > 0) lines.push('');
+	for (const r of stores) lines.push(`- \`${r.id}\`: one store call (read the record, write it back whole) ${fmt(r.storeCallMs.p50, 1)} ms, at most ${fmt(r.storeCallMs.max, 1)} ms (20 calls)`);
 	const ratios = workloads.filter((w) => w.compare && byId[w.id] && byId[w.compare.with]);
 	if (ratios.length > 0) lines.push('');
 	for (const w of ratios) {
