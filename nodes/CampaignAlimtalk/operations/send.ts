@@ -3,7 +3,18 @@
  * validated before sending, sent with bounded concurrency, output in input order.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { optionNumber, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_PAUSE_MS,
+	MAX_CONCURRENCY,
+	MAX_PAUSE_MS,
+	MIN_CONCURRENCY,
+	MIN_PAUSE_MS,
+	optionNumber,
+	optionsCollection,
+	readOptions,
+	readTransportSettings,
+} from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
 import { setField } from '../../shared/values';
@@ -16,9 +27,6 @@ import type { Row } from '../helpers/rows';
 import { repeatRow, sendRow } from '../helpers/rows';
 
 export const TRIGGER_PATH = '/messages/alimtalk/trigger';
-export const MAX_CONCURRENCY = 50;
-const DEFAULT_CONCURRENCY = 5;
-const MAX_PAUSE_MS = 60000;
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 const PHONE_LENGTH = 12;
 
@@ -90,9 +98,9 @@ export const sendProperties: INodeProperties[] = [
 			displayName: 'Concurrency',
 			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+			typeOptions: { minValue: MIN_CONCURRENCY, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
 			default: DEFAULT_CONCURRENCY,
-			description: 'How many send requests may be in flight at once (1 to 50)',
+			description: `How many send requests may be in flight at once (${MIN_CONCURRENCY} to ${MAX_CONCURRENCY})`,
 		},
 		{
 			displayName: 'Convert Phone Numbers',
@@ -106,8 +114,8 @@ export const sendProperties: INodeProperties[] = [
 			displayName: 'Pause Between Requests (Ms)',
 			name: 'pauseMs',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_PAUSE_MS, numberPrecision: 0 },
-			default: 0,
+			typeOptions: { minValue: MIN_PAUSE_MS, maxValue: MAX_PAUSE_MS, numberPrecision: 0 },
+			default: DEFAULT_PAUSE_MS,
 			description: 'Milliseconds each concurrent sender waits after a request before the next one',
 		},
 		{
@@ -190,8 +198,8 @@ function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared 
 export async function executeSend(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this);
 	const settings = readTransportSettings(this, options);
-	const concurrency = optionNumber(this, options.concurrency, 'Concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
-	const pauseMs = optionNumber(this, options.pauseMs, 'Pause Between Requests (Ms)', 0, MAX_PAUSE_MS, 0);
+	const concurrency = optionNumber(this, options.concurrency, 'Concurrency', MIN_CONCURRENCY, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
+	const pauseMs = optionNumber(this, options.pauseMs, 'Pause Between Requests (Ms)', MIN_PAUSE_MS, MAX_PAUSE_MS, DEFAULT_PAUSE_MS);
 	const convert = options.convertPhoneNumbers === true;
 	const retryUnknownDelivery = options.retryUnknownDelivery === true;
 

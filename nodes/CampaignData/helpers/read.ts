@@ -7,7 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItems } from '../../shared/errors';
 import { answerText, readMemberId, setField } from '../../shared/values';
-import { readOptions, readTransportSettings, wholeNumber } from '../../shared/options';
+import { MIN_LIMIT, readOptions, readTransportSettings, wholeNumber } from '../../shared/options';
+import { DEFAULT_LIMIT } from '../operations/getAll';
 import { readPages } from './paging';
 import { CampaignClient } from '../../shared/transport';
 import type { DataDialect } from './dialect';
@@ -55,7 +56,7 @@ function readFormat(ctx: IExecuteFunctions, options: IDataObject): OutputFormat 
 
 function readLimit(ctx: IExecuteFunctions, i: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', i, false) === true) return undefined;
-	return wholeNumber(ctx, ctx.getNodeParameter('limit', i, 50), 'Limit', 1, Infinity, 50, i);
+	return wholeNumber(ctx, ctx.getNodeParameter('limit', i, DEFAULT_LIMIT), 'Limit', MIN_LIMIT, Infinity, DEFAULT_LIMIT, i);
 }
 
 export async function executeRead(
