@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { WRITE_OUTPUTS } from '../shared/outputs';
-import { asNodeError, errorItems } from '../shared/errors';
+import { asNodeError, failedCallOutputs } from '../shared/errors';
 import { executeSend, sendProperties } from './operations/send';
 
 export class CampaignAlimtalk implements INodeType {
@@ -45,9 +45,7 @@ export class CampaignAlimtalk implements INodeType {
 		try {
 			return await executeSend.call(this, items);
 		} catch (error) {
-			if (this.continueOnFail()) {
-				return [errorItems(items, error, this.getNode()), []];
-			}
+			if (this.continueOnFail()) return failedCallOutputs(this, error);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

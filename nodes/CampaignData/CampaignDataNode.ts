@@ -4,9 +4,9 @@
  * `execute` keeps the `continueOnFail` handling of every data operation in one place.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { asNodeError } from '../shared/errors';
-import { dialectOfNodeType } from './helpers/dialect';
-import { errorOutputs, route } from './router';
+import { asNodeError, failedCallOutputs } from '../shared/errors';
+import { READ_OPERATIONS, dialectOfNodeType } from './helpers/dialect';
+import { route } from './router';
 
 export abstract class CampaignDataNode implements INodeType {
 	abstract description: INodeTypeDescription;
@@ -17,7 +17,7 @@ export abstract class CampaignDataNode implements INodeType {
 			return await route.call(this, dialectOfNodeType(this.getNode().type), items);
 		} catch (error) {
 			if (this.continueOnFail()) {
-				return errorOutputs(this, items, error);
+				return failedCallOutputs(this, error, READ_OPERATIONS);
 			}
 			throw asNodeError(this.getNode(), error);
 		}

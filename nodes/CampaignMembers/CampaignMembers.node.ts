@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { asNodeError } from '../shared/errors';
+import { asNodeError, failedCallOutputs } from '../shared/errors';
 import { WRITE_OUTPUTS } from '../shared/outputs';
-import { errorOutputItems } from './helpers/common';
 import { deleteProperties, executeDelete } from './operations/delete';
 import { executeGet, getProperties } from './operations/get';
 import { executeUpsert, upsertProperties } from './operations/upsert';
@@ -87,10 +86,7 @@ export class CampaignMembers implements INodeType {
 			if (operation === 'delete') return await executeDelete.call(this, items);
 			throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}"`);
 		} catch (error) {
-			if (continueOnFail) {
-				const errors = errorOutputItems(this.getNode(), items, error);
-				return operation === 'get' ? [errors] : [errors, []];
-			}
+			if (continueOnFail) return failedCallOutputs(this, error, ['get']);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

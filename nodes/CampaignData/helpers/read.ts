@@ -113,7 +113,7 @@ export async function executeRead(
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
 			// Under "On Error: Continue" this item becomes one error item; what it read before the error is dropped.
 			out.length = start;
-			out.push({ json: errorItems([items[i]], error, this.getNode())[0].json, pairedItem: { item: i } });
+			out.push(...errorItems(this.getNode(), error, [i]));
 		}
 	}
 	return [out];

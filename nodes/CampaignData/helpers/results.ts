@@ -5,7 +5,7 @@
  * whole-call failure after some requests were stored.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { errorItemsFor } from '../../shared/errors';
+import { errorItems } from '../../shared/errors';
 import type { WriteOutputs } from '../../shared/outputs';
 import { retryAfter } from '../../shared/outputs';
 import type { ApiResult } from '../../shared/transport';
@@ -65,5 +65,5 @@ export function failChunk(members: readonly ChunkMember[], result: ApiResult, ou
  */
 export function continueAfterStored(ctx: IExecuteFunctions, answered: number, unsent: readonly number[], error: unknown): INodeExecutionData[] {
 	if (answered === 0 || !ctx.continueOnFail()) throw error;
-	return errorItemsFor(unsent, error, ctx.getNode());
+	return errorItems(ctx.getNode(), error, unsent);
 }

@@ -6,8 +6,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/options';
+import { errorItems } from '../../shared/errors';
 import { item } from '../../shared/outputs';
-import { errorOutputItems, normalizePhoneOption, openMembers, phoneNumberField } from '../helpers/common';
+import { normalizePhoneOption, openMembers, phoneNumberField } from '../helpers/common';
 import type { MemberDialect } from '../helpers/dialects';
 import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
@@ -74,7 +75,7 @@ export async function executeGet(
 	// "On Error: Continue"; a failure of the whole call (bad key, service down) is thrown.
 	const itemError = (error: unknown, i: number) => {
 		if (!continueOnFail) throw error;
-		results.push({ ...errorOutputItems(this.getNode(), [items[i]], error)[0], pairedItem: { item: i } });
+		results.push(...errorItems(this.getNode(), error, [i]));
 	};
 	for (let i = 0; i < items.length; i++) {
 		let qs: Record<string, string>;
