@@ -3,6 +3,7 @@
  * validated before sending, sent with bounded concurrency, output in input order.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	DEFAULT_CONCURRENCY,
 	DEFAULT_PAUSE_MS,
@@ -30,16 +31,13 @@ export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 const PHONE_LENGTH = 12;
 
-const show = { show: { operation: ['send'] } };
-
-export const sendProperties: INodeProperties[] = [
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['send'] } }, [
 	{
 		displayName: 'Campaign Key',
 		name: 'campaignKey',
 		type: 'string',
 		default: '',
 		required: true,
-		displayOptions: show,
 		description: 'Key of the API-trigger campaign, issued when the campaign was created in the service',
 	},
 	{
@@ -48,7 +46,6 @@ export const sendProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		displayOptions: show,
 		placeholder: '821012345678',
 		description:
 			'Recipient phone number. The service requires exactly 12 characters (e.g. 821012345678); see the Convert Phone Numbers option.',
@@ -58,7 +55,6 @@ export const sendProperties: INodeProperties[] = [
 		name: 'variablesInput',
 		type: 'options',
 		default: 'fields',
-		displayOptions: show,
 		options: [
 			{ name: 'Fields Below', value: 'fields', description: 'Add each template variable as a key and a value' },
 			{ name: 'JSON', value: 'json', description: 'Give all template variables as one JSON object' },
@@ -72,7 +68,7 @@ export const sendProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		default: {},
 		placeholder: 'Add Variable',
-		displayOptions: { show: { operation: ['send'], variablesInput: ['fields'] } },
+		displayOptions: { show: { variablesInput: ['fields'] } },
 		description: 'Personalisation variables of the campaign template, for this recipient',
 		options: [
 			{
@@ -90,10 +86,10 @@ export const sendProperties: INodeProperties[] = [
 		name: 'propertiesJson',
 		type: 'json',
 		default: '{}',
-		displayOptions: { show: { operation: ['send'], variablesInput: ['json'] } },
+		displayOptions: { show: { variablesInput: ['json'] } },
 		description: 'An object of variable name to value, e.g. {"name": "Kim", "coupon": "WELCOME10"}',
 	},
-	optionsCollection(show.show, [
+	optionsCollection(undefined, [
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
@@ -128,7 +124,7 @@ export const sendProperties: INodeProperties[] = [
 		},
 		...dedupOptions, // Deduplication Key (dedup/)
 	]),
-];
+]);
 
 interface PreparedSend {
 	campaignKey: string;
@@ -195,7 +191,7 @@ function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared 
 	return { send: { campaignKey, phoneNumber, properties: variables } };
 }
 
-export async function executeSend(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this);
 	const settings = readTransportSettings(this, options);
 	const concurrency = optionNumber(this, options.concurrency, 'Concurrency', MIN_CONCURRENCY, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
@@ -213,8 +209,8 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 	});
 	const client = await CampaignClient.create(this, settings);
 
-	// The first failure that stops the node: the account (thrown by the transport once its
-	// retries are spent) or n8n's deduplication store.
+	// The first failure that stops the node: one the transport throws (an account failure, or a
+	// passing fault once its retries are spent) or one of n8n's deduplication store.
 	let stopError: NodeApiError | NodeOperationError | undefined;
 	let sentCount = 0;
 	const results = await runOrdered<ApiResult | NodeApiError | NodeOperationError | undefined>(
