@@ -14,7 +14,7 @@ import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
-export const getProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['get'] } }, [
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['get'] } }, [
 	{
 		displayName:
 			'Each record found is one output item: memberId, phoneNumber, isReceive (true or false, whichever version answered), name (null when none is stored) and apiVersion. A member not found gives no item.',
@@ -64,11 +64,8 @@ function query(ctx: IExecuteFunctions, i: number, dialect: MemberDialect, normal
 	return qs;
 }
 
-export async function executeGet(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	continueOnFail: boolean,
-): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+	const continueOnFail = this.continueOnFail();
 	const { client, dialect, normalize } = await openMembers(this);
 	const results: INodeExecutionData[] = [];
 	// A problem of one item (no key given, a key the service refuses) is that item's error under
