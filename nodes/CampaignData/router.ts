@@ -1,15 +1,9 @@
-/** The router of both data nodes: picks the operation and runs it for the node's dialect. */
+/** The router of both data nodes: runs the operation the node is set to, for the dialect its node file passes. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { readOperation } from '../shared/operation';
 import type { DataDialect } from './helpers/dialect';
-import { OPERATIONS, isDataOperation } from './operations';
+import { OPERATIONS } from './operations';
 
-export async function route(this: IExecuteFunctions, dialect: DataDialect, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
-	const operation = this.getNodeParameter('operation', 0) as string;
-	if (!isDataOperation(operation)) {
-		throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}"`, {
-			description: `Choose one of ${Object.keys(OPERATIONS).join(', ')}.`,
-		});
-	}
-	return await OPERATIONS[operation].execute.call(this, dialect, items);
+export async function route(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+	return await OPERATIONS[readOperation(this, OPERATIONS)].execute.call(this, items, dialect);
 }
