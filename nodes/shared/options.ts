@@ -3,7 +3,7 @@
  * and default of a number the user sets, each written once: the parameter (its `typeOptions` and
  * `default`) and the check that reads it (`wholeNumber`) use the same constant.
  */
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { TransportSettings } from './transport';
 
@@ -102,16 +102,16 @@ export function mappingModeField(words: { auto: string; defineBelow: string; des
 
 /**
  * The `options` collection of an operation: its own options first, then the transport options
- * every operation shares (Max Retries, Retry Delay, Timeout).
+ * every operation shares (Max Retries, Retry Delay, Timeout). The operation file shows it with
+ * its other parameters (`updateDisplayOptions`).
  */
-export function optionsCollection(show: IDisplayOptions['show'] | undefined, own: INodeProperties[]): INodeProperties {
+export function optionsCollection(own: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		...(show ? { displayOptions: { show } } : {}),
 		options: [...own, ...transportOptions],
 	};
 }

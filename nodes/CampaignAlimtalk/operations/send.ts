@@ -89,7 +89,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { ope
 		displayOptions: { show: { variablesInput: ['json'] } },
 		description: 'An object of variable name to value, e.g. {"name": "Kim", "coupon": "WELCOME10"}',
 	},
-	optionsCollection(undefined, [
+	optionsCollection([
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',

@@ -32,7 +32,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { ope
 		required: true,
 		displayOptions: show('v2'),
 	}),
-	optionsCollection(undefined, [
+	optionsCollection([
 		{
 			...batchSizeOption,
 			description:

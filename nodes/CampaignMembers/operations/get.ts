@@ -30,7 +30,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { ope
 		description: 'Find the records of this member ID. Set it, the phone number, or both.',
 	},
 	phoneNumberField('Find the record of this phone number. Set it, the member ID, or both.'),
-	optionsCollection(undefined, [normalizePhoneOption]),
+	optionsCollection([normalizePhoneOption]),
 ]);
 
 /** The member id of one item ('' when none is given), by the one member id rule. */

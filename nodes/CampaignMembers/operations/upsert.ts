@@ -57,7 +57,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { ope
 		displayOptions: showDefined,
 		description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
 	},
-	optionsCollection(undefined, [batchSizeOption, normalizePhoneOption]),
+	optionsCollection([batchSizeOption, normalizePhoneOption]),
 ]);
 
 /** A row to send, with the input item it came from. */
