@@ -27,7 +27,7 @@ const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, cacheRoot, runtimeDi
 	require('./paths');
 const { ensureRuntime } = require('./install');
 const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
-const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles } = require('./package');
+const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles, distProblem } = require('./package');
 const cli = require('./n8n-cli');
 const { OWNER, login, ownerEnv, setupOwner, startN8n } = require('./n8n-server');
 const { freePort, httpGet, httpRequest } = require('./net');
@@ -54,6 +54,7 @@ module.exports = {
 	findSandboxBuild,
 	packPackage,
 	missingDistFiles,
+	distProblem,
 	createUserFolder: cli.createUserFolder,
 	installPackage: cli.installPackage,
 	n8nEnv,
