@@ -2,7 +2,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, formatDuration, log, run } = require('./process');
+const { ROOT, formatDuration, log, run } = require('./run-command');
 
 /** `npm run build` in the repository. */
 async function buildPackage() {
