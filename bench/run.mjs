@@ -27,7 +27,7 @@
  * harness, test/support/engine.ts) after a small warm-up, and reports wall time, CPU time (user
  * + system of the whole process) and peak RSS (getrusage maxrss) of the measured run. Requests
  * and concurrency are counted by the sandbox. The Code + HTTP Request comparison needs n8n's
- * task runner, so it runs through the real n8n command line (bench/n8n-cli.cjs).
+ * task runner, so it runs through the real n8n command line (bench/n8n-execute.cjs).
  *
  * Files: workloads.cjs (the one table of workloads and what each is compared with), steps.cjs
  * (the workflows they run), bench-nodes.cjs (bench-only node types), worker.cjs (one measured
@@ -50,7 +50,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const hook = require('./ts-hook.cjs');
 const runtime = require('../scripts/runtime');
 const { workloads: table } = require('./workloads.cjs');
-const { prepareCli, runCli } = require('./n8n-cli.cjs');
+const { prepareCli, runCli } = require('./n8n-execute.cjs');
 
 const ROOT = hook.ROOT;
 const startedAt = Date.now();

@@ -2,7 +2,7 @@
  * What the workloads run, as workflows: each step list is the job done with this package, the
  * same job done the way a user would without it (n8n's own nodes), or n8n's own cost for the same
  * items (a No Operation node). A workload (workloads.cjs) names its step list and item shape; one
- * definition serves the in-process engine (worker.cjs) and the n8n command line (n8n-cli.cjs).
+ * definition serves the in-process engine (worker.cjs) and the n8n command line (n8n-execute.cjs).
  * The last node of a step list holds the workload's result rows.
  */
 'use strict';

@@ -109,7 +109,7 @@ async function main(argv) {
 	const unknown = wanted.filter((line) => !LINES.some((entry) => entry.line === line));
 	if (unknown.length > 0) throw new Error(`unknown line(s) ${unknown.join(', ')}; known: ${LINES.map((e) => e.line).join(', ')}`);
 	const lines = wanted.length > 0 ? LINES.filter((entry) => wanted.includes(entry.line)) : LINES;
-	if (runtime.missingDistFiles().length > 0) await runtime.buildPackage();
+	if (runtime.distProblem() !== undefined) await runtime.buildPackage();
 
 	const summary = [];
 	for (const entry of lines) {

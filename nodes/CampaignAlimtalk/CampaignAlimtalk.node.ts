@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import { asNodeError, failedCallOutputs } from '../shared/errors';
 import { WRITE_OUTPUTS } from '../shared/outputs';
-import { asNodeError, errorItems } from '../shared/errors';
-import { executeSend, sendProperties } from './operations/send';
+import { OPERATIONS } from './operations';
+import { route } from './router';
 
 export class CampaignAlimtalk implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,18 +37,15 @@ export class CampaignAlimtalk implements INodeType {
 					},
 				],
 			},
-			...sendProperties,
+			...Object.values(OPERATIONS).flatMap((operation) => operation.description),
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
 		try {
-			return await executeSend.call(this, items);
+			return await route.call(this, this.getInputData());
 		} catch (error) {
-			if (this.continueOnFail()) {
-				return [errorItems(items, error, this.getNode()), []];
-			}
+			if (this.continueOnFail()) return failedCallOutputs(this, error);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

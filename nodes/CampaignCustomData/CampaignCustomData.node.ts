@@ -1,11 +1,13 @@
-import type { INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { CampaignDataNode } from '../CampaignData/CampaignDataNode';
 import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/description';
 import { CUSTOM_DATA } from '../CampaignData/helpers/dialect';
+import { ONE_OUTPUT } from '../CampaignData/operations';
+import { route } from '../CampaignData/router';
+import { asNodeError, failedCallOutputs } from '../shared/errors';
 
 /** Custom data v2 (`/v2/custom`): per-member key/value attributes with registered keys. */
-export class CampaignCustomData extends CampaignDataNode {
+export class CampaignCustomData implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Campaign Custom Data',
 		name: 'campaignCustomData',
@@ -22,4 +24,13 @@ export class CampaignCustomData extends CampaignDataNode {
 		credentials: [{ name: 'campaignApi', required: true }],
 		properties: dataNodeProperties(CUSTOM_DATA),
 	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		try {
+			return await route.call(this, this.getInputData(), CUSTOM_DATA);
+		} catch (error) {
+			if (this.continueOnFail()) return failedCallOutputs(this, error, ONE_OUTPUT);
+			throw asNodeError(this.getNode(), error);
+		}
+	}
 }

@@ -4,15 +4,12 @@
  * parameter names are what saved workflows refer to: never rename them.
  */
 import type { INodeProperties } from 'n8n-workflow';
+import { outputsByOperation } from '../shared/outputs';
 import type { DataDialect } from './helpers/dialect';
-import { READ_OPERATIONS } from './helpers/dialect';
-import { OPERATIONS } from './operations';
+import { ONE_OUTPUT, OPERATIONS } from './operations';
 
-/**
- * Reads have one output, writes two (Success, Failed). n8n evaluates this expression with the
- * node's parameters to draw and route the outputs.
- */
-export const DATA_NODE_OUTPUTS: `={{${string}}}` = `={{ ${JSON.stringify(READ_OPERATIONS)}.includes($parameter["operation"]) ? [{ "type": "main" }] : [{ "type": "main", "displayName": "Success" }, { "type": "main", "displayName": "Failed" }] }}`;
+/** Reads have one output, writes two (Success, Failed). */
+export const DATA_NODE_OUTPUTS = outputsByOperation(ONE_OUTPUT);
 
 export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 	const noun = dialect.noun;
@@ -63,6 +60,6 @@ export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 			],
 		},
 
-		...Object.values(OPERATIONS).flatMap((operation) => operation.properties(dialect)),
+		...Object.values(OPERATIONS).flatMap((operation) => operation.description(dialect)),
 	];
 }

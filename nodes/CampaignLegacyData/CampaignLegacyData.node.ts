@@ -1,11 +1,13 @@
-import type { INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { CampaignDataNode } from '../CampaignData/CampaignDataNode';
 import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/description';
 import { LEGACY_DATA } from '../CampaignData/helpers/dialect';
+import { ONE_OUTPUT } from '../CampaignData/operations';
+import { route } from '../CampaignData/router';
+import { asNodeError, failedCallOutputs } from '../shared/errors';
 
 /** Legacy custom data v1 (`/v1/legacy`): the same per-member key/value attributes under the older API. */
-export class CampaignLegacyData extends CampaignDataNode {
+export class CampaignLegacyData implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Campaign Legacy Data',
 		name: 'campaignLegacyData',
@@ -22,4 +24,13 @@ export class CampaignLegacyData extends CampaignDataNode {
 		credentials: [{ name: 'campaignApi', required: true }],
 		properties: dataNodeProperties(LEGACY_DATA),
 	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		try {
+			return await route.call(this, this.getInputData(), LEGACY_DATA);
+		} catch (error) {
+			if (this.continueOnFail()) return failedCallOutputs(this, error, ONE_OUTPUT);
+			throw asNodeError(this.getNode(), error);
+		}
+	}
 }

@@ -1,19 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { asNodeError } from '../shared/errors';
-import { WRITE_OUTPUTS } from '../shared/outputs';
-import { errorOutputItems } from './helpers/common';
-import { deleteProperties, executeDelete } from './operations/delete';
-import { executeGet, getProperties } from './operations/get';
-import { executeUpsert, upsertProperties } from './operations/upsert';
-
-/**
- * The outputs depend on the operation: `get` has one, the writes have Success (0) and Failed (1).
- * n8n evaluates this expression against the node's parameters (as its Switch and Merge nodes do).
- */
-const OUTPUTS: `={{${string}}}` = `={{ $parameter["operation"] === "get" ? ${JSON.stringify([
-	{ type: NodeConnectionTypes.Main },
-])} : ${JSON.stringify(WRITE_OUTPUTS)} }}`;
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { asNodeError, failedCallOutputs } from '../shared/errors';
+import { outputsByOperation } from '../shared/outputs';
+import { ONE_OUTPUT, OPERATIONS } from './operations';
+import { route } from './router';
 
 export class CampaignMembers implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,7 +18,8 @@ export class CampaignMembers implements INodeType {
 		defaults: { name: 'Campaign Members' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: OUTPUTS,
+		// `get` has one output, the writes have Success (0) and Failed (1).
+		outputs: outputsByOperation(ONE_OUTPUT),
 		credentials: [{ name: 'campaignApi', required: true }],
 		properties: [
 			{
@@ -71,26 +62,15 @@ export class CampaignMembers implements INodeType {
 					},
 				],
 			},
-			...getProperties,
-			...upsertProperties,
-			...deleteProperties,
+			...Object.values(OPERATIONS).flatMap((operation) => operation.description),
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const operation = this.getNodeParameter('operation', 0) as string;
-		const continueOnFail = this.continueOnFail();
 		try {
-			if (operation === 'get') return await executeGet.call(this, items, continueOnFail);
-			if (operation === 'upsert') return await executeUpsert.call(this, items);
-			if (operation === 'delete') return await executeDelete.call(this, items);
-			throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}"`);
+			return await route.call(this, this.getInputData());
 		} catch (error) {
-			if (continueOnFail) {
-				const errors = errorOutputItems(this.getNode(), items, error);
-				return operation === 'get' ? [errors] : [errors, []];
-			}
+			if (this.continueOnFail()) return failedCallOutputs(this, error, ONE_OUTPUT);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

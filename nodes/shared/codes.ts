@@ -37,7 +37,7 @@ const CONTACT = 'Contact the service operator to resolve it.';
 const FIX_TEMPLATE = 'Fix the campaign in the service, then send again.';
 
 export const CODES: Readonly<Record<string, CodeInfo>> = {
-	// 7.1 custom data and member endpoints
+	// Custom data and member endpoints (docs/service-rules.md#codes)
 	'0': { kind: 'success', message: 'Success', hint: '' },
 	'1': { kind: 'success', message: 'Partial success: some rows were rejected', hint: 'See the Failed output.' },
 	'-1000': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
@@ -55,7 +55,7 @@ export const CODES: Readonly<Record<string, CodeInfo>> = {
 	'-9997': { kind: 'rejected', message: 'The service says the data is not valid', hint: 'Check the values sent.' },
 	'-9998': { kind: 'transient', message: 'HTTP-related error on the service', hint: 'Try again later.' },
 	'-9999': { kind: 'transient', message: 'The service API server had an error', hint: 'Try again later.' },
-	// 7.3 triggered send
+	// The triggered send (docs/service-rules.md#codes, docs/service-rules.md#send)
 	'1101': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
 	'1102': { kind: 'account', message: 'The Content-Type header is missing', hint: 'This is a bug in the node; please report it.' },
 	'1201': { kind: 'rejected', message: 'The request body is empty', hint: 'Set a campaign key and a phone number.' },

@@ -1,26 +1,24 @@
-import type { INode, INodeExecutionData } from 'n8n-workflow';
+/**
+ * Error items: what "On Error: Continue" gives instead of stopping the node. `errorItems` is the
+ * one builder of them; every node and operation builds its error items with it.
+ */
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
- * Under "On Error: Continue", a whole-call failure becomes one error item per input item,
- * paired with it, carrying the message and the service code (never the key: messages come
- * from the transport, which redacts them). Under "Continue (using error output)" n8n moves an
- * item to its Error output only when its JSON holds nothing but `error`, `message` and
- * `details`, so there the code and the description go under `details`.
+ * One error item per input index given, paired with it, carrying the message and the service
+ * code (never the key: messages come from the transport, which redacts them). Under "Continue
+ * (using error output)" n8n moves an item to its Error output only when its JSON holds nothing
+ * but `error`, `message` and `details`, so there the code and the description go under `details`.
  */
-export function errorItems(items: INodeExecutionData[], error: unknown, node?: INode): INodeExecutionData[] {
-	return errorItemsFor(items.map((_, index) => index), error, node);
-}
-
-/** One error item per input index given, paired with it (see `errorItems`). */
-export function errorItemsFor(indexes: readonly number[], error: unknown, node?: INode): INodeExecutionData[] {
+export function errorItems(node: INode, error: unknown, indexes: readonly number[]): INodeExecutionData[] {
 	const err = error as { message?: string; description?: string; context?: { campaignCode?: unknown } };
 	const code = err.context?.campaignCode;
 	const extra = {
 		...(err.description ? { description: err.description } : {}),
 		...(code !== undefined ? { code: String(code) } : {}),
 	};
-	const errorOutput = node?.onError === 'continueErrorOutput';
+	const errorOutput = node.onError === 'continueErrorOutput';
 	return indexes.map((index) => ({
 		json: {
 			error: err.message ?? 'Unknown error',
@@ -28,6 +26,21 @@ export function errorItemsFor(indexes: readonly number[], error: unknown, node?:
 		},
 		pairedItem: { item: index },
 	}));
+}
+
+/**
+ * Under "On Error: Continue", a failure of the whole call: one error item per input item on the
+ * first output. The operations in `oneOutput` (the reads) have that output only; a write's
+ * Failed output stays empty.
+ */
+export function failedCallOutputs(ctx: IExecuteFunctions, error: unknown, oneOutput: readonly string[] = []): INodeExecutionData[][] {
+	const operation = ctx.getNodeParameter('operation', 0, '') as string;
+	const errors = errorItems(
+		ctx.getNode(),
+		error,
+		ctx.getInputData().map((_, index) => index),
+	);
+	return oneOutput.includes(operation) ? [errors] : [errors, []];
 }
 
 /** The error to throw from a node: n8n's own error types pass through, anything else is wrapped. */

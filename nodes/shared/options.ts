@@ -1,22 +1,56 @@
 /**
- * Options every node offers (the `options` collection), and how they are read. One place,
- * so that bounds and defaults are the same everywhere.
+ * Options every node offers (the `options` collection), and how they are read; and every bound
+ * and default of a number the user sets, each written once: the parameter (its `typeOptions` and
+ * `default`) and the check that reads it (`wholeNumber`) use the same constant.
  */
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { TransportSettings } from './transport';
-import { DEFAULT_TRANSPORT } from './transport';
 
 /** The service's limit of rows (member ids) per write request (docs/service-rules.md#limits). */
 export const MAX_BATCH = 1000;
+export const MIN_BATCH = 1;
+export const DEFAULT_BATCH = MAX_BATCH;
+
+/** Transport: retries after a passing failure, the first pause, and how long one request may take. */
+export const MIN_RETRIES = 0;
+export const MAX_RETRIES = 10;
+export const DEFAULT_RETRIES = 3;
+export const MIN_RETRY_DELAY_MS = 0;
+export const MAX_RETRY_DELAY_MS = 60000;
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+export const MIN_TIMEOUT_MS = 1000;
+export const MAX_TIMEOUT_MS = 600000;
+export const DEFAULT_TIMEOUT_MS = 30000;
+
+/**
+ * The Limit of a data node's Get Many (no upper bound). Its default is the 50 written in the
+ * parameter (CampaignData/operations/getAll.ts: the linter wants it there as a number), which
+ * the check reads.
+ */
+export const MIN_LIMIT = 1;
+
+/** Alimtalk send: requests in flight at once, and each sender's pause after a request. */
+export const MIN_CONCURRENCY = 1;
+export const MAX_CONCURRENCY = 50;
+export const DEFAULT_CONCURRENCY = 5;
+export const MIN_PAUSE_MS = 0;
+export const MAX_PAUSE_MS = 60000;
+export const DEFAULT_PAUSE_MS = 0;
+
+/** Alimtalk send, Deduplication History Size: the latest keys remembered (CampaignAlimtalk/dedup/). */
+export const DEFAULT_HISTORY = 10000;
+/** Room for the claims of the messages in flight (up to 8 entries each) and the probes of a round. */
+export const MIN_HISTORY = 1000;
+export const MAX_HISTORY = 100000;
 
 export const batchSizeOption: INodeProperties = {
 	displayName: 'Batch Size',
 	name: 'batchSize',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_BATCH, numberPrecision: 0 },
-	default: 1000,
-	description: 'How many rows (member IDs) to send per request, 1 to 1000',
+	typeOptions: { minValue: MIN_BATCH, maxValue: MAX_BATCH, numberPrecision: 0 },
+	default: DEFAULT_BATCH,
+	description: `How many rows (member IDs) to send per request, ${MIN_BATCH} to ${MAX_BATCH}`,
 };
 
 export const transportOptions: INodeProperties[] = [
@@ -24,8 +58,8 @@ export const transportOptions: INodeProperties[] = [
 		displayName: 'Max Retries',
 		name: 'maxRetries',
 		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
-		default: 3,
+		typeOptions: { minValue: MIN_RETRIES, maxValue: MAX_RETRIES, numberPrecision: 0 },
+		default: DEFAULT_RETRIES,
 		description:
 			'How many times a request is repeated after a passing failure (server error, timeout, busy service), with growing pauses',
 	},
@@ -33,16 +67,16 @@ export const transportOptions: INodeProperties[] = [
 		displayName: 'Retry Delay (Ms)',
 		name: 'retryDelayMs',
 		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 60000, numberPrecision: 0 },
-		default: 1000,
+		typeOptions: { minValue: MIN_RETRY_DELAY_MS, maxValue: MAX_RETRY_DELAY_MS, numberPrecision: 0 },
+		default: DEFAULT_RETRY_DELAY_MS,
 		description: 'Pause before the first retry, in milliseconds; it doubles on each further retry, with jitter',
 	},
 	{
 		displayName: 'Timeout (Ms)',
 		name: 'timeoutMs',
 		type: 'number',
-		typeOptions: { minValue: 1000, maxValue: 600000, numberPrecision: 0 },
-		default: 30000,
+		typeOptions: { minValue: MIN_TIMEOUT_MS, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
+		default: DEFAULT_TIMEOUT_MS,
 		description: 'How long to wait for the service to answer one request, in milliseconds',
 	},
 ];
@@ -68,16 +102,16 @@ export function mappingModeField(words: { auto: string; defineBelow: string; des
 
 /**
  * The `options` collection of an operation: its own options first, then the transport options
- * every operation shares (Max Retries, Retry Delay, Timeout).
+ * every operation shares (Max Retries, Retry Delay, Timeout). The operation file shows it with
+ * its other parameters (`updateDisplayOptions`).
  */
-export function optionsCollection(show: IDisplayOptions['show'] | undefined, own: INodeProperties[]): INodeProperties {
+export function optionsCollection(own: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		...(show ? { displayOptions: { show } } : {}),
 		options: [...own, ...transportOptions],
 	};
 }
@@ -121,12 +155,12 @@ export function readOptions(ctx: IExecuteFunctions): Options {
 
 export function readTransportSettings(ctx: IExecuteFunctions, options: Options): TransportSettings {
 	return {
-		maxRetries: optionNumber(ctx, options.maxRetries, 'Max Retries', 0, 10, DEFAULT_TRANSPORT.maxRetries),
-		retryDelayMs: optionNumber(ctx, options.retryDelayMs, 'Retry Delay (Ms)', 0, 60000, DEFAULT_TRANSPORT.retryDelayMs),
-		timeoutMs: optionNumber(ctx, options.timeoutMs, 'Timeout (Ms)', 1000, 600000, DEFAULT_TRANSPORT.timeoutMs),
+		maxRetries: optionNumber(ctx, options.maxRetries, 'Max Retries', MIN_RETRIES, MAX_RETRIES, DEFAULT_RETRIES),
+		retryDelayMs: optionNumber(ctx, options.retryDelayMs, 'Retry Delay (Ms)', MIN_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, DEFAULT_RETRY_DELAY_MS),
+		timeoutMs: optionNumber(ctx, options.timeoutMs, 'Timeout (Ms)', MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
 	};
 }
 
 export function readBatchSize(ctx: IExecuteFunctions, options: Options): number {
-	return optionNumber(ctx, options.batchSize, 'Batch Size', 1, MAX_BATCH, MAX_BATCH);
+	return optionNumber(ctx, options.batchSize, 'Batch Size', MIN_BATCH, MAX_BATCH, DEFAULT_BATCH);
 }

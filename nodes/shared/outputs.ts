@@ -11,6 +11,15 @@ export const WRITE_OUTPUTS: INodeOutputConfiguration[] = [
 	{ type: NodeConnectionTypes.Main, displayName: 'Failed' },
 ];
 
+/**
+ * The outputs of a node whose operations differ: one for the operations in `oneOutput` (the
+ * reads), Success and Failed for the others. n8n evaluates this expression with the node's
+ * parameters to draw and route the outputs.
+ */
+export function outputsByOperation(oneOutput: readonly string[]): `={{${string}}}` {
+	return `={{ ${JSON.stringify(oneOutput)}.includes($parameter["operation"]) ? ${JSON.stringify([{ type: NodeConnectionTypes.Main }])} : ${JSON.stringify(WRITE_OUTPUTS)} }}`;
+}
+
 /** The 30-minute wait the service asks for after a refused delete (docs/service-rules.md#limits). */
 export const DELETE_RETRY_MINUTES = 30;
 

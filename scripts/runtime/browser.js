@@ -2,7 +2,7 @@
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const { formatDuration, log, run } = require('./process');
+const { formatDuration, log, run } = require('./run-command');
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 

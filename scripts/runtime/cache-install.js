@@ -6,7 +6,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { PACKAGE_NAME, cleanEnv, formatDuration, log, run } = require('./process');
+const { PACKAGE_NAME, cleanEnv, formatDuration, log, run } = require('./run-command');
 const { cacheRoot } = require('./paths');
 
 const READY = '.ready.json';

@@ -4,16 +4,18 @@
  *   directly to do that ahead of time: `node scripts/runtime/install.js [--chromium]`,
  * - paths.js: the pinned versions, the runtime folder and the environment of every n8n process,
  * - package.js: this repository's build, sandbox build and `npm pack`,
- * - n8n-cli.js: user folders, the package installed as a community package, import, `n8n execute`,
+ * - n8n-user-folder.js: n8n user folders, the package installed as a community package, import,
+ *   `n8n execute`,
  * - n8n-server.js: `n8n start` (started, waited for, stopped) and its owner account,
  * - browser.js: Debian's chromium and playwright-core for the browser check,
- * - process.js and net.js: logging, child processes, free ports, a small HTTP client.
+ * - run-command.js: progress lines, and commands run to their end (heartbeat, time limit, output),
+ * - net.js: free ports, a small HTTP client.
  */
 'use strict';
 
 /**
  * @typedef {import('./paths').RuntimePaths} RuntimePaths
- * @typedef {import('./process').RunResult} RunResult
+ * @typedef {import('./run-command').RunResult} RunResult
  * @typedef {import('./net').HttpResponse} HttpResponse
  * @typedef {import('./n8n-server').StartedN8n} StartedN8n
  * @typedef {import('./n8n-server').OwnerLogin} OwnerLogin
@@ -22,13 +24,13 @@
  * @typedef {import('./browser').Page} Page
  */
 
-const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run, cleanEnv } = require('./process');
+const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run, cleanEnv } = require('./run-command');
 const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, cacheRoot, runtimeDir, runtimePaths, n8nEnv } =
 	require('./paths');
 const { ensureRuntime } = require('./install');
 const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
-const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles } = require('./package');
-const cli = require('./n8n-cli');
+const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles, distProblem } = require('./package');
+const cli = require('./n8n-user-folder');
 const { OWNER, login, ownerEnv, setupOwner, startN8n } = require('./n8n-server');
 const { freePort, httpGet, httpRequest } = require('./net');
 
@@ -54,6 +56,7 @@ module.exports = {
 	findSandboxBuild,
 	packPackage,
 	missingDistFiles,
+	distProblem,
 	createUserFolder: cli.createUserFolder,
 	installPackage: cli.installPackage,
 	n8nEnv,

@@ -22,7 +22,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { PACKAGE_NAME, cleanEnv, formatDuration, log, run } = require('./process');
+const { PACKAGE_NAME, cleanEnv, formatDuration, log, run } = require('./run-command');
 const { N8N_VERSION, NODE_PACKAGE, NODE_VERSION, OVERRIDES, PLAYWRIGHT_CORE_VERSION, n8nEnv, runtimePaths } = require('./paths');
 
 const LOCK_STALE_MS = 60 * 60 * 1000;

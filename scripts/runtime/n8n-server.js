@@ -3,7 +3,7 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { formatDuration, readText, tail } = require('./process');
+const { formatDuration, readText, tail } = require('./run-command');
 const { freePort, httpGet, httpRequest } = require('./net');
 const { n8nEnv } = require('./paths');
 

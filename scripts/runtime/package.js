@@ -1,8 +1,8 @@
-/** This repository's package: build it, compile the sandbox, pack it, check that dist/ is complete. */
+/** This repository's package: build it, compile the sandbox, pack it, check that dist/ is complete and current. */
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, formatDuration, log, run } = require('./process');
+const { ROOT, formatDuration, log, run } = require('./run-command');
 
 /** `npm run build` in the repository. */
 async function buildPackage() {
@@ -40,4 +40,35 @@ function missingDistFiles() {
 	return [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter((file) => !fs.existsSync(path.join(ROOT, file)));
 }
 
-module.exports = { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles };
+/** The newest file under `dirs` and its modification time (`mtimeMs` 0 when there is none). */
+function newestFile(dirs) {
+	let newest = { file: '', mtimeMs: 0 };
+	const visit = (dir) => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			const full = path.join(dir, entry.name);
+			if (entry.isDirectory()) visit(full);
+			else if (entry.isFile()) {
+				const { mtimeMs } = fs.statSync(full);
+				if (mtimeMs > newest.mtimeMs) newest = { file: full, mtimeMs };
+			}
+		}
+	};
+	for (const dir of dirs) if (fs.existsSync(dir)) visit(dir);
+	return newest;
+}
+
+/**
+ * Why dist/ does not hold the current package, or undefined when it does: a file the `n8n`
+ * section lists is missing, or a file under nodes/ or credentials/ changed after the newest file
+ * of dist/ was written (the build empties dist/ and writes every file).
+ */
+function distProblem() {
+	const missing = missingDistFiles();
+	if (missing.length > 0) return `dist/ lacks ${missing.join(', ')}`;
+	const source = newestFile([path.join(ROOT, 'nodes'), path.join(ROOT, 'credentials')]);
+	const built = newestFile([path.join(ROOT, 'dist')]);
+	if (source.mtimeMs > built.mtimeMs) return `dist/ is older than the sources: ${path.relative(ROOT, source.file)} changed after the last build`;
+	return undefined;
+}
+
+module.exports = { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles, distProblem };

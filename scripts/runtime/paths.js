@@ -5,7 +5,7 @@
 'use strict';
 const os = require('node:os');
 const path = require('node:path');
-const { PACKAGE_NAME, cleanEnv } = require('./process');
+const { PACKAGE_NAME, cleanEnv } = require('./run-command');
 
 /**
  * The n8n release the package is tested with. 2.41.3 is newer but does not install from this

@@ -68,17 +68,15 @@ describe('Campaign Alimtalk send', () => {
 		expect(out[0]).toHaveLength(12);
 	});
 
-	it('waits Pause Between Requests after each request of a sender', async () => {
-		const pauseMs = 120;
+	it('with Pause Between Requests, sends every item, one request at a time (the pause itself: pool.test.ts)', async () => {
 		const input = Array.from({ length: 3 }, (_, i) => ({ campaign: 'WELCOME', phone: phone(i), name: 'x' }));
-		const { out } = await send(input, { options: { concurrency: 1, pauseMs } });
+		const { out, error } = await send(input, { options: { concurrency: 1, pauseMs: 120 } });
+		expect(error).toBeUndefined();
 		expect(out[0]).toHaveLength(3);
+		expect(pairedIndexes(out[0])).toEqual([0, 1, 2]);
 		const posts = sb.requests.filter((r) => r.path === '/messages/alimtalk/trigger');
-		expect(posts).toHaveLength(3);
-		for (let i = 1; i < posts.length; i++) {
-			// A lower bound only (the pause is a floor, never a ceiling); 5 ms for timer rounding.
-			expect(posts[i].startedAt - posts[i - 1].endedAt).toBeGreaterThanOrEqual(pauseMs - 5);
-		}
+		expect(posts.map((r) => (r.body as { users: Array<{ phoneNumber: string }> }).users[0].phoneNumber)).toEqual(input.map((i) => i.phone));
+		expect(sb.maxInFlight).toBe(1);
 	});
 
 	it.each(['code7998', 'code7999'] as const)('does not repeat a send answered %s (provider or server error after it went out)', async (kind) => {

@@ -3,10 +3,11 @@
  * the next-page marker, and the tolerant reading of write answers.
  */
 import { DateTime } from 'luxon';
-import { readCount, readFailureRows } from '../../nodes/CampaignData/helpers/results';
+import { readFailureRows } from '../../nodes/shared/answers';
+import { readCount } from '../../nodes/CampaignData/helpers/results';
 import { DateFormatter, isoDateTimeToDay, splitList, toWireValue } from '../../nodes/CampaignData/helpers/mapping';
 import { readMemberId } from '../../nodes/shared/values';
-import { readNextPageSeq } from '../../nodes/CampaignData/helpers/paging';
+import { readNextPageSeq } from '../../nodes/CampaignData/read/paging';
 
 const seoul = new DateFormatter('Asia/Seoul');
 const utc = new DateFormatter('UTC');

@@ -94,3 +94,15 @@ describe('members v2 delete', () => {
 		expect(sb.state.membersV2.size).toBe(1);
 	});
 });
+
+describe('members v1 delete: a member ID that is a number but not a finite one', () => {
+	it.each(['abc', '1e999'])('v1 delete refuses Number(%p) on Failed with -1006 and sends nothing', async (id) => {
+		const result = await runMembers(sb, {
+			parameters: { apiVersion: 'v1', operation: 'delete', memberId: '={{ Number($json.id) }}' },
+			input: [{ id }],
+		});
+		expect(sb.requests).toHaveLength(0);
+		expect(result.out[0]).toHaveLength(0);
+		expect(json(result.out[1])).toEqual([expect.objectContaining({ code: '-1006', message: expect.stringMatching(/not a valid member ID/) })]);
+	});
+});

@@ -91,3 +91,19 @@ describe('members get', () => {
 		expect(sb.requests).toHaveLength(0);
 	});
 });
+
+describe('members get: a member ID that is a number but not a finite one', () => {
+	// Number("abc") is NaN, Number("1e999") is Infinity: what an expression gives for text that is no number.
+	it.each(['abc', '1e999', '-1e999'])('get refuses Number(%p) as an invalid member ID and sends nothing', async (id) => {
+		for (const version of ['v1', 'v2'] as const) {
+			sb.reset();
+			const result = await runMembers(sb, {
+				parameters: { apiVersion: version, operation: 'get', memberId: '={{ Number($json.id) }}' },
+				input: [{ id }],
+				onError: 'continueRegularOutput',
+			});
+			expect(sb.requests).toHaveLength(0);
+			expect(json(result.out[0])).toEqual([expect.objectContaining({ error: expect.stringMatching(/Member ID is not a valid member ID/) })]);
+		}
+	});
+});

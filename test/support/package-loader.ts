@@ -4,6 +4,10 @@
  * served from them; credentials applied through the credential type's own `authenticate`
  * definition, resolved with the workflow's expression engine, as n8n's CredentialsHelper does.
  * Every line n8n's logger receives is kept in `logLines`.
+ *
+ * `npm run test:unit` (jest.unit.config.js) sets CAMPAIGN_PACKAGE_FROM=sources: each listed file
+ * is then loaded from its TypeScript source (`dist/nodes/X.node.js` -> `nodes/X.node.ts`, compiled
+ * by ts-jest), so the node tests run without a build.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -16,7 +20,7 @@ import type {
 	Workflow as WorkflowType,
 } from 'n8n-workflow';
 import { ICredentialsHelper, LoggerProxy, NodeHelpers } from 'n8n-workflow';
-import { fs, path, ROOT } from './node';
+import { env, fs, path, ROOT } from './node';
 
 /** Every line n8n's logger received during the test run (tests assert that no secret is in them). */
 export const logLines: string[] = [];
@@ -41,6 +45,12 @@ LoggerProxy.init({
 
 export const PACKAGE_NAME = 'n8n-nodes-campaign-messaging';
 
+/** Whether the package is loaded from its sources (`npm run test:unit`) instead of dist/. */
+export const FROM_SOURCES = env.CAMPAIGN_PACKAGE_FROM === 'sources';
+
+/** The file to load for an entry of the `n8n` section: itself, or its TypeScript source. */
+const fileToLoad = (file: string): string => (FROM_SOURCES ? file.replace(/^dist\//, '').replace(/\.js$/, '.ts') : file);
+
 interface LoadedPackage {
 	nodes: Map<string, INodeType>;
 	credentials: Map<string, ICredentialType>;
@@ -49,8 +59,9 @@ interface LoadedPackage {
 const loaded = new Map<string, LoadedPackage>();
 
 /**
- * Loads the built package from dist/ through package.json's `n8n` section, from this checkout or
- * from another one (`root`: the benchmark's --baseline runs the same workloads on a second tree).
+ * Loads the package through package.json's `n8n` section (built, from dist/; or from the sources
+ * under `npm run test:unit`), from this checkout or from another one (`root`: the benchmark's
+ * --baseline runs the same workloads on a second tree).
  */
 export function loadPackage(root: string = ROOT): LoadedPackage {
 	const cached = loaded.get(root);
@@ -61,7 +72,7 @@ export function loadPackage(root: string = ROOT): LoadedPackage {
 	const nodes = new Map<string, INodeType>();
 	const credentials = new Map<string, ICredentialType>();
 	const instantiate = (file: string): unknown | undefined => {
-		const full = path.join(root, file);
+		const full = path.join(root, fileToLoad(file));
 		if (!fs.existsSync(full)) return undefined;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const mod = require(full) as Record<string, new () => unknown>;

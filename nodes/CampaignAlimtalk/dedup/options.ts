@@ -4,12 +4,7 @@
  */
 import { createHash } from 'crypto';
 import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { optionNumber } from '../../shared/options';
-
-export const DEFAULT_HISTORY = 10000;
-/** Room for the claims of the messages in flight (up to 8 entries each) and the probes of a round. */
-export const MIN_HISTORY = 1000;
-export const MAX_HISTORY = 100000;
+import { DEFAULT_HISTORY, MAX_HISTORY, MIN_HISTORY, optionNumber } from '../../shared/options';
 
 export const dedupOptions: INodeProperties[] = [
 	{

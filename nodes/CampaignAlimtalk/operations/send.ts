@@ -3,7 +3,19 @@
  * validated before sending, sent with bounded concurrency, output in input order.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { optionNumber, optionsCollection, readOptions, readTransportSettings } from '../../shared/options';
+import { updateDisplayOptions } from 'n8n-workflow';
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_PAUSE_MS,
+	MAX_CONCURRENCY,
+	MAX_PAUSE_MS,
+	MIN_CONCURRENCY,
+	MIN_PAUSE_MS,
+	optionNumber,
+	optionsCollection,
+	readOptions,
+	readTransportSettings,
+} from '../../shared/options';
 import { WriteOutputs } from '../../shared/outputs';
 import { internationalMobile } from '../../shared/phone';
 import { setField } from '../../shared/values';
@@ -16,22 +28,16 @@ import type { Row } from '../helpers/rows';
 import { repeatRow, sendRow } from '../helpers/rows';
 
 export const TRIGGER_PATH = '/messages/alimtalk/trigger';
-export const MAX_CONCURRENCY = 50;
-const DEFAULT_CONCURRENCY = 5;
-const MAX_PAUSE_MS = 60000;
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 const PHONE_LENGTH = 12;
 
-const show = { show: { operation: ['send'] } };
-
-export const sendProperties: INodeProperties[] = [
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['send'] } }, [
 	{
 		displayName: 'Campaign Key',
 		name: 'campaignKey',
 		type: 'string',
 		default: '',
 		required: true,
-		displayOptions: show,
 		description: 'Key of the API-trigger campaign, issued when the campaign was created in the service',
 	},
 	{
@@ -40,7 +46,6 @@ export const sendProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		displayOptions: show,
 		placeholder: '821012345678',
 		description:
 			'Recipient phone number. The service requires exactly 12 characters (e.g. 821012345678); see the Convert Phone Numbers option.',
@@ -50,7 +55,6 @@ export const sendProperties: INodeProperties[] = [
 		name: 'variablesInput',
 		type: 'options',
 		default: 'fields',
-		displayOptions: show,
 		options: [
 			{ name: 'Fields Below', value: 'fields', description: 'Add each template variable as a key and a value' },
 			{ name: 'JSON', value: 'json', description: 'Give all template variables as one JSON object' },
@@ -64,7 +68,7 @@ export const sendProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		default: {},
 		placeholder: 'Add Variable',
-		displayOptions: { show: { operation: ['send'], variablesInput: ['fields'] } },
+		displayOptions: { show: { variablesInput: ['fields'] } },
 		description: 'Personalisation variables of the campaign template, for this recipient',
 		options: [
 			{
@@ -82,17 +86,17 @@ export const sendProperties: INodeProperties[] = [
 		name: 'propertiesJson',
 		type: 'json',
 		default: '{}',
-		displayOptions: { show: { operation: ['send'], variablesInput: ['json'] } },
+		displayOptions: { show: { variablesInput: ['json'] } },
 		description: 'An object of variable name to value, e.g. {"name": "Kim", "coupon": "WELCOME10"}',
 	},
-	optionsCollection(show.show, [
+	optionsCollection([
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+			typeOptions: { minValue: MIN_CONCURRENCY, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
 			default: DEFAULT_CONCURRENCY,
-			description: 'How many send requests may be in flight at once (1 to 50)',
+			description: `How many send requests may be in flight at once (${MIN_CONCURRENCY} to ${MAX_CONCURRENCY})`,
 		},
 		{
 			displayName: 'Convert Phone Numbers',
@@ -106,8 +110,8 @@ export const sendProperties: INodeProperties[] = [
 			displayName: 'Pause Between Requests (Ms)',
 			name: 'pauseMs',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_PAUSE_MS, numberPrecision: 0 },
-			default: 0,
+			typeOptions: { minValue: MIN_PAUSE_MS, maxValue: MAX_PAUSE_MS, numberPrecision: 0 },
+			default: DEFAULT_PAUSE_MS,
 			description: 'Milliseconds each concurrent sender waits after a request before the next one',
 		},
 		{
@@ -120,7 +124,7 @@ export const sendProperties: INodeProperties[] = [
 		},
 		...dedupOptions, // Deduplication Key (dedup/)
 	]),
-];
+]);
 
 interface PreparedSend {
 	campaignKey: string;
@@ -187,11 +191,11 @@ function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared 
 	return { send: { campaignKey, phoneNumber, properties: variables } };
 }
 
-export async function executeSend(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this);
 	const settings = readTransportSettings(this, options);
-	const concurrency = optionNumber(this, options.concurrency, 'Concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
-	const pauseMs = optionNumber(this, options.pauseMs, 'Pause Between Requests (Ms)', 0, MAX_PAUSE_MS, 0);
+	const concurrency = optionNumber(this, options.concurrency, 'Concurrency', MIN_CONCURRENCY, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
+	const pauseMs = optionNumber(this, options.pauseMs, 'Pause Between Requests (Ms)', MIN_PAUSE_MS, MAX_PAUSE_MS, DEFAULT_PAUSE_MS);
 	const convert = options.convertPhoneNumbers === true;
 	const retryUnknownDelivery = options.retryUnknownDelivery === true;
 
@@ -205,8 +209,8 @@ export async function executeSend(this: IExecuteFunctions, items: INodeExecution
 	});
 	const client = await CampaignClient.create(this, settings);
 
-	// The first failure that stops the node: the account (thrown by the transport once its
-	// retries are spent) or n8n's deduplication store.
+	// The first failure that stops the node: one the transport throws (an account failure, or a
+	// passing fault once its retries are spent) or one of n8n's deduplication store.
 	let stopError: NodeApiError | NodeOperationError | undefined;
 	let sentCount = 0;
 	const results = await runOrdered<ApiResult | NodeApiError | NodeOperationError | undefined>(

@@ -1,12 +1,11 @@
 /**
  * Custom data v2 and legacy custom data v1 are one idea with two
  * dialects: the paths, the names of the key and value fields on read, and what a write
- * answers (failure rows or a count). Everything else is shared code configured by one of these.
+ * answers (failure rows or a count). Everything else is shared code configured by one of these;
+ * each node file passes its own dialect to the router (CUSTOM_DATA or LEGACY_DATA).
  */
 
 export interface DataDialect {
-	/** The node type name (`name` of the node description) that uses this dialect. */
-	nodeName: 'campaignCustomData' | 'campaignLegacyData';
 	/** How the data is called in labels and descriptions ("custom data", "legacy data"). */
 	noun: string;
 	basePath: '/v2/custom' | '/v1/legacy';
@@ -21,7 +20,6 @@ export interface DataDialect {
 }
 
 export const CUSTOM_DATA: DataDialect = {
-	nodeName: 'campaignCustomData',
 	noun: 'custom data',
 	basePath: '/v2/custom',
 	keyField: 'customDataKey',
@@ -30,25 +28,12 @@ export const CUSTOM_DATA: DataDialect = {
 };
 
 export const LEGACY_DATA: DataDialect = {
-	nodeName: 'campaignLegacyData',
 	noun: 'legacy data',
 	basePath: '/v1/legacy',
 	keyField: 'legacyDataKey',
 	valueField: 'legacyDataValue',
 	writeResult: 'count',
 };
-
-/** The dialect of a node, by its full type name (`<package>.<name>`). */
-export function dialectOfNodeType(type: string): DataDialect {
-	return type.endsWith(`.${LEGACY_DATA.nodeName}`) || type === LEGACY_DATA.nodeName ? LEGACY_DATA : CUSTOM_DATA;
-}
-
-/** Operations with one output; every other operation (create, update, delete, deleteKeys) has Success and Failed. */
-export const READ_OPERATIONS = ['get', 'getAll'] as const;
-
-export function isReadOperation(operation: string): boolean {
-	return (READ_OPERATIONS as readonly string[]).includes(operation);
-}
 
 /** The path of "delete some keys" (docs/service-rules.md#custom-data). */
 export const deleteKeysPath = (dialect: DataDialect): string => `${dialect.basePath}/data-format-name`;

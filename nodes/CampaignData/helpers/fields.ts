@@ -19,7 +19,7 @@ export function memberIdField(purpose: string): INodeProperties {
 }
 
 /** The options of a delete: the batch size and the transport options. */
-export const deleteOptions: INodeProperties = optionsCollection(undefined, [batchSizeOption]);
+export const deleteOptions: INodeProperties = optionsCollection([batchSizeOption]);
 
 /** The parameters of create and update (the same for both, the method differs). */
 export function writeFields(dialect: DataDialect): INodeProperties[] {
@@ -70,7 +70,7 @@ export function writeFields(dialect: DataDialect): INodeProperties[] {
 				},
 			],
 		},
-		optionsCollection(undefined, [
+		optionsCollection([
 			batchSizeOption,
 			{
 				displayName: 'Fields to Ignore',
@@ -102,7 +102,7 @@ export function writeFields(dialect: DataDialect): INodeProperties[] {
 }
 
 /** The options of a read: the output format and the transport options. */
-export const readOptionsField: INodeProperties = optionsCollection(undefined, [
+export const readOptionsField: INodeProperties = optionsCollection([
 	{
 		displayName: 'Output Format',
 		name: 'outputFormat',

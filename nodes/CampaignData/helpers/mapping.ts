@@ -189,5 +189,3 @@ export function isAlwaysWritable(value: unknown): boolean {
 			return false;
 	}
 }
-
-/** One key of one member: the value to send and every input item that gave this key. */

@@ -1,48 +1,16 @@
 /**
- * Reading what a write or delete answered, tolerantly (failure rows come as an
- * array; its container and a count's exact form are not documented: docs/service-rules.md#custom-data), and turning a non-success
- * code of one request into Failed items for each of its members.
+ * What a write or delete answered: the count a v1 write or any delete gives (its exact form is
+ * not documented: docs/service-rules.md#custom-data; failure rows are read by shared/answers.ts),
+ * a non-success code of one request turned into Failed items for each of its members, and a
+ * whole-call failure after some requests were stored.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { errorItemsFor } from '../../shared/errors';
+import { errorItems } from '../../shared/errors';
 import type { WriteOutputs } from '../../shared/outputs';
 import { retryAfter } from '../../shared/outputs';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
-import { answerText as text, isObject } from '../../shared/values';
-
-export interface FailureRow {
-	memberId?: string;
-	key?: string;
-	value: unknown;
-	code?: string;
-	message?: string;
-}
-
-/** Array fields a failure list may be wrapped in, tried first; then any array field. */
-const LIST_FIELDS = ['failList', 'failureList', 'failures', 'failedList', 'failRows', 'rows', 'dataList', 'list'];
-
-/**
- * The failure rows of a v2 register/change (`memberId`, `failKey`, `failValue`, `failCode`),
- * as a bare array or wrapped in an object; undefined when there is no list at all.
- */
-export function readFailureRows(processValue: unknown): FailureRow[] | undefined {
-	let list: unknown[] | undefined;
-	if (Array.isArray(processValue)) list = processValue;
-	else if (isObject(processValue)) {
-		const field = LIST_FIELDS.find((name) => Array.isArray(processValue[name]));
-		const value = field ? processValue[field] : Object.values(processValue).find((v) => Array.isArray(v));
-		list = value as unknown[] | undefined;
-	}
-	if (list === undefined) return undefined;
-	return list.filter(isObject).map((row) => ({
-		memberId: text(row.memberId),
-		key: text(row.failKey ?? row.key ?? row.customDataKey ?? row.legacyDataKey),
-		value: row.failValue !== undefined ? row.failValue : row.value,
-		code: text(row.failCode ?? row.failureCode ?? row.code),
-		message: text(row.failMessage ?? row.failureMessage ?? row.message),
-	}));
-}
+import { isObject } from '../../shared/values';
 
 /** A count answered by a v1 write or any delete: a number, numeric text, or an object with a count. */
 export function readCount(processValue: unknown): number | undefined {
@@ -97,5 +65,5 @@ export function failChunk(members: readonly ChunkMember[], result: ApiResult, ou
  */
 export function continueAfterStored(ctx: IExecuteFunctions, answered: number, unsent: readonly number[], error: unknown): INodeExecutionData[] {
 	if (answered === 0 || !ctx.continueOnFail()) throw error;
-	return errorItemsFor(unsent, error, ctx.getNode());
+	return errorItems(ctx.getNode(), error, unsent);
 }

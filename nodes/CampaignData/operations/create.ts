@@ -3,10 +3,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { DataDialect } from '../helpers/dialect';
 import { writeFields } from '../helpers/fields';
-import { executeWrite } from '../write/send';
+import { writeEntries } from '../write/send';
 
-export const properties = (dialect: DataDialect): INodeProperties[] => updateDisplayOptions({ show: { operation: ['create'] } }, writeFields(dialect));
+export const description = (dialect: DataDialect): INodeProperties[] => updateDisplayOptions({ show: { operation: ['create'] } }, writeFields(dialect));
 
-export async function execute(this: IExecuteFunctions, dialect: DataDialect, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
-	return await executeWrite.call(this, dialect, 'create', items);
+/** The items' entries, planned, merged per member and sent with POST in batches (write/). */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+	return await writeEntries.call(this, items, dialect, 'POST');
 }

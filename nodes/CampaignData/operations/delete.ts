@@ -1,13 +1,19 @@
 /** `delete`: every entry of the members named by the input items. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { executeDelete } from '../helpers/delete';
+import { DeleteBatches } from '../delete/batches';
 import type { DataDialect } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 
-export const properties = (): INodeProperties[] =>
+export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['delete'] } }, [memberIdField('ID of the member whose entries to delete'), deleteOptions]);
 
-export async function execute(this: IExecuteFunctions, dialect: DataDialect, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
-	return await executeDelete.call(this, dialect, 'delete', items);
+/** One member per item; each request's body is the list of its member ids. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+	const batches = new DeleteBatches(this);
+	for (let i = 0; i < items.length; i++) {
+		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));
+		if (memberId !== undefined) batches.add(i, memberId);
+	}
+	return await batches.send(dialect.basePath, (part) => part.map((row) => row.memberId));
 }

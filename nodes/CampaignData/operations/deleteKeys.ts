@@ -1,11 +1,14 @@
 /** `deleteKeys`: some keys of the members named by the input items. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { executeDelete } from '../helpers/delete';
+import { setField } from '../../shared/values';
+import { DeleteBatches } from '../delete/batches';
 import type { DataDialect } from '../helpers/dialect';
+import { NODE_RULE_CODES, deleteKeysPath } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
+import { splitList } from '../helpers/mapping';
 
-export const properties = (): INodeProperties[] =>
+export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['deleteKeys'] } }, [
 		memberIdField('ID of the member whose keys to delete'),
 		{
@@ -20,6 +23,26 @@ export const properties = (): INodeProperties[] =>
 		deleteOptions,
 	]);
 
-export async function execute(this: IExecuteFunctions, dialect: DataDialect, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
-	return await executeDelete.call(this, dialect, 'deleteKeys', items);
+/**
+ * One member and its keys per item (an item without key names goes to Failed); the keys of a
+ * member named by several items are merged. Each request's body is `{ memberId: [keys] }`.
+ */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+	const batches = new DeleteBatches(this);
+	for (let i = 0; i < items.length; i++) {
+		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));
+		if (memberId === undefined) continue;
+		const keys = splitList(this.getNodeParameter('keys', i, ''));
+		if (keys.length === 0) {
+			const message = 'Keys is empty: give the names of the keys to delete, separated by commas';
+			batches.refuse(i, { code: NODE_RULE_CODES.noKeys, message, memberId, field: 'keys' });
+			continue;
+		}
+		batches.add(i, memberId, keys);
+	}
+	return await batches.send(deleteKeysPath(dialect), (part) => {
+		const byMember: Record<string, unknown> = {};
+		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
+		return byMember;
+	});
 }

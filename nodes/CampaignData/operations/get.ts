@@ -1,13 +1,24 @@
 /** `get`: every entry of one member, once per input item. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { readMemberId } from '../../shared/values';
 import type { DataDialect } from '../helpers/dialect';
 import { memberIdField, readOptionsField } from '../helpers/fields';
-import { executeRead } from '../helpers/read';
+import { readEntries } from '../read/entries';
 
-export const properties = (): INodeProperties[] =>
+export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['get'] } }, [memberIdField('ID of the member whose entries to get'), readOptionsField]);
 
-export async function execute(this: IExecuteFunctions, dialect: DataDialect, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
-	return await executeRead.call(this, dialect, 'get', items);
+/** Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's error. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+	return await readEntries.call(this, items, dialect, (i) => {
+		const id = readMemberId(this.getNodeParameter('memberId', i, ''));
+		if (!id.ok) {
+			throw new NodeOperationError(this.getNode(), `Member ID ${id.reason}`, {
+				itemIndex: i,
+				description: 'Set the ID of the member whose data to get.',
+			});
+		}
+		return { firstQuery: { memberId: id.value }, member: id.value };
+	});
 }

@@ -1,11 +1,24 @@
 /** `getAll`: the entries of every member, page after page, once per input item. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { MIN_LIMIT, wholeNumber } from '../../shared/options';
 import type { DataDialect } from '../helpers/dialect';
 import { readOptionsField } from '../helpers/fields';
-import { executeRead } from '../helpers/read';
+import { readEntries } from '../read/entries';
 
-export const properties = (): INodeProperties[] =>
+/** The Limit parameter; its default is also what the check falls back to. */
+const limit: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	default: 50,
+	typeOptions: { minValue: MIN_LIMIT },
+	displayOptions: { show: { returnAll: [false] } },
+	description: 'Max number of results to return',
+};
+const DEFAULT_LIMIT = limit.default as number;
+
+export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['getAll'] } }, [
 		{
 			displayName: 'Return All',
@@ -14,18 +27,14 @@ export const properties = (): INodeProperties[] =>
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
 		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			default: 50,
-			typeOptions: { minValue: 1 },
-			displayOptions: { show: { returnAll: [false] } },
-			description: 'Max number of results to return',
-		},
+		limit,
 		readOptionsField,
 	]);
 
-export async function execute(this: IExecuteFunctions, dialect: DataDialect, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
-	return await executeRead.call(this, dialect, 'getAll', items);
+/** Each item reads every member's entries, up to its Limit unless Return All is on. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+	return await readEntries.call(this, items, dialect, (i) => {
+		if (this.getNodeParameter('returnAll', i, false) === true) return {};
+		return { limit: wholeNumber(this, this.getNodeParameter('limit', i, DEFAULT_LIMIT), 'Limit', MIN_LIMIT, Infinity, DEFAULT_LIMIT, i) };
+	});
 }

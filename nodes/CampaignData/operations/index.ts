@@ -1,4 +1,6 @@
 /** The operations of the data nodes, by operation value: each one's parameters and execute. */
+import type { Operation } from '../../shared/operation';
+import type { DataDialect } from '../helpers/dialect';
 import * as create from './create';
 import * as deleteAll from './delete';
 import * as deleteKeys from './deleteKeys';
@@ -6,8 +8,7 @@ import * as get from './get';
 import * as getAll from './getAll';
 import * as update from './update';
 
-export const OPERATIONS = { create, delete: deleteAll, deleteKeys, get, getAll, update };
+export const OPERATIONS = { create, delete: deleteAll, deleteKeys, get, getAll, update } satisfies Record<string, Operation<[DataDialect]>>;
 
-export type DataOperation = keyof typeof OPERATIONS;
-
-export const isDataOperation = (value: string): value is DataOperation => Object.prototype.hasOwnProperty.call(OPERATIONS, value);
+/** Operations with one output; the others (create, update, delete, deleteKeys) have Success and Failed. */
+export const ONE_OUTPUT = ['get', 'getAll'] as const;

@@ -7,9 +7,10 @@ import { describeRowCode } from '../../shared/codes';
 import { WriteOutputs, paired } from '../../shared/outputs';
 import type { ApiResult } from '../../shared/transport';
 import { jsonSafe, setField } from '../../shared/values';
+import type { FailureRow } from '../../shared/answers';
+import { readFailureRows } from '../../shared/answers';
 import type { DataDialect } from '../helpers/dialect';
-import type { FailureRow } from '../helpers/results';
-import { failChunk, readCount, readFailureRows } from '../helpers/results';
+import { failChunk, readCount } from '../helpers/results';
 import type { MergedMember } from './plan';
 import { keySources } from './plan';
 

@@ -1,7 +1,8 @@
 /**
- * `create` (POST, register) and `update` (PUT, change): plan the items, then send the members
- * in requests of at most `batchSize`, in input order, and report each answer. Every input item
- * ends on Success or Failed (or both, when some of its keys were stored and others not).
+ * Writing entries, for `create` (POST, register) and `update` (PUT, change): plan the items, then
+ * send the members in requests of at most `batchSize`, in input order, and report each answer.
+ * Every input item ends on Success or Failed (or both, when some of its keys were stored and
+ * others not).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -27,11 +28,11 @@ function valueRules(ctx: IExecuteFunctions, options: IDataObject): ValueRules {
 	}
 }
 
-export async function executeWrite(
+export async function writeEntries(
 	this: IExecuteFunctions,
-	dialect: DataDialect,
-	operation: 'create' | 'update',
 	items: INodeExecutionData[],
+	dialect: DataDialect,
+	method: 'POST' | 'PUT',
 ): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this) as IDataObject;
 	const settings = readTransportSettings(this, options);
@@ -51,7 +52,7 @@ export async function executeWrite(
 		const body: Record<string, unknown> = {};
 		for (const row of rows) setField(body, row.memberId, row.values);
 		try {
-			const result = await client.call({ method: operation === 'create' ? 'POST' : 'PUT', path: dialect.basePath, body, safety: 'idempotent' });
+			const result = await client.call({ method, path: dialect.basePath, body, safety: 'idempotent' });
 			const report = reportWrite(dialect, rows, result);
 			success.push(...report.success);
 			failed.push(...report.failed);

@@ -5,7 +5,6 @@
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { errorItems } from '../../shared/errors';
 import { readOptions, readTransportSettings } from '../../shared/options';
 import { retryAfter, WriteOutputs } from '../../shared/outputs';
 import type { ApiCall } from '../../shared/transport';
@@ -94,11 +93,6 @@ export async function sendRows<R extends SentRow>(client: CampaignClient, call: 
 		};
 	}
 	throw client.error(result, call);
-}
-
-/** Error items for "On Error: Continue" (the shared rule, which knows the error-output shape). */
-export function errorOutputItems(node: INode, items: INodeExecutionData[], error: unknown): INodeExecutionData[] {
-	return errorItems(items, error, node);
 }
 
 /** The first input index an item is paired with (for sorting outputs into input order). */

@@ -45,8 +45,8 @@ export interface MemberDialect {
 const v1: MemberDialect = {
 	version: 'v1',
 	path: '/v1/users/sms',
-	// The order the service checks them in: id, phone, consent, name (7.2). With both id and phone
-	// wrong, v1 answers for the id first.
+	// Checked in the order of the v1 member codes (docs/service-rules.md#codes): id -1006, phone
+	// -1007, consent -1012, name -1013. With both id and phone wrong, the row gets the id's code.
 	codes: { missingId: '-1006', badPhone: '-1007', missingIdAndBadPhone: '-1006', badConsent: '-1012', nameTooLong: '-1013' },
 	saveRow: (row) => ({
 		memberId: row.memberId,

@@ -1,24 +1,15 @@
 /**
- * Reading what the member endpoints answer, tolerantly (the service's documentation shows some shapes only in
- * words): the records of a read, the failure rows of a v2 save or delete, and matching those
- * failure rows back to the rows that were sent.
+ * What the member endpoints answer, read with the shared reader (shared/answers.ts): the records
+ * of a read, the failure rows of a v2 save or delete, and matching those failure rows back to the
+ * rows that were sent.
  */
 import type { IDataObject } from 'n8n-workflow';
+import type { FailureRow } from '../../shared/answers';
+import { failureRowsIn, listIn, readFailureRows } from '../../shared/answers';
 import { isObject, typeName } from '../../shared/values';
 import type { RowFailure } from './rows';
 import { phoneKey } from './rows';
 import { ruleWords } from './dialects';
-
-/** Container keys seen or plausible around a list; any other key holding an array is tried last. */
-const LIST_KEYS = ['failList', 'failureList', 'failedList', 'failures', 'list', 'rows', 'data', 'dataList', 'users'];
-
-function listIn(value: unknown): unknown[] | undefined {
-	if (Array.isArray(value)) return value;
-	if (!isObject(value)) return undefined;
-	for (const key of LIST_KEYS) if (Array.isArray(value[key])) return value[key] as unknown[];
-	const arrays = Object.values(value).filter(Array.isArray);
-	return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
-}
 
 /**
  * The member records of a read: a bare array, an object wrapping one, or one record object; no
@@ -42,37 +33,24 @@ export function recordsOf(processValue: unknown): IDataObject[] | { invalid: str
 	return records as IDataObject[];
 }
 
-/** One failure row of a v2 save or delete (docs/service-rules.md#codes). */
-export interface ServiceFailureRow {
+/** One failure row of a v2 save or delete (docs/service-rules.md#codes): always with its code. */
+export interface ServiceFailureRow extends FailureRow {
 	code: string;
-	message?: string;
-	memberId?: string;
-	phoneNumber?: string;
 }
 
-const str = (value: unknown): string | undefined =>
-	typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-
 /**
- * The failure rows in a processValue: a bare array or an object wrapping one (e.g.
- * `{failList: [...]}`). A row counts when it carries a failure code (`failureCode`, or the
- * `failCode`/`code` spellings); empty values (null, "", []) mean no failures.
+ * The failure rows in a processValue: a bare array, an object wrapping one (e.g.
+ * `{failList: [...]}`) or one row object. A row counts when it carries a failure code, which is
+ * read upper-cased; empty values (null, "", []) mean no failures.
  */
 export function failureRowsOf(processValue: unknown): ServiceFailureRow[] {
-	const list = listIn(processValue) ?? (isObject(processValue) ? [processValue] : []);
-	const rows: ServiceFailureRow[] = [];
-	for (const entry of list) {
-		if (!isObject(entry)) continue;
-		const code = str(entry.failureCode ?? entry.failCode ?? entry.code);
-		if (code === undefined || code.trim() === '') continue;
-		rows.push({
-			code: code.trim().toUpperCase(),
-			message: str(entry.failureMessage ?? entry.failMessage ?? entry.message),
-			memberId: str(entry.memberId),
-			phoneNumber: str(entry.phoneNumber),
-		});
+	const rows = readFailureRows(processValue) ?? (isObject(processValue) ? failureRowsIn([processValue]) : []);
+	const withCode: ServiceFailureRow[] = [];
+	for (const row of rows) {
+		const code = row.code?.trim() ?? '';
+		if (code !== '') withCode.push({ ...row, code: code.toUpperCase() });
 	}
-	return rows;
+	return withCode;
 }
 
 /** A row that was sent, as far as matching needs it. */

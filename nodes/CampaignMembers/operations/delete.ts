@@ -18,7 +18,7 @@ import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
 const show = (apiVersion: string) => ({ show: { apiVersion: [apiVersion] } });
 
-export const deleteProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['delete'] } }, [
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['delete'] } }, [
 	{
 		displayName: 'Member ID',
 		name: 'memberId',
@@ -32,7 +32,7 @@ export const deleteProperties: INodeProperties[] = updateDisplayOptions({ show: 
 		required: true,
 		displayOptions: show('v2'),
 	}),
-	optionsCollection(undefined, [
+	optionsCollection([
 		{
 			...batchSizeOption,
 			description:
@@ -55,7 +55,7 @@ interface PendingDelete extends SentRow {
 	key: string;
 }
 
-export async function executeDelete(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const { client, dialect, options, normalize } = await openMembers(this);
 	const batchSize = readBatchSize(this, options);
 	const version = dialect.version;

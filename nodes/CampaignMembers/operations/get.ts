@@ -6,14 +6,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/options';
+import { errorItems } from '../../shared/errors';
 import { item } from '../../shared/outputs';
-import { errorOutputItems, normalizePhoneOption, openMembers, phoneNumberField } from '../helpers/common';
+import { normalizePhoneOption, openMembers, phoneNumberField } from '../helpers/common';
 import type { MemberDialect } from '../helpers/dialects';
 import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
-export const getProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['get'] } }, [
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['get'] } }, [
 	{
 		displayName:
 			'Each record found is one output item: memberId, phoneNumber, isReceive (true or false, whichever version answered), name (null when none is stored) and apiVersion. A member not found gives no item.',
@@ -29,7 +30,7 @@ export const getProperties: INodeProperties[] = updateDisplayOptions({ show: { o
 		description: 'Find the records of this member ID. Set it, the phone number, or both.',
 	},
 	phoneNumberField('Find the record of this phone number. Set it, the member ID, or both.'),
-	optionsCollection(undefined, [normalizePhoneOption]),
+	optionsCollection([normalizePhoneOption]),
 ]);
 
 /** The member id of one item ('' when none is given), by the one member id rule. */
@@ -63,18 +64,15 @@ function query(ctx: IExecuteFunctions, i: number, dialect: MemberDialect, normal
 	return qs;
 }
 
-export async function executeGet(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	continueOnFail: boolean,
-): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+	const continueOnFail = this.continueOnFail();
 	const { client, dialect, normalize } = await openMembers(this);
 	const results: INodeExecutionData[] = [];
 	// A problem of one item (no key given, a key the service refuses) is that item's error under
 	// "On Error: Continue"; a failure of the whole call (bad key, service down) is thrown.
 	const itemError = (error: unknown, i: number) => {
 		if (!continueOnFail) throw error;
-		results.push({ ...errorOutputItems(this.getNode(), [items[i]], error)[0], pairedItem: { item: i } });
+		results.push(...errorItems(this.getNode(), error, [i]));
 	};
 	for (let i = 0; i < items.length; i++) {
 		let qs: Record<string, string>;

@@ -16,7 +16,7 @@ import { checkSaveRow, memberRecord } from '../helpers/rows';
 
 const showDefined = { show: { mappingMode: ['defineBelow'] } };
 
-export const upsertProperties: INodeProperties[] = updateDisplayOptions({ show: { operation: ['upsert'] } }, [
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['upsert'] } }, [
 	mappingModeField({
 		auto: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
 		defineBelow: 'Set the member fields below, usually with expressions',
@@ -57,7 +57,7 @@ export const upsertProperties: INodeProperties[] = updateDisplayOptions({ show: 
 		displayOptions: showDefined,
 		description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
 	},
-	optionsCollection(undefined, [batchSizeOption, normalizePhoneOption]),
+	optionsCollection([batchSizeOption, normalizePhoneOption]),
 ]);
 
 /** A row to send, with the input item it came from. */
@@ -81,7 +81,7 @@ function rawRow(ctx: IExecuteFunctions, items: INodeExecutionData[], i: number, 
 	return { memberId: json.memberId, phoneNumber: json.phoneNumber, isReceive: json.isReceive, name: json.name };
 }
 
-export async function executeUpsert(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
 	const { client, dialect, options, normalize } = await openMembers(this);
 	const batchSize = readBatchSize(this, options);
 	const mode = this.getNodeParameter('mappingMode', 0, 'autoMapInputData') as string;

@@ -12,6 +12,7 @@ import type { ApiCall, ApiResult, RawOutcome, Redactor } from './outcome';
 import { MAX_RESPONSE_BYTES, classify, networkCodeOf } from './outcome';
 import { backoffDelay, retryStep } from './retry';
 
+/** How requests are retried and timed out: read from the node's options (shared/options.ts holds the bounds and defaults). */
 export interface TransportSettings {
 	/** Extra attempts after the first one for a transient failure. */
 	maxRetries: number;
@@ -20,8 +21,6 @@ export interface TransportSettings {
 	/** Time after which a request that has not answered is abandoned, in milliseconds. */
 	timeoutMs: number;
 }
-
-export const DEFAULT_TRANSPORT: TransportSettings = { maxRetries: 3, retryDelayMs: 1000, timeoutMs: 30000 };
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -1,16 +1,16 @@
 /**
- * `get` (one member's entries) and `getAll` (every entry, page after page). Both run once per
- * input item, as n8n reads do, and have one output. Entries go straight from the page to the
+ * Reading entries, for `get` (one member's entries) and `getAll` (every entry, page after page):
+ * once per input item, as n8n reads do, with one output. Entries go straight from the page to the
  * output list: 200,000 entries are 200,000 small objects and nothing more.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItems } from '../../shared/errors';
-import { answerText, readMemberId, setField } from '../../shared/values';
-import { readOptions, readTransportSettings, wholeNumber } from '../../shared/options';
+import { answerText, setField } from '../../shared/values';
+import { readOptions, readTransportSettings } from '../../shared/options';
 import { readPages } from './paging';
 import { CampaignClient } from '../../shared/transport';
-import type { DataDialect } from './dialect';
+import type { DataDialect } from '../helpers/dialect';
 
 type OutputFormat = 'entry' | 'member';
 
@@ -53,16 +53,25 @@ function readFormat(ctx: IExecuteFunctions, options: IDataObject): OutputFormat 
 	return format;
 }
 
-function readLimit(ctx: IExecuteFunctions, i: number): number | undefined {
-	if (ctx.getNodeParameter('returnAll', i, false) === true) return undefined;
-	return wholeNumber(ctx, ctx.getNodeParameter('limit', i, 50), 'Limit', 1, Infinity, 50, i);
+/** What one input item reads (its operation says it; a problem of the item is thrown). */
+export interface EntryQuery {
+	/** Query of the first request (e.g. `{ memberId }`); none reads every member. */
+	firstQuery?: Record<string, string>;
+	/** Stop after this many entries; undefined reads to the end. */
+	limit?: number;
+	/** The member asked about: with One Item per Member, answered even when it has no data yet. */
+	member?: string;
 }
 
-export async function executeRead(
+/**
+ * Reads the entries `queryOf` names for each input item. Under "On Error: Continue" a problem of
+ * one item (its query, or a page that cannot be read) becomes that item's error item.
+ */
+export async function readEntries(
 	this: IExecuteFunctions,
-	dialect: DataDialect,
-	operation: 'get' | 'getAll',
 	items: INodeExecutionData[],
+	dialect: DataDialect,
+	queryOf: (itemIndex: number) => EntryQuery,
 ): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this) as IDataObject;
 	const format = readFormat(this, options);
@@ -72,23 +81,7 @@ export async function executeRead(
 	for (let i = 0; i < items.length; i++) {
 		const start = out.length;
 		try {
-			let firstQuery: Record<string, string> | undefined;
-			let limit: number | undefined;
-			let requested: string | undefined;
-			if (operation === 'get') {
-				const id = readMemberId(this.getNodeParameter('memberId', i, ''));
-				if (!id.ok) {
-					throw new NodeOperationError(this.getNode(), `Member ID ${id.reason}`, {
-						itemIndex: i,
-						description: 'Set the ID of the member whose data to get.',
-					});
-				}
-				requested = id.value;
-				firstQuery = { memberId: id.value };
-			} else {
-				limit = readLimit(this, i);
-			}
-
+			const { firstQuery, limit, member } = queryOf(i);
 			const grouper = format === 'member' ? new MemberGrouper() : undefined;
 			await readPages(this, client, {
 				path: dialect.basePath,
@@ -105,14 +98,14 @@ export async function executeRead(
 			});
 			if (grouper) {
 				// `get` always answers for the member asked about, even when it has no data yet.
-				if (requested !== undefined && grouper.members.size === 0) grouper.members.set(requested, { memberId: requested });
+				if (member !== undefined && grouper.members.size === 0) grouper.members.set(member, { memberId: member });
 				for (const json of grouper.members.values()) out.push({ json, pairedItem: { item: i } });
 			}
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
 			// Under "On Error: Continue" this item becomes one error item; what it read before the error is dropped.
 			out.length = start;
-			out.push({ json: errorItems([items[i]], error, this.getNode())[0].json, pairedItem: { item: i } });
+			out.push(...errorItems(this.getNode(), error, [i]));
 		}
 	}
 	return [out];

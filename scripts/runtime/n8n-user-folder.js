@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { PACKAGE_NAME, ROOT, run, tail } = require('./process');
+const { PACKAGE_NAME, ROOT, run, tail } = require('./run-command');
 const { freePort } = require('./net');
 const { n8nEnv } = require('./paths');
 
@@ -73,7 +73,7 @@ async function installPackage(userFolder, tarball) {
  * @param {string} userFolder
  * @param {string[]} args
  * @param {{ env?: Record<string, string>, timeoutMs?: number }} [options]
- * @returns {Promise<import('./process').RunResult>}
+ * @returns {Promise<import('./run-command').RunResult>}
  */
 async function n8nCli(paths, userFolder, args, { env, timeoutMs = 300000 } = {}) {
 	// Commands that run workflows start a task broker: give it a free port, not the fixed 5679,
@@ -94,7 +94,7 @@ async function n8nCli(paths, userFolder, args, { env, timeoutMs = 300000 } = {})
  * @param {import('./paths').RuntimePaths} paths
  * @param {string} userFolder
  * @param {Array<{ id: string, name: string, type: string, data: Record<string, unknown> }>} credentials
- * @returns {Promise<import('./process').RunResult>}
+ * @returns {Promise<import('./run-command').RunResult>}
  */
 async function importCredentials(paths, userFolder, credentials) {
 	const file = path.join(userFolder, 'import-credentials.json');
@@ -111,7 +111,7 @@ async function importCredentials(paths, userFolder, credentials) {
  * @param {import('./paths').RuntimePaths} paths
  * @param {string} userFolder
  * @param {string[]} files
- * @returns {Promise<import('./process').RunResult>}
+ * @returns {Promise<import('./run-command').RunResult>}
  */
 async function importWorkflows(paths, userFolder, files) {
 	const dir = fs.mkdtempSync(path.join(userFolder, 'import-workflows-'));

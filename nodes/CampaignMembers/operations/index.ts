@@ -1,0 +1,11 @@
+/** The operations of the Members node, by operation value: each one's parameters and execute. */
+import type { Operation } from '../../shared/operation';
+import * as deleteMembers from './delete';
+import * as get from './get';
+import * as upsert from './upsert';
+
+/** In the order their parameters are shown. */
+export const OPERATIONS = { get, upsert, delete: deleteMembers } satisfies Record<string, Operation>;
+
+/** Operations with one output; the writes (upsert, delete) have Success and Failed. */
+export const ONE_OUTPUT = ['get'] as const;
