@@ -14,7 +14,7 @@
 const path = require('node:path');
 const rt = require('./runtime');
 const { startCluster } = require('./queue/cluster');
-const { spawnService, waitForPort } = require('./queue/process');
+const { spawnService, waitForPort } = require('./queue/process-groups');
 const { intOption, parseCommandLine, reportFailure } = require('./runtime/command');
 
 const NAME = 'npm run start:queue';

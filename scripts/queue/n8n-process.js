@@ -7,7 +7,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const rt = require('../runtime/index.js');
-const { isRoot, spawnService } = require('./process.js');
+const { isRoot, spawnService } = require('./process-groups.js');
 
 /**
  * n8n derives its host id from the host: two workers on one machine (in a container) would

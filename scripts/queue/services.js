@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { freePort, log, run, formatDuration } = require('../runtime/index.js');
-const { isRoot, runAs, spawnService, tempDir, waitForPort } = require('./process.js');
+const { isRoot, runAs, spawnService, tempDir, waitForPort } = require('./process-groups.js');
 
 const PG_ROOT = '/usr/lib/postgresql';
 

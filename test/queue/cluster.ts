@@ -16,7 +16,7 @@ import type { Cluster, ClusterOptions } from '../../scripts/queue/cluster';
 import * as rt from '../../scripts/runtime';
 import { seedDemoData } from '../../sandbox/demo';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
-import { groupIsGone, portIsFree } from '../../scripts/queue/process';
+import { groupIsGone, portIsFree } from '../../scripts/queue/process-groups';
 import { fs } from '../support/node';
 
 export type { FireResult, Json } from '../../scripts/queue/cluster';

@@ -5,7 +5,7 @@
  * test/queue/start-queue.queue.ts).
  */
 import * as rt from '../../scripts/runtime';
-import { portIsFree } from '../../scripts/queue/process';
+import { portIsFree } from '../../scripts/queue/process-groups';
 import { delay } from './node';
 
 /** The event example workflow both demos publish (examples/). */
