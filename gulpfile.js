@@ -16,8 +16,12 @@ function icons() {
 
 function tsc(args) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), ...args], { stdio: 'inherit' });
-		child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc ${args.join(' ')} exited with ${code}`))));
+		const child = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), ...args], {
+			stdio: 'inherit',
+		});
+		child.on('exit', (code) =>
+			code === 0 ? resolve() : reject(new Error(`tsc ${args.join(' ')} exited with ${code}`)),
+		);
 	});
 }
 

@@ -8,7 +8,8 @@ const path = require('node:path');
 const base = require('./jest.config.js');
 
 const dir = process.env.COMPAT_DIR;
-if (!dir) throw new Error('COMPAT_DIR is not set: run the compatibility tests with `npm run test:compat`');
+if (!dir)
+	throw new Error('COMPAT_DIR is not set: run the compatibility tests with `npm run test:compat`');
 const modules = path.join(dir, 'node_modules');
 const ESM_ONLY = ['p-retry', 'is-network-error'];
 
@@ -23,7 +24,10 @@ module.exports = {
 	// (it failed on Node 20.20 and 24.21 alike), so those few are compiled to CommonJS like the tests.
 	transform: {
 		...base.transform,
-		[`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }],
+		[`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
+			'ts-jest',
+			{ tsconfig: { allowJs: true, module: 'commonjs' } },
+		],
 	},
 	transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
 	moduleNameMapper: {

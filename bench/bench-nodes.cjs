@@ -43,7 +43,13 @@ function sourceNodeType() {
  */
 function readSendParametersType(sendNodeType) {
 	return {
-		description: { ...sendNodeType.description, name: 'benchReadSendParameters', displayName: 'Bench Read Send Parameters', credentials: [], outputs: ['main'] },
+		description: {
+			...sendNodeType.description,
+			name: 'benchReadSendParameters',
+			displayName: 'Bench Read Send Parameters',
+			credentials: [],
+			outputs: ['main'],
+		},
 		async execute() {
 			const items = this.getInputData();
 			const out = new Array(items.length);
@@ -73,10 +79,23 @@ function rawHttpSendType({ baseUrl, apiKey }) {
 	const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 	const post = (json) =>
 		new Promise((resolve, reject) => {
-			const body = Buffer.from(JSON.stringify({ campaignKey: CAMPAIGN, users: [{ phoneNumber: json.phone, properties: { name: json.name } }] }));
+			const body = Buffer.from(
+				JSON.stringify({
+					campaignKey: CAMPAIGN,
+					users: [{ phoneNumber: json.phone, properties: { name: json.name } }],
+				}),
+			);
 			const req = http.request(
 				`${baseUrl}/messages/alimtalk/trigger`,
-				{ agent, method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-length': body.length } },
+				{
+					agent,
+					method: 'POST',
+					headers: {
+						'x-api-key': apiKey,
+						'content-type': 'application/json',
+						'content-length': body.length,
+					},
+				},
 				(res) => {
 					let text = '';
 					res.setEncoding('utf8');
@@ -93,7 +112,12 @@ function rawHttpSendType({ baseUrl, apiKey }) {
 		'Sends with node:http',
 		async function execute() {
 			const items = this.getInputData();
-			return [await eachInParallel(items.length, this.getNodeParameter('concurrency', 0), async (i) => ({ json: await post(items[i].json), pairedItem: { item: i } }))];
+			return [
+				await eachInParallel(items.length, this.getNodeParameter('concurrency', 0), async (i) => ({
+					json: await post(items[i].json),
+					pairedItem: { item: i },
+				})),
+			];
 		},
 		{ properties: [CONCURRENCY_PROPERTY] },
 	);
@@ -114,7 +138,13 @@ async function eachInParallel(count, concurrency, task) {
 }
 
 /** A bench-only node type: `name` as its type name, `execute` as given. */
-function benchNodeType(name, displayName, description, execute, { credentials = false, properties = [] } = {}) {
+function benchNodeType(
+	name,
+	displayName,
+	description,
+	execute,
+	{ credentials = false, properties = [] } = {},
+) {
 	return {
 		description: {
 			displayName,
@@ -148,7 +178,12 @@ async function postThroughN8n(ctx, url, body) {
 	return { status: response.statusCode, body: JSON.parse(response.body) };
 }
 
-const CONCURRENCY_PROPERTY = { displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 };
+const CONCURRENCY_PROPERTY = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	default: 1,
+};
 
 /** See STEPS.minimalSend: one send an item through n8n's request helper, nothing else. */
 function minimalSendType({ baseUrl }) {
@@ -161,7 +196,10 @@ function minimalSendType({ baseUrl }) {
 			return [
 				await eachInParallel(items.length, this.getNodeParameter('concurrency', 0), async (i) => {
 					const { phone, name } = items[i].json;
-					const { status } = await postThroughN8n(this, `${baseUrl}/messages/alimtalk/trigger`, { campaignKey: CAMPAIGN, users: [{ phoneNumber: phone, properties: { name } }] });
+					const { status } = await postThroughN8n(this, `${baseUrl}/messages/alimtalk/trigger`, {
+						campaignKey: CAMPAIGN,
+						users: [{ phoneNumber: phone, properties: { name } }],
+					});
 					return { json: { status }, pairedItem: { item: i } };
 				}),
 			];
@@ -184,12 +222,22 @@ function minimalBulkCreateType({ baseUrl }) {
 				const part = [];
 				for (let i = start; i < Math.min(items.length, start + 1000); i++) {
 					const json = items[i].json;
-					const values = { name: json.name, points: json.points, joined: json.joined, vip: String(json.vip), grade: json.grade };
+					const values = {
+						name: json.name,
+						points: json.points,
+						joined: json.joined,
+						vip: String(json.vip),
+						grade: json.grade,
+					};
 					body[json.memberId] = values;
-					part.push({ json: { memberId: json.memberId, keys: Object.keys(values), values }, pairedItem: { item: i } });
+					part.push({
+						json: { memberId: json.memberId, keys: Object.keys(values), values },
+						pairedItem: { item: i },
+					});
 				}
 				const response = await postThroughN8n(this, `${baseUrl}/v2/custom`, body);
-				if (response.body.processCode !== 0) throw new Error(`not stored: ${JSON.stringify(response.body)}`);
+				if (response.body.processCode !== 0)
+					throw new Error(`not stored: ${JSON.stringify(response.body)}`);
 				for (const item of part) out.push(item);
 			}
 			return [out];
@@ -198,4 +246,10 @@ function minimalBulkCreateType({ baseUrl }) {
 	);
 }
 
-module.exports = { sourceNodeType, readSendParametersType, rawHttpSendType, minimalSendType, minimalBulkCreateType };
+module.exports = {
+	sourceNodeType,
+	readSendParametersType,
+	rawHttpSendType,
+	minimalSendType,
+	minimalBulkCreateType,
+};

@@ -45,12 +45,16 @@ export function sandboxFigures(sb) {
 
 export function verify(sb, workload, figures) {
 	const problems = [];
-	if (workload.verify === 'custom' && sb.state.custom.size !== workload.items) problems.push(`stored ${sb.state.custom.size} members, expected ${workload.items}`);
-	if (workload.verify === 'members' && sb.state.membersV2.size !== workload.items) problems.push(`stored ${sb.state.membersV2.size} members, expected ${workload.items}`);
-	if (workload.verify === 'sent' && sb.state.sent.length !== workload.items) problems.push(`sent ${sb.state.sent.length} messages, expected ${workload.items}`);
+	if (workload.verify === 'custom' && sb.state.custom.size !== workload.items)
+		problems.push(`stored ${sb.state.custom.size} members, expected ${workload.items}`);
+	if (workload.verify === 'members' && sb.state.membersV2.size !== workload.items)
+		problems.push(`stored ${sb.state.membersV2.size} members, expected ${workload.items}`);
+	if (workload.verify === 'sent' && sb.state.sent.length !== workload.items)
+		problems.push(`sent ${sb.state.sent.length} messages, expected ${workload.items}`);
 	const outputs = figures.result?.outputs ?? [];
 	const expected = expectedOutputs(workload.steps, workload.items);
-	if (JSON.stringify(outputs) !== JSON.stringify(expected)) problems.push(`outputs ${JSON.stringify(outputs)}, expected ${JSON.stringify(expected)}`);
+	if (JSON.stringify(outputs) !== JSON.stringify(expected))
+		problems.push(`outputs ${JSON.stringify(outputs)}, expected ${JSON.stringify(expected)}`);
 	if (figures.error) problems.push(`error: ${figures.error}`);
 	return problems;
 }
@@ -66,9 +70,16 @@ export function measurer({ sb, log, profile, profileKind, profileDir }) {
 		return new Promise((resolve, reject) => {
 			if (profile) {
 				const extension = profileKind === 'heap' ? 'heapprofile' : 'cpuprofile';
-				env = { ...env, profileKind, profileFile: path.join(profileDir, `${workload.id}.${++profileCount}.${extension}`) };
+				env = {
+					...env,
+					profileKind,
+					profileFile: path.join(profileDir, `${workload.id}.${++profileCount}.${extension}`),
+				};
 			}
-			const child = fork(path.join(HERE, 'worker.cjs'), [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+			const child = fork(path.join(HERE, 'worker.cjs'), [], {
+				execArgv: ['--expose-gc'],
+				stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+			});
 			let sandboxCpu;
 			const limit = setTimeout(() => {
 				child.kill('SIGKILL');
@@ -84,7 +95,10 @@ export function measurer({ sb, log, profile, profileKind, profileDir }) {
 					settled = true;
 					clearTimeout(limit);
 					const cpu = process.cpuUsage(sandboxCpu);
-					resolve({ ...message, sandbox: { ...sandboxFigures(sb), cpuMs: (cpu.user + cpu.system) / 1000 } });
+					resolve({
+						...message,
+						sandbox: { ...sandboxFigures(sb), cpuMs: (cpu.user + cpu.system) / 1000 },
+					});
 				} else if (message.type === 'error') {
 					settled = true;
 					clearTimeout(limit);
@@ -95,7 +109,11 @@ export function measurer({ sb, log, profile, profileKind, profileDir }) {
 				clearTimeout(limit);
 				if (!settled) reject(new Error(`${workload.id}: worker exited with ${code}`));
 			});
-			seedSandbox(sb, workload, workload.seedEntries ? Math.min(workload.seedEntries, workload.warmupItems) : 0);
+			seedSandbox(
+				sb,
+				workload,
+				workload.seedEntries ? Math.min(workload.seedEntries, workload.warmupItems) : 0,
+			);
 			child.send({ cmd: 'run', workload: forWorker(workload), env });
 		});
 	}
@@ -108,7 +126,8 @@ export function measurer({ sb, log, profile, profileKind, profileDir }) {
 				figures.problems = verify(sb, workload, figures);
 				return figures;
 			} catch (error) {
-				if (attempt >= 3 || !/is it built|Cannot find module .*dist/.test(String(error.message))) throw error;
+				if (attempt >= 3 || !/is it built|Cannot find module .*dist/.test(String(error.message)))
+					throw error;
 				log(`${workload.id}: dist/ was missing (a build running meanwhile?); trying again in 15 s`);
 				await new Promise((resolve) => setTimeout(resolve, 15000));
 			}
@@ -117,7 +136,9 @@ export function measurer({ sb, log, profile, profileKind, profileDir }) {
 }
 
 export function median(values) {
-	const sorted = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
+	const sorted = values
+		.filter((v) => typeof v === 'number' && Number.isFinite(v))
+		.sort((a, b) => a - b);
 	if (sorted.length === 0) return undefined;
 	const mid = Math.floor(sorted.length / 2);
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

@@ -50,16 +50,21 @@ async function prepareCli({ paths, workDir, sandbox, workloads }) {
 async function runCli(cli, workloadId) {
 	const wf = cli.workflows[workloadId];
 	const started = Date.now();
-	const result = await runtime.executeWorkflow(cli.paths, cli.userFolder, wf.id, { timeoutMs: 600000 });
+	const result = await runtime.executeWorkflow(cli.paths, cli.userFolder, wf.id, {
+		timeoutMs: 600000,
+	});
 	const processMs = Date.now() - started;
 	const run = result.data;
 	const runData = run?.data?.resultData?.runData;
 	if (!runData) {
-		throw new Error(`n8n execute ${workloadId} gave no run data (exit ${result.code}):\n${(result.stderr || result.stdout).slice(-3000)}`);
+		throw new Error(
+			`n8n execute ${workloadId} gave no run data (exit ${result.code}):\n${(result.stderr || result.stdout).slice(-3000)}`,
+		);
 	}
 	const error = run.data.resultData.error;
 	const nodeTimesMs = {};
-	for (const [name, runs] of Object.entries(runData)) nodeTimesMs[name] = runs.reduce((s, r) => s + (r.executionTime ?? 0), 0);
+	for (const [name, runs] of Object.entries(runData))
+		nodeTimesMs[name] = runs.reduce((s, r) => s + (r.executionTime ?? 0), 0);
 	const measuredMs = wf.measuredNodes.reduce((sum, name) => sum + (nodeTimesMs[name] ?? 0), 0);
 	const last = runData[wf.resultNode]?.[0]?.data?.main ?? [];
 	return {

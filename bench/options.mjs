@@ -7,13 +7,15 @@ import path from 'node:path';
 function reader(args) {
 	const option = (name, envName, fallback) => {
 		const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-		if (i >= 0) return args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
+		if (i >= 0)
+			return args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
 		return process.env[envName] ?? fallback;
 	};
 	const flag = (name) => args.includes(`--${name}`);
 	const positiveNumber = (name, value) => {
 		const n = Number(value);
-		if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number (got ${value})`);
+		if (!Number.isFinite(n) || n <= 0)
+			throw new Error(`--${name} must be a positive number (got ${value})`);
 		return n;
 	};
 	return { option, flag, positiveNumber };
@@ -25,7 +27,10 @@ export function settings(args, { root, resultsDir }) {
 	const baseline = option('baseline', 'BENCH_BASELINE', undefined);
 	return {
 		latency: positiveNumber('latency', option('latency', 'BENCH_LATENCY_MS', '20')),
-		sendLatency: positiveNumber('send-latency', option('send-latency', 'BENCH_SEND_LATENCY_MS', '50')),
+		sendLatency: positiveNumber(
+			'send-latency',
+			option('send-latency', 'BENCH_SEND_LATENCY_MS', '50'),
+		),
 		runs: Math.round(positiveNumber('runs', option('runs', 'BENCH_RUNS', '3'))),
 		scale,
 		scaled: (n) => Math.max(1, Math.round(n * scale)),

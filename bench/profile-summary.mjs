@@ -13,17 +13,25 @@ import path from 'node:path';
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) {
-	process.stderr.write('usage: node bench/profile-summary.mjs <file.cpuprofile|file.heapprofile> [top]\n');
+	process.stderr.write(
+		'usage: node bench/profile-summary.mjs <file.cpuprofile|file.heapprofile> [top]\n',
+	);
 	process.exit(2);
 }
 const top = Number(topArg ?? 25);
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-const shortUrl = (url) => url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '').replace(`${ROOT}/`, '');
-const frameName = (frame) => `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
+const shortUrl = (url) =>
+	url
+		.replace(/^file:\/\//, '')
+		.replace(/.*node_modules\//, '')
+		.replace(`${ROOT}/`, '');
+const frameName = (frame) =>
+	`${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
 const moduleOf = (url) => {
-	if (url.includes('/node_modules/')) return url.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, '$1');
+	if (url.includes('/node_modules/'))
+		return url.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, '$1');
 	if (url.includes(`${ROOT}/dist/`)) return 'this package (dist/)';
 	if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/')[0];
 	return url === '' ? '(V8 / native)' : shortUrl(url);
@@ -32,7 +40,8 @@ const ms = (us) => (us / 1000).toFixed(0).padStart(7);
 const mb = (bytes) => (bytes / 1048576).toFixed(1).padStart(7);
 const print = (title, map, unit) => {
 	process.stdout.write(`--- ${title}\n`);
-	for (const [key, value] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${unit(value)}  ${key}\n`);
+	for (const [key, value] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top))
+		process.stdout.write(`${unit(value)}  ${key}\n`);
 };
 
 if (profile.head) {
@@ -43,7 +52,10 @@ if (profile.head) {
 	const walk = (node, stack) => {
 		const here = [...stack, node.callFrame];
 		total += node.selfSize;
-		byFunction.set(frameName(node.callFrame), (byFunction.get(frameName(node.callFrame)) ?? 0) + node.selfSize);
+		byFunction.set(
+			frameName(node.callFrame),
+			(byFunction.get(frameName(node.callFrame)) ?? 0) + node.selfSize,
+		);
 		const own = [...here].reverse().find((f) => f.url.includes(`${ROOT}/dist/`));
 		const key = own ? frameName(own) : '(outside this package)';
 		byPackageFrame.set(key, (byPackageFrame.get(key) ?? 0) + node.selfSize);
@@ -59,7 +71,9 @@ if (profile.head) {
 	const parent = new Map();
 	for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 	const self = new Map();
-	profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+	profile.samples.forEach((id, i) =>
+		self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
+	);
 	const selfByFunction = new Map();
 	const byModule = new Map();
 	const byPackageFunction = new Map();
@@ -79,8 +93,18 @@ if (profile.head) {
 		for (const f of functions) byPackageFunction.set(f, (byPackageFunction.get(f) ?? 0) + time);
 	}
 	const idle = selfByFunction.get('(idle) :0') ?? 0;
-	process.stdout.write(`profiled: ${(total / 1000).toFixed(0)} ms, of which idle ${(idle / 1000).toFixed(0)} ms\n`);
+	process.stdout.write(
+		`profiled: ${(total / 1000).toFixed(0)} ms, of which idle ${(idle / 1000).toFixed(0)} ms\n`,
+	);
 	print('ms self time by function', selfByFunction, ms);
-	print('ms inclusive by module (a sample counts once for every module on its stack)', byModule, ms);
-	print("ms inclusive by this package's functions (synchronous parts; work after an await starts a new stack)", byPackageFunction, ms);
+	print(
+		'ms inclusive by module (a sample counts once for every module on its stack)',
+		byModule,
+		ms,
+	);
+	print(
+		"ms inclusive by this package's functions (synchronous parts; work after an await starts a new stack)",
+		byPackageFunction,
+		ms,
+	);
 }

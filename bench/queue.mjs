@@ -29,7 +29,12 @@ const IN_FLIGHT = 20;
 async function deploySend(cluster, w) {
 	const workflow = wf.webhookSendWorkflow({ path: w.path ?? 'bench-queue', campaignKey: CAMPAIGN });
 	const send = workflow.nodes.find((n) => n.type.endsWith('.campaignAlimtalk'));
-	if (w.dedup) send.parameters.options = { ...send.parameters.options, deduplicationKey: '={{ $json.body.eventId }}', deduplicationHistorySize: w.dedup.history };
+	if (w.dedup)
+		send.parameters.options = {
+			...send.parameters.options,
+			deduplicationKey: '={{ $json.body.eventId }}',
+			deduplicationHistorySize: w.dedup.history,
+		};
 	return { workflowId: await cluster.deploy(workflow), nodeId: send.id };
 }
 
@@ -39,7 +44,10 @@ async function prefill(cluster, { workflowId, nodeId }, count, run) {
 	const row = [workflowId, `n:${nodeId}`];
 	await cluster.db.query('DELETE FROM processed_data WHERE "workflowId" = $1', [workflowId]);
 	const data = Array.from({ length: count }, (_, i) => md5(`prefill-${run}-${i}`));
-	await cluster.db.query('INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, $2, $3)', [...row, JSON.stringify({ mode: 'entries', data })]);
+	await cluster.db.query(
+		'INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, $2, $3)',
+		[...row, JSON.stringify({ mode: 'entries', data })],
+	);
 	// One store call as n8n makes it (read the record, add a value, write it back whole), timed
 	// 20 times on this database: the size of the windows docs/deduplication.md names.
 	const callMs = [];
@@ -48,20 +56,32 @@ async function prefill(cluster, { workflowId, nodeId }, count, run) {
 		const [found] = await cluster.db.query(`SELECT value FROM processed_data WHERE ${where}`, row);
 		const value = JSON.parse(found.value);
 		value.data.push(md5(`probe-${run}-${i}`));
-		await cluster.db.query(`UPDATE processed_data SET value = $3 WHERE ${where}`, [...row, JSON.stringify(value)]);
+		await cluster.db.query(`UPDATE processed_data SET value = $3 WHERE ${where}`, [
+			...row,
+			JSON.stringify(value),
+		]);
 		callMs.push(Number(process.hrtime.bigint() - started) / 1e6);
 	}
 	callMs.sort((a, b) => a - b);
 	// The same on a record of a few entries, as the lock is (a context no node uses, removed after).
 	const lockRow = [workflowId, 'n:bench-lock-probe'];
 	const lockMs = [];
-	await cluster.db.query('INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, $2, $3)', [...lockRow, JSON.stringify({ mode: 'entries', data: [md5('a'), md5('a')] })]);
+	await cluster.db.query(
+		'INSERT INTO processed_data ("workflowId", context, value) VALUES ($1, $2, $3)',
+		[...lockRow, JSON.stringify({ mode: 'entries', data: [md5('a'), md5('a')] })],
+	);
 	for (let i = 0; i < 20; i++) {
 		const started = process.hrtime.bigint();
-		const [found] = await cluster.db.query(`SELECT value FROM processed_data WHERE ${where}`, lockRow);
+		const [found] = await cluster.db.query(
+			`SELECT value FROM processed_data WHERE ${where}`,
+			lockRow,
+		);
 		const value = JSON.parse(found.value);
 		value.data.push(md5(`beat-${i}`));
-		await cluster.db.query(`UPDATE processed_data SET value = $3 WHERE ${where}`, [...lockRow, JSON.stringify(value)]);
+		await cluster.db.query(`UPDATE processed_data SET value = $3 WHERE ${where}`, [
+			...lockRow,
+			JSON.stringify(value),
+		]);
 		lockMs.push(Number(process.hrtime.bigint() - started) / 1e6);
 	}
 	await cluster.db.query(`DELETE FROM processed_data WHERE ${where}`, lockRow);
@@ -73,37 +93,74 @@ const STEPS = {
 	async webhookSend(cluster, sb, w, run, ids) {
 		if (!ids.has(w.id)) ids.set(w.id, await deploySend(cluster, w));
 		const { workflowId } = ids.get(w.id);
-		const storeCallMs = w.dedup ? await prefill(cluster, ids.get(w.id), w.dedup.prefill, run) : undefined;
+		const storeCallMs = w.dedup
+			? await prefill(cluster, ids.get(w.id), w.dedup.prefill, run)
+			: undefined;
 		const sinceId = Math.max(0, ...(await cluster.db.executions({ workflowId })).map((r) => r.id));
 		const bodies = Array.from({ length: w.items }, (_, i) => wf.eventBody(i, `r${run}`));
 		const started = Date.now();
-		const fired = await cluster.fireWebhooks(w.path ?? 'bench-queue', bodies, { concurrency: IN_FLIGHT });
-		const rows = await cluster.db.waitForExecutions({ workflowId, count: w.items, sinceId, pollMs: 100, timeoutMs: 15 * 60 * 1000 });
+		const fired = await cluster.fireWebhooks(w.path ?? 'bench-queue', bodies, {
+			concurrency: IN_FLIGHT,
+		});
+		const rows = await cluster.db.waitForExecutions({
+			workflowId,
+			count: w.items,
+			sinceId,
+			pollMs: 100,
+			timeoutMs: 15 * 60 * 1000,
+		});
 		const wallMs = Date.now() - started;
 		const sent = sb.state.sent.filter((m) => m.campaignKey === CAMPAIGN);
 		const problems = [];
-		if (fired.statuses.some((s) => s !== 200)) problems.push(`${fired.statuses.filter((s) => s !== 200).length} events not accepted`);
-		if (rows.some((r) => r.status !== 'success')) problems.push(`${rows.filter((r) => r.status !== 'success').length} executions not successful`);
-		if (sent.length !== w.items || new Set(sent.map((m) => m.properties.eventId)).size !== w.items) problems.push(`${sent.length} messages for ${w.items} events`);
-		return { wallMs, fireMs: fired.ms, executions: rows.length, requests: sent.length, ...(storeCallMs ? { storeCallMs } : {}), problems };
+		if (fired.statuses.some((s) => s !== 200))
+			problems.push(`${fired.statuses.filter((s) => s !== 200).length} events not accepted`);
+		if (rows.some((r) => r.status !== 'success'))
+			problems.push(
+				`${rows.filter((r) => r.status !== 'success').length} executions not successful`,
+			);
+		if (sent.length !== w.items || new Set(sent.map((m) => m.properties.eventId)).size !== w.items)
+			problems.push(`${sent.length} messages for ${w.items} events`);
+		return {
+			wallMs,
+			fireMs: fired.ms,
+			executions: rows.length,
+			requests: sent.length,
+			...(storeCallMs ? { storeCallMs } : {}),
+			problems,
+		};
 	},
 
 	async sync(cluster, sb, w, run, ids) {
 		for (const [key, format] of Object.entries(wf.SYNC_KEYS)) sb.registerKey(key, format);
-		if (!ids.has(w.id)) ids.set(w.id, await cluster.createWorkflow(wf.syncWorkflow({ rows: w.items })));
+		if (!ids.has(w.id))
+			ids.set(w.id, await cluster.createWorkflow(wf.syncWorkflow({ rows: w.items })));
 		const workflowId = ids.get(w.id);
 		const started = Date.now();
 		const executionId = await cluster.runManually(workflowId, 'Run');
-		const rows = await cluster.db.waitForExecutions({ workflowId, count: run, pollMs: 100, timeoutMs: 15 * 60 * 1000 });
+		const rows = await cluster.db.waitForExecutions({
+			workflowId,
+			count: run,
+			pollMs: 100,
+			timeoutMs: 15 * 60 * 1000,
+		});
 		const wallMs = Date.now() - started;
 		const row = rows.find((r) => r.id === executionId);
 		const writes = sb.requests.filter((r) => r.method === 'POST' && r.path === '/v2/custom').length;
 		const members = [...sb.state.custom.keys()].filter((k) => k.startsWith('sync-')).length;
 		const problems = [];
 		if (row?.status !== 'success') problems.push(`execution ${executionId} ${row?.status}`);
-		if (writes !== w.requests || members !== w.items) problems.push(`${writes} requests, ${members} members stored`);
-		const executionMs = row ? new Date(row.stoppedAt).getTime() - new Date(row.startedAt).getTime() : NaN;
-		return { wallMs, executionMs, requests: writes, worker: cluster.workerOf(executionId) ?? 'main', problems };
+		if (writes !== w.requests || members !== w.items)
+			problems.push(`${writes} requests, ${members} members stored`);
+		const executionMs = row
+			? new Date(row.stoppedAt).getTime() - new Date(row.startedAt).getTime()
+			: NaN;
+		return {
+			wallMs,
+			executionMs,
+			requests: writes,
+			worker: cluster.workerOf(executionId) ?? 'main',
+			problems,
+		};
 	},
 };
 
@@ -112,7 +169,12 @@ function clusterOptions(setting, sb) {
 	return {
 		workers: setting.workers,
 		webhook: !regular,
-		credentials: [{ ...rt.SANDBOX_CREDENTIAL, data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' } }],
+		credentials: [
+			{
+				...rt.SANDBOX_CREDENTIAL,
+				data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
+			},
+		],
 		env: regular ? { EXECUTIONS_MODE: 'regular' } : {},
 		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	};
@@ -141,11 +203,23 @@ export async function runQueueWorkloads({ sb, workloads, log }) {
 					const figures = await STEPS[w.steps](cluster, sb, w, run, ids);
 					raw.push(figures);
 					const calls = figures.storeCallMs;
-					const store = calls ? `, a store call ${fmt(calls.p50, 1)} ms (max ${fmt(calls.max, 1)}), on the lock's record ${fmt(calls.lockP50, 1)} ms (max ${fmt(calls.lockMax, 1)})` : '';
-					log(`queue run ${run}/${w.runs} ${w.id}: ${fmt(figures.wallMs)} ms, ${figures.requests} requests${store}${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`);
+					const store = calls
+						? `, a store call ${fmt(calls.p50, 1)} ms (max ${fmt(calls.max, 1)}), on the lock's record ${fmt(calls.lockP50, 1)} ms (max ${fmt(calls.lockMax, 1)})`
+						: '';
+					log(
+						`queue run ${run}/${w.runs} ${w.id}: ${fmt(figures.wallMs)} ms, ${figures.requests} requests${store}${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`,
+					);
 				}
 				const fastest = [...raw].sort((a, b) => a.wallMs - b.wallMs)[0];
-				results.push({ id: w.id, label: w.label, items: w.items, latency: w.latency, ...fastest, raw, problems: raw.flatMap((r) => r.problems) });
+				results.push({
+					id: w.id,
+					label: w.label,
+					items: w.items,
+					latency: w.latency,
+					...fastest,
+					raw,
+					problems: raw.flatMap((r) => r.problems),
+				});
 			}
 		} finally {
 			await cluster.stop();
@@ -157,22 +231,33 @@ export async function runQueueWorkloads({ sb, workloads, log }) {
 /** The queue-mode table and its ratios, from the workloads' `compare` settings. */
 export function queueMarkdown(results, workloads, machine) {
 	const byId = Object.fromEntries(results.map((r) => [r.id, r]));
-	const lines = ['', `n8n queue mode on this machine (${machine.cpu}, ${machine.memory} RAM): PostgreSQL, Redis, main, one webhook process and the workers (worker concurrency 10), every process on the same cores; the fastest of the runs (wall times of every run in the JSON report).`, ''];
+	const lines = [
+		'',
+		`n8n queue mode on this machine (${machine.cpu}, ${machine.memory} RAM): PostgreSQL, Redis, main, one webhook process and the workers (worker concurrency 10), every process on the same cores; the fastest of the runs (wall times of every run in the JSON report).`,
+		'',
+	];
 	lines.push('| Workload | Items | Requests | Latency (ms) | Wall (s) | Items/s | Runs |');
 	lines.push('|---|---:|---:|---:|---:|---:|---:|');
-	for (const r of results) lines.push(`| ${r.label} (\`${r.id}\`) | ${fmt(r.items)} | ${fmt(r.requests)} | ${fmt(r.latency)} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.items / (r.wallMs / 1000), 1)} | ${r.raw.length} |`);
+	for (const r of results)
+		lines.push(
+			`| ${r.label} (\`${r.id}\`) | ${fmt(r.items)} | ${fmt(r.requests)} | ${fmt(r.latency)} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.items / (r.wallMs / 1000), 1)} | ${r.raw.length} |`,
+		);
 	const stores = results.filter((r) => r.storeCallMs);
 	if (stores.length > 0) lines.push('');
 	for (const r of stores) {
 		const c = r.storeCallMs;
-		lines.push(`- \`${r.id}\`: one store call (read the record, write it back whole) ${fmt(c.p50, 1)} ms, at most ${fmt(c.max, 1)} ms; on a record of a few entries (the lock) ${fmt(c.lockP50, 1)} ms, at most ${fmt(c.lockMax, 1)} ms (20 calls each)`);
+		lines.push(
+			`- \`${r.id}\`: one store call (read the record, write it back whole) ${fmt(c.p50, 1)} ms, at most ${fmt(c.max, 1)} ms; on a record of a few entries (the lock) ${fmt(c.lockP50, 1)} ms, at most ${fmt(c.lockMax, 1)} ms (20 calls each)`,
+		);
 	}
 	const ratios = workloads.filter((w) => w.compare && byId[w.id] && byId[w.compare.with]);
 	if (ratios.length > 0) lines.push('');
 	for (const w of ratios) {
 		const a = byId[w.id];
 		const b = byId[w.compare.with];
-		lines.push(`- ${w.compare.label}: ${fmt(b.wallMs / a.wallMs, 2)}x (${fmt(a.wallMs / 1000, 2)} s against ${fmt(b.wallMs / 1000, 2)} s)`);
+		lines.push(
+			`- ${w.compare.label}: ${fmt(b.wallMs / a.wallMs, 2)}x (${fmt(a.wallMs / 1000, 2)} s against ${fmt(b.wallMs / 1000, 2)} s)`,
+		);
 	}
 	return lines;
 }

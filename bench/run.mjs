@@ -63,9 +63,14 @@ function log(message) {
 
 function npmBuild(cwd) {
 	return new Promise((resolve, reject) => {
-		const child = spawn('npm', ['run', 'build', '--silent'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+		const child = spawn('npm', ['run', 'build', '--silent'], {
+			cwd,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 		child.on('error', reject);
-		child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build in ${cwd} failed (exit ${code})`))));
+		child.on('exit', (code) =>
+			code === 0 ? resolve() : reject(new Error(`npm run build in ${cwd} failed (exit ${code})`)),
+		);
 	});
 }
 
@@ -82,14 +87,20 @@ function selected() {
 function trees() {
 	const list = [{ name: 'this', root: ROOT }];
 	if (!S.baseline) return list;
-	if (!fs.existsSync(path.join(S.baseline, 'package.json'))) throw new Error(`--baseline ${S.baseline}: no package.json there`);
-	const commit = spawnSync('git', ['-C', S.baseline, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'not a git checkout';
+	if (!fs.existsSync(path.join(S.baseline, 'package.json')))
+		throw new Error(`--baseline ${S.baseline}: no package.json there`);
+	const commit =
+		spawnSync('git', ['-C', S.baseline, 'rev-parse', '--short', 'HEAD'], {
+			encoding: 'utf8',
+		}).stdout.trim() || 'not a git checkout';
 	return [...list, { name: 'baseline', root: S.baseline, commit }];
 }
 
 /** Every in-process workload, `runs` rounds; with a baseline each run alternates the trees (which goes first swaps every round). */
 async function runEngineWorkloads(measure, workloads, env, treeList) {
-	const runs = Object.fromEntries(treeList.map((t) => [t.name, Object.fromEntries(workloads.map((w) => [w.id, []]))]));
+	const runs = Object.fromEntries(
+		treeList.map((t) => [t.name, Object.fromEntries(workloads.map((w) => [w.id, []]))]),
+	);
 	const rounds = Math.max(...workloads.map((w) => w.runs), 0);
 	for (let round = 1; round <= rounds; round++) {
 		for (const workload of workloads) {
@@ -106,13 +117,23 @@ async function runEngineWorkloads(measure, workloads, env, treeList) {
 			}
 		}
 	}
-	return Object.fromEntries(treeList.map((t) => [t.name, workloads.map((w) => ({ ...summarize(w, runs[t.name][w.id]), workload: w }))]));
+	return Object.fromEntries(
+		treeList.map((t) => [
+			t.name,
+			workloads.map((w) => ({ ...summarize(w, runs[t.name][w.id]), workload: w })),
+		]),
+	);
 }
 
 /** The command-line comparisons (this tree only): the packed package in a fresh n8n user folder. */
 async function runCliWorkloads(paths, sb, workloads) {
 	log('n8n command line: packing the package, preparing a user folder, importing workflows');
-	const prepared = await prepareCli({ paths, workDir: path.join(ROOT, 'build', 'bench', 'cli'), sandbox: sb, workloads });
+	const prepared = await prepareCli({
+		paths,
+		workDir: path.join(ROOT, 'build', 'bench', 'cli'),
+		sandbox: sb,
+		workloads,
+	});
 	const runs = Object.fromEntries(workloads.map((w) => [w.id, []]));
 	for (let round = 1; round <= S.runs; round++) {
 		for (const workload of workloads) {
@@ -121,7 +142,9 @@ async function runCliWorkloads(paths, sb, workloads) {
 			figures.sandbox = sandboxFigures(sb);
 			figures.problems = verify(sb, workload, figures);
 			runs[workload.id].push(figures);
-			log(`cli run ${round}/${S.runs} ${workload.id}: ${fmt(figures.measuredMs)} ms in the nodes, ${fmt(figures.executionMs)} ms execution, ${fmt(figures.processMs)} ms process, ${figures.sandbox.requests} requests${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`);
+			log(
+				`cli run ${round}/${S.runs} ${workload.id}: ${fmt(figures.measuredMs)} ms in the nodes, ${fmt(figures.executionMs)} ms execution, ${fmt(figures.processMs)} ms process, ${figures.sandbox.requests} requests${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`,
+			);
 		}
 	}
 	return workloads.map((w) => {
@@ -167,7 +190,9 @@ async function main() {
 	const queueWorkloads = S.withQueue ? chosen.filter((w) => w.queue) : [];
 	if (S.list) {
 		for (const w of [...workloads, ...cliWorkloads, ...queueWorkloads]) {
-			process.stdout.write(`${w.id.padEnd(36)} ${String(w.items).padStart(7)} items  ${String(w.runs)} run(s)  ${w.label}\n`);
+			process.stdout.write(
+				`${w.id.padEnd(36)} ${String(w.items).padStart(7)} items  ${String(w.runs)} run(s)  ${w.label}\n`,
+			);
 		}
 		return;
 	}
@@ -178,7 +203,9 @@ async function main() {
 			await npmBuild(tree.root);
 		}
 	}
-	log('preparing the local n8n runtime (scripts/runtime/install.js; first use installs it, later runs reuse it)');
+	log(
+		'preparing the local n8n runtime (scripts/runtime/install.js; first use installs it, later runs reuse it)',
+	);
 	const paths = await runtime.ensureRuntime();
 	const { nodesBaseDir, n8n } = n8nVersions(paths);
 
@@ -186,36 +213,71 @@ async function main() {
 	const sb = await startSandbox({ latencyMs: S.latency });
 	const env = { baseUrl: sb.baseUrl, apiKey: sb.apiKey, nodesBaseDir };
 	const machineInfo = machine();
-	log(`sandbox ${sb.baseUrl}; latency ${S.latency} ms (sends ${S.sendLatency} ms); ${S.runs} run(s) a workload; load average ${machineInfo.loadAverageAtStart.join(' ')}`);
-	if (treeList.length > 1) log(`baseline ${S.baseline} (${treeList[1].commit}): every in-process run alternates with this tree's; the command-line comparisons run on this tree only`);
+	log(
+		`sandbox ${sb.baseUrl}; latency ${S.latency} ms (sends ${S.sendLatency} ms); ${S.runs} run(s) a workload; load average ${machineInfo.loadAverageAtStart.join(' ')}`,
+	);
+	if (treeList.length > 1)
+		log(
+			`baseline ${S.baseline} (${treeList[1].commit}): every in-process run alternates with this tree's; the command-line comparisons run on this tree only`,
+		);
 
-	const measure = measurer({ sb, log, profile: S.profile, profileKind: S.profileKind, profileDir: S.profileDir });
+	const measure = measurer({
+		sb,
+		log,
+		profile: S.profile,
+		profileKind: S.profileKind,
+		profileDir: S.profileDir,
+	});
 	const byTree = await runEngineWorkloads(measure, workloads, env, treeList);
 	const results = byTree.this;
 	const cli = cliWorkloads.length > 0 ? await runCliWorkloads(paths, sb, cliWorkloads) : [];
-	const queue = queueWorkloads.length > 0 ? await runQueueWorkloads({ sb, workloads: queueWorkloads, log }) : [];
+	const queue =
+		queueWorkloads.length > 0
+			? await runQueueWorkloads({ sb, workloads: queueWorkloads, log })
+			: [];
 	await sb.close();
 
 	const report = {
 		date: new Date().toISOString().slice(0, 10),
 		machine: machineInfo,
 		n8n,
-		options: { latencyMs: S.latency, sendLatencyMs: S.sendLatency, runs: S.runs, scale: S.scale, full: S.full, only: S.only ?? null, baseline: S.baseline ?? null },
+		options: {
+			latencyMs: S.latency,
+			sendLatencyMs: S.sendLatency,
+			runs: S.runs,
+			scale: S.scale,
+			full: S.full,
+			only: S.only ?? null,
+			baseline: S.baseline ?? null,
+		},
 		results,
 		cli,
 		queue,
-		baseline: treeList.length > 1 ? { dir: S.baseline, commit: treeList[1].commit, results: byTree.baseline } : undefined,
+		baseline:
+			treeList.length > 1
+				? { dir: S.baseline, commit: treeList[1].commit, results: byTree.baseline }
+				: undefined,
 		targets: evaluate([...results, ...cli]),
 		durationSeconds: Math.round((Date.now() - startedAt) / 1000),
 	};
-	const md = [markdown(report), ...(queue.length > 0 ? queueMarkdown(queue, queueWorkloads, machineInfo) : [])].join('\n');
+	const md = [
+		markdown(report),
+		...(queue.length > 0 ? queueMarkdown(queue, queueWorkloads, machineInfo) : []),
+	].join('\n');
 	fs.mkdirSync(path.dirname(S.out), { recursive: true });
-	fs.writeFileSync(S.out, `${JSON.stringify(report, (key, value) => (key === 'workload' ? undefined : value), 1)}\n`);
+	fs.writeFileSync(
+		S.out,
+		`${JSON.stringify(report, (key, value) => (key === 'workload' ? undefined : value), 1)}\n`,
+	);
 	fs.writeFileSync(S.out.replace(/\.json$/, '.md'), `${md}\n`);
 	process.stdout.write(`\n${md}\n\n`);
-	const problems = [...results, ...cli, ...queue, ...(report.baseline?.results ?? [])].filter((r) => r.problems.length > 0);
+	const problems = [...results, ...cli, ...queue, ...(report.baseline?.results ?? [])].filter(
+		(r) => r.problems.length > 0,
+	);
 	for (const r of problems) log(`PROBLEM in ${r.id}: ${r.problems.join('; ')}`);
-	log(`wrote ${path.relative(ROOT, S.out)} and ${path.relative(ROOT, S.out.replace(/\.json$/, '.md'))}; total ${fmt(report.durationSeconds)} s`);
+	log(
+		`wrote ${path.relative(ROOT, S.out)} and ${path.relative(ROOT, S.out.replace(/\.json$/, '.md'))}; total ${fmt(report.durationSeconds)} s`,
+	);
 	if (problems.length > 0) process.exitCode = 1;
 }
 

@@ -12,7 +12,13 @@ const SOURCE_TYPE = 'bench.source';
 
 /** The campaign the send workloads use, and the custom data keys the write workloads use. */
 const CAMPAIGN = 'BENCH';
-const CUSTOM_KEYS = { name: 'string', points: 'number', joined: 'date', vip: 'string', grade: 'string' };
+const CUSTOM_KEYS = {
+	name: 'string',
+	points: 'number',
+	joined: 'date',
+	vip: 'string',
+	grade: 'string',
+};
 
 /**
  * Item generators, as source text so that the n8n command line can run the very same code in a
@@ -47,7 +53,15 @@ function fillCustom(store, members) {
 const position = (n) => [n * 220, 0];
 
 function node(name, type, typeVersion, parameters, index, extra = {}) {
-	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion, position: position(index), parameters, ...extra };
+	return {
+		id: name.toLowerCase().replace(/\W+/g, '-'),
+		name,
+		type,
+		typeVersion,
+		position: position(index),
+		parameters,
+		...extra,
+	};
 }
 
 function chain(nodes) {
@@ -89,15 +103,27 @@ const STEPS = {
 			'Campaign Custom Data',
 			`${PKG}.campaignCustomData`,
 			1,
-			{ operation: 'create', mappingMode: 'autoMapInputData', memberIdField: 'memberId', options: {} },
+			{
+				operation: 'create',
+				mappingMode: 'autoMapInputData',
+				memberIdField: 'memberId',
+				options: {},
+			},
 			1,
 			{ credentials: CREDENTIALS },
 		),
 	],
 	customGetAll: () => [
-		node('Campaign Custom Data', `${PKG}.campaignCustomData`, 1, { operation: 'getAll', returnAll: true, options: {} }, 1, {
-			credentials: CREDENTIALS,
-		}),
+		node(
+			'Campaign Custom Data',
+			`${PKG}.campaignCustomData`,
+			1,
+			{ operation: 'getAll', returnAll: true, options: {} },
+			1,
+			{
+				credentials: CREDENTIALS,
+			},
+		),
 	],
 	membersUpsert: () => [
 		node(
@@ -180,7 +206,13 @@ const STEPS = {
 						pagination: {
 							paginationMode: 'updateAParameterInEachRequest',
 							parameters: {
-								parameters: [{ type: 'qs', name: 'seq', value: '={{ $response.body?.processValue?.nextPageSeq ?? "" }}' }],
+								parameters: [
+									{
+										type: 'qs',
+										name: 'seq',
+										value: '={{ $response.body?.processValue?.nextPageSeq ?? "" }}',
+									},
+								],
 							},
 							paginationCompleteWhen: 'other',
 							completeExpression: '={{ !$response.body.processValue.nextPageSeq }}',
@@ -190,7 +222,13 @@ const STEPS = {
 			},
 			1,
 		),
-		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'processValue.dataList', include: 'noOtherFields', options: {} }, 2),
+		node(
+			'Split Out',
+			'n8n-nodes-base.splitOut',
+			1,
+			{ fieldToSplitOut: 'processValue.dataList', include: 'noOtherFields', options: {} },
+			2,
+		),
 	],
 	/** Sends with the HTTP Request node's batching: `batchSize` requests every `batchInterval` ms. */
 	httpSendBatched: ({ baseUrl, apiKey, batchSize, batchInterval }) => [
@@ -205,7 +243,9 @@ const STEPS = {
 	/** n8n's own cost of reading the send node's parameters (the same expressions) for every item, without sending. */
 	readSendParameters: () => {
 		const { credentials, ...send } = STEPS.send({ concurrency: 1 })[0];
-		return [{ ...send, name: 'Read Parameters', id: 'read-parameters', type: 'bench.readSendParameters' }];
+		return [
+			{ ...send, name: 'Read Parameters', id: 'read-parameters', type: 'bench.readSendParameters' },
+		];
 	},
 	/**
 	 * The least a node can do for the same create: 1,000-member bodies built straight from the
@@ -213,11 +253,15 @@ const STEPS = {
 	 * Success-like item per member. Separates the engine's cost of 100 bulk requests and 100,000
 	 * output items from what the package adds.
 	 */
-	minimalBulkCreate: () => [node('Minimal Bulk', 'bench.minimalBulkCreate', 1, {}, 1, { credentials: CREDENTIALS })],
+	minimalBulkCreate: () => [
+		node('Minimal Bulk', 'bench.minimalBulkCreate', 1, {}, 1, { credentials: CREDENTIALS }),
+	],
 	/** The machine's and the sandbox's own ceiling: the same sends with Node's http client (no n8n), `concurrency` at a time. */
 	rawHttpSend: ({ concurrency }) => [node('Raw HTTP', 'bench.rawHttpSend', 1, { concurrency }, 1)],
 	/** The same sends through n8n's request helper with no checks: n8n's own cost of a request. */
-	minimalSend: ({ concurrency }) => [node('Minimal Send', 'bench.minimalSend', 1, { concurrency }, 1, { credentials: CREDENTIALS })],
+	minimalSend: ({ concurrency }) => [
+		node('Minimal Send', 'bench.minimalSend', 1, { concurrency }, 1, { credentials: CREDENTIALS }),
+	],
 };
 
 /**
@@ -225,7 +269,13 @@ const STEPS = {
  * engine's cost of making them is in every workload alike) and the steps.
  */
 function inProcessWorkflow(workload, env) {
-	const source = node('Source', SOURCE_TYPE, 1, { shape: workload.shape, count: workload.sourceCount ?? workload.items }, 0);
+	const source = node(
+		'Source',
+		SOURCE_TYPE,
+		1,
+		{ shape: workload.shape, count: workload.sourceCount ?? workload.items },
+		0,
+	);
 	const steps = STEPS[workload.steps](env);
 	const nodes = [source, ...steps.map((n, i) => ({ ...n, position: position(i + 1) }))];
 	return { nodes, connections: chain(nodes), resultNode: steps[steps.length - 1].name };
@@ -255,7 +305,11 @@ function cliWorkflow(workload, env, id) {
 		isArchived: false,
 		nodes,
 		connections: chain(nodes),
-		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false },
+		settings: {
+			executionOrder: 'v1',
+			saveDataSuccessExecution: 'none',
+			saveManualExecutions: false,
+		},
 		pinData: {},
 		resultNode: steps[steps.length - 1].name,
 		measuredNodes: steps.map((n) => n.name),
@@ -270,4 +324,15 @@ function expectedOutputs(steps, items) {
 	return [items];
 }
 
-module.exports = { PKG, SOURCE_TYPE, CAMPAIGN, CUSTOM_KEYS, GENERATORS, STEPS, fillCustom, inProcessWorkflow, cliWorkflow, expectedOutputs };
+module.exports = {
+	PKG,
+	SOURCE_TYPE,
+	CAMPAIGN,
+	CUSTOM_KEYS,
+	GENERATORS,
+	STEPS,
+	fillCustom,
+	inProcessWorkflow,
+	cliWorkflow,
+	expectedOutputs,
+};

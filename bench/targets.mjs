@@ -9,7 +9,13 @@ import { MB, fmt, ms } from './format.mjs';
 /** Wall time, CPU and memory of a package workload against n8n's own cost (its No Operation baseline). */
 function packageTargets(r, base, add) {
 	const w = r.workload;
-	add(r.group, `${r.id}: requests at the physical minimum`, fmt(r.requests), fmt(w.requests), r.requestsPerRun.every((n) => n === w.requests));
+	add(
+		r.group,
+		`${r.id}: requests at the physical minimum`,
+		fmt(r.requests),
+		fmt(w.requests),
+		r.requestsPerRun.every((n) => n === w.requests),
+	);
 	if (!base) return;
 	const engine = (base.wallMs * r.items) / base.items;
 	const nominal = 1.1 * ((w.requests * w.latency) / w.concurrency + engine);
@@ -22,11 +28,21 @@ function packageTargets(r, base, add) {
 		ms(r.wallMs),
 		`${ms(nominal)}; ${ms(service)} counting the sandbox's own ${fmt(r.meanRequestMs, 1)} ms a request`,
 		metNominal,
-		metNominal ? undefined : r.wallMs <= service ? "met against the sandbox's measured time" : undefined,
+		metNominal
+			? undefined
+			: r.wallMs <= service
+				? "met against the sandbox's measured time"
+				: undefined,
 	);
 	if (w.group !== 'send') {
 		const perRow = ((r.cpuMs - (base.cpuMs * r.items) / base.items) * 1000) / r.items;
-		add(r.group, `${r.id}: package CPU per row beyond No Operation <= 5 µs`, `${fmt(perRow, 2)} µs`, '5 µs', perRow <= 5);
+		add(
+			r.group,
+			`${r.id}: package CPU per row beyond No Operation <= 5 µs`,
+			`${fmt(perRow, 2)} µs`,
+			'5 µs',
+			perRow <= 5,
+		);
 		const ratio = r.rssGrowthBytes / base.rssGrowthBytes;
 		const live = r.heapLiveGrowthBytes / base.heapLiveGrowthBytes;
 		add(
@@ -39,7 +55,14 @@ function packageTargets(r, base, add) {
 		return;
 	}
 	const perSend = ((r.cpuMs - (base.cpuMs * r.items) / base.items) * 1000) / r.items;
-	add(r.group, `${r.id}: CPU per send beyond No Operation (information)`, `${fmt(perSend)} µs`, '–', undefined, "one request per row through n8n's request helper");
+	add(
+		r.group,
+		`${r.id}: CPU per send beyond No Operation (information)`,
+		`${fmt(perSend)} µs`,
+		'–',
+		undefined,
+		"one request per row through n8n's request helper",
+	);
 	const rate = r.items / (r.wallMs / 1000);
 	const ceiling = w.concurrency / (w.latency / 1000);
 	const sending = r.items / (r.requestSpanMs / 1000);
@@ -49,7 +72,9 @@ function packageTargets(r, base, add) {
 		`${fmt(rate, 1)}/s (${fmt((100 * rate) / ceiling, 1)}%) over the node's run; ${fmt(sending, 1)}/s (${fmt((100 * sending) / ceiling, 1)}%) from the first request to the last`,
 		`${fmt(0.9 * ceiling, 1)}/s`,
 		rate >= 0.9 * ceiling,
-		rate < 0.9 * ceiling && sending >= 0.9 * ceiling ? "met once the parameters of every item are read (n8n's expression engine, before the first send)" : undefined,
+		rate < 0.9 * ceiling && sending >= 0.9 * ceiling
+			? "met once the parameters of every item are read (n8n's expression engine, before the first send)"
+			: undefined,
 	);
 }
 
@@ -57,7 +82,13 @@ function packageTargets(r, base, add) {
 function minimalTargets(pkg, minimal, noop, add) {
 	if (pkg.group === 'send') {
 		const ratio = pkg.rowsPerSecond / minimal.rowsPerSecond;
-		add('send', `${pkg.id}: sends >= 90% of the minimal send node's rate (the same sends through n8n's request helper, no checks)`, `${fmt(pkg.rowsPerSecond, 1)}/s vs ${fmt(minimal.rowsPerSecond, 1)}/s (${fmt(100 * ratio, 1)}%)`, '90%', ratio >= 0.9);
+		add(
+			'send',
+			`${pkg.id}: sends >= 90% of the minimal send node's rate (the same sends through n8n's request helper, no checks)`,
+			`${fmt(pkg.rowsPerSecond, 1)}/s vs ${fmt(minimal.rowsPerSecond, 1)}/s (${fmt(100 * ratio, 1)}%)`,
+			'90%',
+			ratio >= 0.9,
+		);
 		return;
 	}
 	if (noop) {
@@ -72,9 +103,21 @@ function minimalTargets(pkg, minimal, noop, add) {
 	}
 	// The engine's own cost of the same job: the same requests and new items through n8n, with
 	// nothing of this package's checks, merging and failure routing.
-	add(pkg.group, `${pkg.id}: wall time <= 1.1 x the minimal node's (the same requests through n8n, no checks)`, ms(pkg.wallMs), ms(1.1 * minimal.wallMs), pkg.wallMs <= 1.1 * minimal.wallMs);
+	add(
+		pkg.group,
+		`${pkg.id}: wall time <= 1.1 x the minimal node's (the same requests through n8n, no checks)`,
+		ms(pkg.wallMs),
+		ms(1.1 * minimal.wallMs),
+		pkg.wallMs <= 1.1 * minimal.wallMs,
+	);
 	const own = ((pkg.cpuMs - minimal.cpuMs) * 1000) / pkg.items;
-	add(pkg.group, `${pkg.id}: the package's own CPU per row beyond the minimal node <= 5 µs`, `${fmt(own, 2)} µs`, '5 µs', own <= 5);
+	add(
+		pkg.group,
+		`${pkg.id}: the package's own CPU per row beyond the minimal node <= 5 µs`,
+		`${fmt(own, 2)} µs`,
+		'5 µs',
+		own <= 5,
+	);
 }
 
 /** An alternative (the same job with n8n's own nodes) against the package, by the entry's `compare.rule`. */
@@ -88,11 +131,20 @@ function compareTargets(alt, pkg, rule, add) {
 			`${fmt(ratio, 1)}x rows/s; ${fmt(cpuRatio)}x less CPU a row`,
 			'50x',
 			ratio >= 50,
-			alt.maxInFlight > 10 ? `n8n sent the ${fmt(alt.items)} requests at once (${fmt(alt.maxInFlight)} in flight), which a real service would throttle` : undefined,
+			alt.maxInFlight > 10
+				? `n8n sent the ${fmt(alt.items)} requests at once (${fmt(alt.maxInFlight)} in flight), which a real service would throttle`
+				: undefined,
 		);
 	} else if (rule === 'noSlower') {
 		const ratio = alt.measuredMs / pkg.measuredMs;
-		add(alt.group, `package vs ${alt.label} (n8n command line, ${fmt(pkg.items)} members): no slower`, `${ms(pkg.measuredMs)} vs ${ms(alt.measuredMs)} (${fmt(ratio, 2)}x faster)`, '>= 1x', ratio >= 1, 'time in the nodes doing the job, as n8n records it');
+		add(
+			alt.group,
+			`package vs ${alt.label} (n8n command line, ${fmt(pkg.items)} members): no slower`,
+			`${ms(pkg.measuredMs)} vs ${ms(alt.measuredMs)} (${fmt(ratio, 2)}x faster)`,
+			'>= 1x',
+			ratio >= 1,
+			'time in the nodes doing the job, as n8n records it',
+		);
 	} else {
 		add(
 			pkg.group,
@@ -109,15 +161,18 @@ function compareTargets(alt, pkg, rule, add) {
 export function evaluate(results) {
 	const by = Object.fromEntries(results.map((r) => [r.id, r]));
 	const targets = [];
-	const add = (group, target, measured, limit, met, note) => targets.push({ group, target, measured, limit, met, note });
+	const add = (group, target, measured, limit, met, note) =>
+		targets.push({ group, target, measured, limit, met, note });
 	const packages = results.filter((r) => r.kind === 'package' && !r.workload.cli);
-	for (const r of packages.filter((x) => !x.workload.comparisonOnly)) packageTargets(r, by[r.workload.baseline?.id], add);
+	for (const r of packages.filter((x) => !x.workload.comparisonOnly))
+		packageTargets(r, by[r.workload.baseline?.id], add);
 	for (const r of packages) {
 		const minimal = by[r.workload.minimal?.id];
 		if (minimal) minimalTargets(r, minimal, by[r.workload.baseline?.id], add);
 	}
 	for (const alt of results.filter((r) => r.workload.compare)) {
-		for (const entry of alt.workload.compare.with) if (by[entry.id]) compareTargets(alt, by[entry.id], alt.workload.compare.rule, add);
+		for (const entry of alt.workload.compare.with)
+			if (by[entry.id]) compareTargets(alt, by[entry.id], alt.workload.compare.rule, add);
 	}
 	return targets;
 }

@@ -38,7 +38,10 @@ function transpile(filename, source) {
 		// not cached yet
 	}
 	ts = ts ?? require(require.resolve('typescript', { paths: [ROOT] }));
-	const { outputText } = ts.transpileModule(source, { compilerOptions: compilerOptions(), fileName: filename });
+	const { outputText } = ts.transpileModule(source, {
+		compilerOptions: compilerOptions(),
+		fileName: filename,
+	});
 	fs.mkdirSync(CACHE, { recursive: true });
 	const tmp = `${cached}.${process.pid}.tmp`;
 	fs.writeFileSync(tmp, outputText);
@@ -60,7 +63,12 @@ Module._resolveFilename = function resolve(request, parent, ...rest) {
 		parent?.filename &&
 		shared.some((dir) => parent.filename.startsWith(dir))
 	) {
-		return originalResolve.call(this, request, { ...parent, paths: [path.dirname(ownWorkflow)] }, ...rest);
+		return originalResolve.call(
+			this,
+			request,
+			{ ...parent, paths: [path.dirname(ownWorkflow)] },
+			...rest,
+		);
 	}
 	return originalResolve.call(this, request, parent, ...rest);
 };

@@ -15,10 +15,18 @@
 const path = require('node:path');
 const hook = require('./ts-hook.cjs');
 const { SOURCE_TYPE, inProcessWorkflow } = require('./steps.cjs');
-const { minimalBulkCreateType, minimalSendType, rawHttpSendType, readSendParametersType, sourceNodeType } = require('./bench-nodes.cjs');
+const {
+	minimalBulkCreateType,
+	minimalSendType,
+	rawHttpSendType,
+	readSendParametersType,
+	sourceNodeType,
+} = require('./bench-nodes.cjs');
 
 function send(message) {
-	return new Promise((resolve, reject) => process.send(message, (error) => (error ? reject(error) : resolve())));
+	return new Promise((resolve, reject) =>
+		process.send(message, (error) => (error ? reject(error) : resolve())),
+	);
 }
 
 function nextMessage() {
@@ -57,11 +65,18 @@ async function startProfile(kind) {
 	const inspector = require('node:inspector');
 	const session = new inspector.Session();
 	session.connect();
-	const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+	const post = (method, params) =>
+		new Promise((resolve, reject) =>
+			session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+		);
 	if (kind === 'heap') {
 		// Allocations by place (bytes allocated while the run ran, including what became garbage).
 		await post('HeapProfiler.enable');
-		await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+		await post('HeapProfiler.startSampling', {
+			samplingInterval: 8192,
+			includeObjectsCollectedByMajorGC: true,
+			includeObjectsCollectedByMinorGC: true,
+		});
 	} else {
 		await post('Profiler.enable');
 		await post('Profiler.setSamplingInterval', { interval: 200 });
@@ -88,7 +103,9 @@ async function main() {
 	const harness = require(path.join(hook.ROOT, 'test', 'support', 'engine.ts'));
 	const packageRoot = env.packageRoot ?? hook.ROOT;
 	if (packageRoot !== hook.ROOT) hook.shareWorkflowWith(path.join(packageRoot, 'dist'));
-	const sendType = harness.loadPackage(packageRoot).nodes.get(`${harness.PACKAGE_NAME}.campaignAlimtalk`);
+	const sendType = harness
+		.loadPackage(packageRoot)
+		.nodes.get(`${harness.PACKAGE_NAME}.campaignAlimtalk`);
 	const extraTypes = {
 		[SOURCE_TYPE]: sourceNodeType(),
 		'bench.readSendParameters': readSendParametersType(sendType),
@@ -99,8 +116,17 @@ async function main() {
 	};
 	const credentials = { campaignApi: { baseUrl: env.baseUrl, apiKey: env.apiKey } };
 	const runWith = async (items) => {
-		const wf = inProcessWorkflow({ ...workload, items, sourceCount: workload.sourceCount ?? items }, { ...env, ...workload.params });
-		const result = await harness.runWorkflow({ nodes: wf.nodes, connections: wf.connections, credentials, extraTypes, packageRoot });
+		const wf = inProcessWorkflow(
+			{ ...workload, items, sourceCount: workload.sourceCount ?? items },
+			{ ...env, ...workload.params },
+		);
+		const result = await harness.runWorkflow({
+			nodes: wf.nodes,
+			connections: wf.connections,
+			credentials,
+			extraTypes,
+			packageRoot,
+		});
 		return { wf, result };
 	};
 
@@ -128,7 +154,11 @@ async function main() {
 	const rssBefore = before.rss;
 	const heapBefore = before.heapUsed;
 	// Where the memory is (sampled every 25 ms while the event loop turns): JS heap vs. buffers.
-	const peaks = { heapUsed: before.heapUsed, external: before.external, arrayBuffers: before.arrayBuffers };
+	const peaks = {
+		heapUsed: before.heapUsed,
+		external: before.external,
+		arrayBuffers: before.arrayBuffers,
+	};
 	const sampler = setInterval(() => {
 		const m = process.memoryUsage();
 		for (const key of Object.keys(peaks)) peaks[key] = Math.max(peaks[key], m[key]);
@@ -165,7 +195,9 @@ async function main() {
 		result: summarize(result, wf.resultNode),
 		node: process.version,
 		/** The package's modules this process loaded, all from packageRoot's dist/ (the proof of which tree ran). */
-		packageModules: Object.keys(require.cache).filter((file) => file.startsWith(path.join(packageRoot, 'dist') + path.sep)).length,
+		packageModules: Object.keys(require.cache).filter((file) =>
+			file.startsWith(path.join(packageRoot, 'dist') + path.sep),
+		).length,
 	});
 	process.exit(0);
 }

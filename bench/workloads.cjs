@@ -41,34 +41,197 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 	// Sends take requests x latency / concurrency: 10,000 at concurrency 1 is 500 s alone. By
 	// default the lower concurrencies send fewer items (15 s each at 50 ms), concurrency 20 the
 	// full 10,000; --full sends 10,000 at every concurrency.
-	const sendItems = (concurrency) => (full || concurrency >= 20 ? N_SEND : scaled(300 * concurrency));
+	const sendItems = (concurrency) =>
+		full || concurrency >= 20 ? N_SEND : scaled(300 * concurrency);
 	const bulk = (n) => Math.ceil(n / 1000);
 	const N_SEND_REFERENCE = scaled(4000);
-	const sendAt20 = { shape: 'send', items: N_SEND_REFERENCE, requests: N_SEND_REFERENCE, latency: sendLatency, concurrency: 20, warmupItems: 40, verify: 'sent' };
+	const sendAt20 = {
+		shape: 'send',
+		items: N_SEND_REFERENCE,
+		requests: N_SEND_REFERENCE,
+		latency: sendLatency,
+		concurrency: 20,
+		warmupItems: 40,
+		verify: 'sent',
+	};
 
 	// 1. custom data create, 5 keys a member
-	const createNoop = { id: 'create.noop.100k', group: 'create', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'custom', items: N_CREATE };
-	const createMinimal = { id: 'create.minimal-bulk.100k', group: 'create', kind: 'reference', label: "Minimal node: the same bodies through n8n's request helper, no checks", steps: 'minimalBulkCreate', shape: 'custom', items: N_CREATE, requests: bulk(N_CREATE), verify: 'custom' };
-	const create = { id: 'create.package.100k', group: 'create', kind: 'package', label: 'Campaign Custom Data: create', steps: 'customCreate', shape: 'custom', items: N_CREATE, requests: bulk(N_CREATE), latency, concurrency: 1, baseline: createNoop, minimal: createMinimal, verify: 'custom' };
-	const createNoop5k = { id: 'create.noop.5k', group: 'create', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'custom', items: N_COMPARE };
+	const createNoop = {
+		id: 'create.noop.100k',
+		group: 'create',
+		kind: 'baseline',
+		label: 'No Operation',
+		steps: 'noop',
+		shape: 'custom',
+		items: N_CREATE,
+	};
+	const createMinimal = {
+		id: 'create.minimal-bulk.100k',
+		group: 'create',
+		kind: 'reference',
+		label: "Minimal node: the same bodies through n8n's request helper, no checks",
+		steps: 'minimalBulkCreate',
+		shape: 'custom',
+		items: N_CREATE,
+		requests: bulk(N_CREATE),
+		verify: 'custom',
+	};
+	const create = {
+		id: 'create.package.100k',
+		group: 'create',
+		kind: 'package',
+		label: 'Campaign Custom Data: create',
+		steps: 'customCreate',
+		shape: 'custom',
+		items: N_CREATE,
+		requests: bulk(N_CREATE),
+		latency,
+		concurrency: 1,
+		baseline: createNoop,
+		minimal: createMinimal,
+		verify: 'custom',
+	};
+	const createNoop5k = {
+		id: 'create.noop.5k',
+		group: 'create',
+		kind: 'baseline',
+		label: 'No Operation',
+		steps: 'noop',
+		shape: 'custom',
+		items: N_COMPARE,
+	};
 	// The same job at the size of the HTTP Request comparison (the targets are checked on the full sizes).
-	const create5k = { id: 'create.package.5k', group: 'create', kind: 'package', comparisonOnly: true, label: 'Campaign Custom Data: create', steps: 'customCreate', shape: 'custom', items: N_COMPARE, requests: bulk(N_COMPARE), latency, concurrency: 1, baseline: createNoop5k, verify: 'custom' };
-	const perItem = { id: 'create.http-per-item.5k', group: 'create', kind: 'alternative', label: 'HTTP Request, one request per item', steps: 'httpPerItem', shape: 'custom', items: N_COMPARE, requests: N_COMPARE, latency, warmupItems: 50, verify: 'custom', compare: { with: [create, create5k], rule: 'rows50' } };
+	const create5k = {
+		id: 'create.package.5k',
+		group: 'create',
+		kind: 'package',
+		comparisonOnly: true,
+		label: 'Campaign Custom Data: create',
+		steps: 'customCreate',
+		shape: 'custom',
+		items: N_COMPARE,
+		requests: bulk(N_COMPARE),
+		latency,
+		concurrency: 1,
+		baseline: createNoop5k,
+		verify: 'custom',
+	};
+	const perItem = {
+		id: 'create.http-per-item.5k',
+		group: 'create',
+		kind: 'alternative',
+		label: 'HTTP Request, one request per item',
+		steps: 'httpPerItem',
+		shape: 'custom',
+		items: N_COMPARE,
+		requests: N_COMPARE,
+		latency,
+		warmupItems: 50,
+		verify: 'custom',
+		compare: { with: [create, create5k], rule: 'rows50' },
+	};
 	// The same, paced to about one request in flight (Batching: 1 item every latency), as a user does to spare the service.
-	const perItemPaced = { id: 'create.http-per-item-paced.500', group: 'create', kind: 'alternative', label: `HTTP Request, one request per item, paced (Batching: 1 item every ${latency} ms)`, steps: 'httpPerItem', shape: 'custom', items: N_PACED, requests: N_PACED, latency, params: { batchSize: 1, batchInterval: latency }, warmupItems: 20, verify: 'custom', compare: { with: [create, create5k], rule: 'rows50' } };
+	const perItemPaced = {
+		id: 'create.http-per-item-paced.500',
+		group: 'create',
+		kind: 'alternative',
+		label: `HTTP Request, one request per item, paced (Batching: 1 item every ${latency} ms)`,
+		steps: 'httpPerItem',
+		shape: 'custom',
+		items: N_PACED,
+		requests: N_PACED,
+		latency,
+		params: { batchSize: 1, batchInterval: latency },
+		warmupItems: 20,
+		verify: 'custom',
+		compare: { with: [create, create5k], rule: 'rows50' },
+	};
 
 	// 2. getAll over 200,000 entries
-	const getAllNoop = { id: 'getall.noop.200k', group: 'getall', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'entry', items: N_READ };
-	const getAll = { id: 'getall.package.200k', group: 'getall', kind: 'package', label: 'Campaign Custom Data: get many (return all)', steps: 'customGetAll', shape: 'one', sourceCount: 1, items: N_READ, requests: bulk(N_READ), latency, concurrency: 1, seedEntries: N_READ, baseline: getAllNoop };
-	const paginate = { id: 'getall.http-paginate.200k', group: 'getall', kind: 'alternative', label: 'HTTP Request pagination + Split Out', steps: 'httpPaginate', shape: 'one', sourceCount: 1, items: N_READ, requests: bulk(N_READ), latency, concurrency: 1, seedEntries: N_READ, compare: { with: [getAll], rule: 'info' } };
+	const getAllNoop = {
+		id: 'getall.noop.200k',
+		group: 'getall',
+		kind: 'baseline',
+		label: 'No Operation',
+		steps: 'noop',
+		shape: 'entry',
+		items: N_READ,
+	};
+	const getAll = {
+		id: 'getall.package.200k',
+		group: 'getall',
+		kind: 'package',
+		label: 'Campaign Custom Data: get many (return all)',
+		steps: 'customGetAll',
+		shape: 'one',
+		sourceCount: 1,
+		items: N_READ,
+		requests: bulk(N_READ),
+		latency,
+		concurrency: 1,
+		seedEntries: N_READ,
+		baseline: getAllNoop,
+	};
+	const paginate = {
+		id: 'getall.http-paginate.200k',
+		group: 'getall',
+		kind: 'alternative',
+		label: 'HTTP Request pagination + Split Out',
+		steps: 'httpPaginate',
+		shape: 'one',
+		sourceCount: 1,
+		items: N_READ,
+		requests: bulk(N_READ),
+		latency,
+		concurrency: 1,
+		seedEntries: N_READ,
+		compare: { with: [getAll], rule: 'info' },
+	};
 
 	// 3. members v2 upsert
-	const membersNoop = { id: 'members.noop.100k', group: 'members', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'members', items: N_MEMBERS };
-	const members = { id: 'members.package.100k', group: 'members', kind: 'package', label: 'Campaign Members v2: create or update', steps: 'membersUpsert', shape: 'members', items: N_MEMBERS, requests: bulk(N_MEMBERS), latency, concurrency: 1, baseline: membersNoop, verify: 'members' };
+	const membersNoop = {
+		id: 'members.noop.100k',
+		group: 'members',
+		kind: 'baseline',
+		label: 'No Operation',
+		steps: 'noop',
+		shape: 'members',
+		items: N_MEMBERS,
+	};
+	const members = {
+		id: 'members.package.100k',
+		group: 'members',
+		kind: 'package',
+		label: 'Campaign Members v2: create or update',
+		steps: 'membersUpsert',
+		shape: 'members',
+		items: N_MEMBERS,
+		requests: bulk(N_MEMBERS),
+		latency,
+		concurrency: 1,
+		baseline: membersNoop,
+		verify: 'members',
+	};
 
 	// 4. Alimtalk sends at the send latency
-	const sendNoop = { id: 'send.noop.10k', group: 'send', kind: 'baseline', label: 'No Operation', steps: 'noop', shape: 'send', items: N_SEND };
-	const sendMinimal = { id: 'send.minimal.c20', group: 'send', kind: 'reference', label: "Minimal node: the same sends through n8n's request helper, no checks, concurrency 20", steps: 'minimalSend', params: { concurrency: 20 }, ...sendAt20 };
+	const sendNoop = {
+		id: 'send.noop.10k',
+		group: 'send',
+		kind: 'baseline',
+		label: 'No Operation',
+		steps: 'noop',
+		shape: 'send',
+		items: N_SEND,
+	};
+	const sendMinimal = {
+		id: 'send.minimal.c20',
+		group: 'send',
+		kind: 'reference',
+		label: "Minimal node: the same sends through n8n's request helper, no checks, concurrency 20",
+		steps: 'minimalSend',
+		params: { concurrency: 20 },
+		...sendAt20,
+	};
 	const sends = [1, 5, 20].map((concurrency) => ({
 		id: `send.package.c${concurrency}`,
 		group: 'send',
@@ -99,21 +262,87 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		comparisonOnly: true,
 		compare: { with: [sends[i + 1]], rule: 'info' },
 	}));
-	const readParameters = { id: 'send.read-parameters.10k', group: 'send', kind: 'reference', label: "n8n reading the send node's parameters (expressions), no requests", steps: 'readSendParameters', shape: 'send', items: N_SEND, warmupItems: 200 };
-	const rawHttp = { id: 'send.raw-http.c20', group: 'send', kind: 'reference', label: "Node's http client, no n8n, concurrency 20 (the sandbox's ceiling)", steps: 'rawHttpSend', params: { concurrency: 20 }, ...sendAt20 };
-	const batched = { id: 'send.http-batched.c20', group: 'send', kind: 'alternative', label: 'HTTP Request, batching 20 items / 50 ms', steps: 'httpSendBatched', params: { batchSize: 20, batchInterval: sendLatency }, ...sendAt20, compare: { with: [sends[2]], rule: 'info' } };
+	const readParameters = {
+		id: 'send.read-parameters.10k',
+		group: 'send',
+		kind: 'reference',
+		label: "n8n reading the send node's parameters (expressions), no requests",
+		steps: 'readSendParameters',
+		shape: 'send',
+		items: N_SEND,
+		warmupItems: 200,
+	};
+	const rawHttp = {
+		id: 'send.raw-http.c20',
+		group: 'send',
+		kind: 'reference',
+		label: "Node's http client, no n8n, concurrency 20 (the sandbox's ceiling)",
+		steps: 'rawHttpSend',
+		params: { concurrency: 20 },
+		...sendAt20,
+	};
+	const batched = {
+		id: 'send.http-batched.c20',
+		group: 'send',
+		kind: 'alternative',
+		label: 'HTTP Request, batching 20 items / 50 ms',
+		steps: 'httpSendBatched',
+		params: { batchSize: 20, batchInterval: sendLatency },
+		...sendAt20,
+		compare: { with: [sends[2]], rule: 'info' },
+	};
 
 	// 5. through the n8n command line: the same 5,000-member create, as the package and as Code + HTTP Request
-	const cliCreate = { id: 'cli.create.package.5k', cli: true, group: 'create', kind: 'package', label: 'Campaign Custom Data: create (generated by a Code node)', steps: 'customCreate', shape: 'custom', items: N_COMPARE, requests: bulk(N_COMPARE), verify: 'custom' };
-	const cliCodeHttp = { id: 'cli.create.code-http.5k', cli: true, group: 'create', kind: 'alternative', label: 'Code (1,000-member bodies) + HTTP Request', steps: 'codeHttp', shape: 'custom', items: N_COMPARE, requests: bulk(N_COMPARE), verify: 'custom', compare: { with: [cliCreate], rule: 'noSlower' } };
+	const cliCreate = {
+		id: 'cli.create.package.5k',
+		cli: true,
+		group: 'create',
+		kind: 'package',
+		label: 'Campaign Custom Data: create (generated by a Code node)',
+		steps: 'customCreate',
+		shape: 'custom',
+		items: N_COMPARE,
+		requests: bulk(N_COMPARE),
+		verify: 'custom',
+	};
+	const cliCodeHttp = {
+		id: 'cli.create.code-http.5k',
+		cli: true,
+		group: 'create',
+		kind: 'alternative',
+		label: 'Code (1,000-member bodies) + HTTP Request',
+		steps: 'codeHttp',
+		shape: 'custom',
+		items: N_COMPARE,
+		requests: bulk(N_COMPARE),
+		verify: 'custom',
+		compare: { with: [cliCreate], rule: 'noSlower' },
+	};
 
 	// 6. n8n queue mode (bench/queue.mjs): webhook-triggered sends with one worker and with two,
 	// and the 50,000-row sync in queue mode next to one n8n process. Two runs each (a 50,000-row
 	// sync is about a minute a run).
 	const N_QUEUE_EVENTS = scaled(1000);
 	const N_QUEUE_SYNC = scaled(50000);
-	const queueSend1 = { id: 'queue.webhook-send.1-worker', group: 'queue', kind: 'queue', queue: { workers: 1 }, label: 'Webhook-triggered Alimtalk sends, 1 worker', steps: 'webhookSend', items: N_QUEUE_EVENTS, requests: N_QUEUE_EVENTS, latency: sendLatency, runs: 2 };
-	const queueSend2 = { ...queueSend1, id: 'queue.webhook-send.2-workers', queue: { workers: 2 }, label: 'Webhook-triggered Alimtalk sends, 2 workers', compare: { with: queueSend1.id, label: 'Two workers against one (events a second)' } };
+	const queueSend1 = {
+		id: 'queue.webhook-send.1-worker',
+		group: 'queue',
+		kind: 'queue',
+		queue: { workers: 1 },
+		label: 'Webhook-triggered Alimtalk sends, 1 worker',
+		steps: 'webhookSend',
+		items: N_QUEUE_EVENTS,
+		requests: N_QUEUE_EVENTS,
+		latency: sendLatency,
+		runs: 2,
+	};
+	const queueSend2 = {
+		...queueSend1,
+		id: 'queue.webhook-send.2-workers',
+		queue: { workers: 2 },
+		label: 'Webhook-triggered Alimtalk sends, 2 workers',
+		compare: { with: queueSend1.id, label: 'Two workers against one (events a second)' },
+	};
 	// The same sends with a Deduplication Key, its record holding 10,000 and 100,000 keys
 	// (n8n rewrites the whole record on every call: about 27 bytes a key).
 	const queueDedup = [10000, 100000].map((keys) => ({
@@ -122,18 +351,61 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		label: `Webhook-triggered Alimtalk sends with a Deduplication Key, ${keys / 1000},000 keys recorded, 2 workers`,
 		path: `bench-dedup-${keys / 1000}k`,
 		dedup: { history: Math.min(100000, keys + N_QUEUE_EVENTS), prefill: keys },
-		compare: { with: queueSend2.id, label: `The key with ${keys / 1000},000 keys recorded against none (events a second; below 1 is slower)` },
+		compare: {
+			with: queueSend2.id,
+			label: `The key with ${keys / 1000},000 keys recorded against none (events a second; below 1 is slower)`,
+		},
 	}));
-	const singleSync = { id: 'queue.sync.single-process', group: 'queue', kind: 'queue', queue: { workers: 0, mode: 'regular' }, label: `Custom data sync, ${N_QUEUE_SYNC} rows, one n8n process (no queue)`, steps: 'sync', items: N_QUEUE_SYNC, requests: bulk(N_QUEUE_SYNC), latency, runs: 2 };
-	const queueSync = { ...singleSync, id: 'queue.sync.queue-mode', queue: { workers: 2 }, label: `Custom data sync, ${N_QUEUE_SYNC} rows, queue mode (on a worker)`, compare: { with: singleSync.id, label: 'Queue mode against one process (sync wall time; above 1 is faster)' } };
+	const singleSync = {
+		id: 'queue.sync.single-process',
+		group: 'queue',
+		kind: 'queue',
+		queue: { workers: 0, mode: 'regular' },
+		label: `Custom data sync, ${N_QUEUE_SYNC} rows, one n8n process (no queue)`,
+		steps: 'sync',
+		items: N_QUEUE_SYNC,
+		requests: bulk(N_QUEUE_SYNC),
+		latency,
+		runs: 2,
+	};
+	const queueSync = {
+		...singleSync,
+		id: 'queue.sync.queue-mode',
+		queue: { workers: 2 },
+		label: `Custom data sync, ${N_QUEUE_SYNC} rows, queue mode (on a worker)`,
+		compare: {
+			with: singleSync.id,
+			label: 'Queue mode against one process (sync wall time; above 1 is faster)',
+		},
+	};
 
 	const list = [
-		createNoop, create, createMinimal, createNoop5k, create5k, perItem, perItemPaced,
-		getAllNoop, getAll, paginate,
-		membersNoop, members,
-		sendNoop, ...sends, ...dedupSends, readParameters, rawHttp, sendMinimal, batched,
-		cliCreate, cliCodeHttp,
-		queueSend1, queueSend2, ...queueDedup, singleSync, queueSync,
+		createNoop,
+		create,
+		createMinimal,
+		createNoop5k,
+		create5k,
+		perItem,
+		perItemPaced,
+		getAllNoop,
+		getAll,
+		paginate,
+		membersNoop,
+		members,
+		sendNoop,
+		...sends,
+		...dedupSends,
+		readParameters,
+		rawHttp,
+		sendMinimal,
+		batched,
+		cliCreate,
+		cliCodeHttp,
+		queueSend1,
+		queueSend2,
+		...queueDedup,
+		singleSync,
+		queueSync,
 	];
 	const ids = new Set();
 	for (const w of list) {

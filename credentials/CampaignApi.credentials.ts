@@ -70,7 +70,8 @@ export class CampaignApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/campaign.svg', dark: 'file:../icons/campaign.dark.svg' };
 
-	documentationUrl = 'https://github.com/campaign-messaging/n8n-nodes-campaign-messaging#credentials';
+	documentationUrl =
+		'https://github.com/campaign-messaging/n8n-nodes-campaign-messaging#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -127,6 +128,10 @@ export class CampaignApi implements ICredentialType {
 		// Other HTTP errors (a wrong Base URL answering 404) fail the test by their status already.
 		// n8n's tester checks each rule by its type (status rules on an HTTP error, body rules on a
 		// success), so one list may hold both; its type only names lists of one kind.
-		rules: [...statusRules, ...redirectRules, ...accountRules] as unknown as IAuthenticateRuleResponseSuccessBody[],
+		rules: [
+			...statusRules,
+			...redirectRules,
+			...accountRules,
+		] as unknown as IAuthenticateRuleResponseSuccessBody[],
 	};
 }

@@ -23,7 +23,8 @@ export const ROOT = path.resolve(__dirname, '..');
 
 export const env = process.env;
 
-export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const delay = (ms: number): Promise<void> =>
+	new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A timer that can be cancelled (for latency and hangs in the sandbox). */
 export function timer(ms: number, fn: () => void): { cancel: () => void } {

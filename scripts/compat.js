@@ -59,10 +59,13 @@ function ensureLine(entry) {
  */
 async function nodeFor(entry) {
 	if (entry.node === Number(process.versions.node.split('.')[0])) return process.execPath;
-	if (entry.node !== 24) throw new Error(`compat ${entry.line}: run the matrix on Node 20 (found ${process.version})`);
+	if (entry.node !== 24)
+		throw new Error(`compat ${entry.line}: run the matrix on Node 20 (found ${process.version})`);
 	const prepared = runtime.runtimePaths();
 	if (fs.existsSync(prepared.marker) && fs.existsSync(prepared.node)) return prepared.node;
-	const { dir } = await ensureInstalled(`node-${runtime.NODE_VERSION}`, { [NODE_PACKAGE]: runtime.NODE_VERSION });
+	const { dir } = await ensureInstalled(`node-${runtime.NODE_VERSION}`, {
+		[NODE_PACKAGE]: runtime.NODE_VERSION,
+	});
 	return path.join(dir, 'node_modules', NODE_PACKAGE, 'bin', 'node');
 }
 
@@ -89,7 +92,11 @@ async function runLine(entry, nodeBin) {
 	let counts;
 	try {
 		const json = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-		counts = { passed: json.numPassedTests, failed: json.numFailedTests, suites: json.numTotalTestSuites };
+		counts = {
+			passed: json.numPassedTests,
+			failed: json.numFailedTests,
+			suites: json.numTotalTestSuites,
+		};
 	} catch {
 		counts = undefined;
 	} finally {
@@ -101,13 +108,18 @@ async function runLine(entry, nodeBin) {
 async function main(argv) {
 	if (argv.includes('--list')) {
 		for (const entry of LINES) {
-			console.log(`${entry.line}\tn8n ${entry.n8n}\tn8n-core ${entry.core}\tn8n-workflow ${entry.workflow}\tNode ${entry.node}\t${lineDir(entry)}`);
+			console.log(
+				`${entry.line}\tn8n ${entry.n8n}\tn8n-core ${entry.core}\tn8n-workflow ${entry.workflow}\tNode ${entry.node}\t${lineDir(entry)}`,
+			);
 		}
 		return 0;
 	}
 	const wanted = argv.filter((arg) => !arg.startsWith('-'));
 	const unknown = wanted.filter((line) => !LINES.some((entry) => entry.line === line));
-	if (unknown.length > 0) throw new Error(`unknown line(s) ${unknown.join(', ')}; known: ${LINES.map((e) => e.line).join(', ')}`);
+	if (unknown.length > 0)
+		throw new Error(
+			`unknown line(s) ${unknown.join(', ')}; known: ${LINES.map((e) => e.line).join(', ')}`,
+		);
 	const lines = wanted.length > 0 ? LINES.filter((entry) => wanted.includes(entry.line)) : LINES;
 	if (runtime.distProblem() !== undefined) await runtime.buildPackage();
 
@@ -116,7 +128,9 @@ async function main(argv) {
 		const { ms: installMs } = await ensureLine(entry);
 		const nodeBin = await nodeFor(entry);
 		const nodeVersion = (await runtime.run(nodeBin, ['--version'])).stdout.trim();
-		runtime.log(`compat ${entry.line}: jest on Node ${nodeVersion} with n8n-core ${entry.core}, n8n-workflow ${entry.workflow}`);
+		runtime.log(
+			`compat ${entry.line}: jest on Node ${nodeVersion} with n8n-core ${entry.core}, n8n-workflow ${entry.workflow}`,
+		);
 		const result = await runLine(entry, nodeBin);
 		if (result.code !== 0) process.stderr.write(`${result.output.slice(-20000)}\n`);
 		const counts = result.counts

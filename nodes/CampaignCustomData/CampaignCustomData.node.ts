@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/description';
 import { CUSTOM_DATA } from '../CampaignData/helpers/dialect';

@@ -37,7 +37,8 @@ export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 					name: 'Delete Keys',
 					value: 'deleteKeys',
 					action: `Delete ${noun} keys of members`,
-					description: 'Delete some keys of the members named by the input items. This cannot be undone.',
+					description:
+						'Delete some keys of the members named by the input items. This cannot be undone.',
 				},
 				{
 					name: 'Get',

@@ -4,6 +4,10 @@ import { readOperation } from '../shared/operation';
 import type { DataDialect } from './helpers/dialect';
 import { OPERATIONS } from './operations';
 
-export async function route(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+export async function route(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<INodeExecutionData[][]> {
 	return await OPERATIONS[readOperation(this, OPERATIONS)].execute.call(this, items, dialect);
 }

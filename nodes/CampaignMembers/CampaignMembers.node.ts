@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { asNodeError, failedCallOutputs } from '../shared/errors';
 import { outputsByOperation } from '../shared/outputs';
@@ -46,13 +51,15 @@ export class CampaignMembers implements INodeType {
 						name: 'Create or Update',
 						value: 'upsert',
 						action: 'Create or update members',
-						description: 'Create a new record, or update the current one if it already exists (upsert)',
+						description:
+							'Create a new record, or update the current one if it already exists (upsert)',
 					},
 					{
 						name: 'Delete',
 						value: 'delete',
 						action: 'Delete members',
-						description: 'Remove members for good (v1: by member ID, v2: by phone number). This cannot be undone.',
+						description:
+							'Remove members for good (v1: by member ID, v2: by phone number). This cannot be undone.',
 					},
 					{
 						name: 'Get',

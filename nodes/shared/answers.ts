@@ -7,14 +7,27 @@
 import { answerText, isObject } from './values';
 
 /** Container fields a list may be wrapped in, tried in this order; then the object's first array field. */
-const LIST_FIELDS = ['failList', 'failureList', 'failedList', 'failures', 'failRows', 'list', 'rows', 'data', 'dataList', 'users'];
+const LIST_FIELDS = [
+	'failList',
+	'failureList',
+	'failedList',
+	'failures',
+	'failRows',
+	'list',
+	'rows',
+	'data',
+	'dataList',
+	'users',
+];
 
 /** The list in a processValue: a bare array, or the array an object wraps; undefined when there is none. */
 export function listIn(value: unknown): unknown[] | undefined {
 	if (Array.isArray(value)) return value;
 	if (!isObject(value)) return undefined;
 	const field = LIST_FIELDS.find((name) => Array.isArray(value[name]));
-	return (field ? value[field] : Object.values(value).find((v) => Array.isArray(v))) as unknown[] | undefined;
+	return (field ? value[field] : Object.values(value).find((v) => Array.isArray(v))) as
+		| unknown[]
+		| undefined;
 }
 
 /**

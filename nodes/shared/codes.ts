@@ -32,57 +32,162 @@ export interface CodeInfo {
 	hint: string;
 }
 
-const CHECK_KEY = 'Check the API key in the Campaign API credential (site settings, key management).';
+const CHECK_KEY =
+	'Check the API key in the Campaign API credential (site settings, key management).';
 const CONTACT = 'Contact the service operator to resolve it.';
 const FIX_TEMPLATE = 'Fix the campaign in the service, then send again.';
 
 export const CODES: Readonly<Record<string, CodeInfo>> = {
 	// Custom data and member endpoints (docs/service-rules.md#codes)
 	'0': { kind: 'success', message: 'Success', hint: '' },
-	'1': { kind: 'success', message: 'Partial success: some rows were rejected', hint: 'See the Failed output.' },
+	'1': {
+		kind: 'success',
+		message: 'Partial success: some rows were rejected',
+		hint: 'See the Failed output.',
+	},
 	'-1000': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
-	'-1001': { kind: 'account', message: 'The customer does not exist (wrong API key?)', hint: CHECK_KEY },
+	'-1001': {
+		kind: 'account',
+		message: 'The customer does not exist (wrong API key?)',
+		hint: CHECK_KEY,
+	},
 	'-1002': { kind: 'account', message: 'The customer account is not approved yet', hint: CONTACT },
 	'-1003': { kind: 'account', message: 'The customer contract period has expired', hint: CONTACT },
-	'-1004': { kind: 'limit', message: 'Data limit exceeded: too many data or requests', hint: 'Lower the Batch Size option or wait before sending more.' },
-	'-1005': { kind: 'transient', message: 'A process is already in progress on the service', hint: 'Wait and run the workflow again.' },
-	'-1006': { kind: 'rejected', message: 'Member ID is not valid', hint: 'Send a non-empty member ID.' },
-	'-1007': { kind: 'rejected', message: 'Phone number is not valid', hint: 'Send a Korean mobile number such as 010-1234-5678.' },
-	'-1009': { kind: 'deleteRefused', message: 'Deletion is refused right now; request it again after 30 minutes', hint: 'Run the delete again after the time in retryAfter.' },
-	'-1010': { kind: 'deleteRefused', message: 'Data deletion error; request it again after 30 minutes', hint: 'Run the delete again after the time in retryAfter.' },
-	'-1012': { kind: 'rejected', message: 'The SMS receive-consent field (isReceive) is missing', hint: 'Send isReceive as true or false.' },
-	'-1013': { kind: 'rejected', message: 'Member name is longer than 20 characters', hint: 'Shorten the name to at most 20 characters.' },
-	'-9997': { kind: 'rejected', message: 'The service says the data is not valid', hint: 'Check the values sent.' },
-	'-9998': { kind: 'transient', message: 'HTTP-related error on the service', hint: 'Try again later.' },
-	'-9999': { kind: 'transient', message: 'The service API server had an error', hint: 'Try again later.' },
+	'-1004': {
+		kind: 'limit',
+		message: 'Data limit exceeded: too many data or requests',
+		hint: 'Lower the Batch Size option or wait before sending more.',
+	},
+	'-1005': {
+		kind: 'transient',
+		message: 'A process is already in progress on the service',
+		hint: 'Wait and run the workflow again.',
+	},
+	'-1006': {
+		kind: 'rejected',
+		message: 'Member ID is not valid',
+		hint: 'Send a non-empty member ID.',
+	},
+	'-1007': {
+		kind: 'rejected',
+		message: 'Phone number is not valid',
+		hint: 'Send a Korean mobile number such as 010-1234-5678.',
+	},
+	'-1009': {
+		kind: 'deleteRefused',
+		message: 'Deletion is refused right now; request it again after 30 minutes',
+		hint: 'Run the delete again after the time in retryAfter.',
+	},
+	'-1010': {
+		kind: 'deleteRefused',
+		message: 'Data deletion error; request it again after 30 minutes',
+		hint: 'Run the delete again after the time in retryAfter.',
+	},
+	'-1012': {
+		kind: 'rejected',
+		message: 'The SMS receive-consent field (isReceive) is missing',
+		hint: 'Send isReceive as true or false.',
+	},
+	'-1013': {
+		kind: 'rejected',
+		message: 'Member name is longer than 20 characters',
+		hint: 'Shorten the name to at most 20 characters.',
+	},
+	'-9997': {
+		kind: 'rejected',
+		message: 'The service says the data is not valid',
+		hint: 'Check the values sent.',
+	},
+	'-9998': {
+		kind: 'transient',
+		message: 'HTTP-related error on the service',
+		hint: 'Try again later.',
+	},
+	'-9999': {
+		kind: 'transient',
+		message: 'The service API server had an error',
+		hint: 'Try again later.',
+	},
 	// The triggered send (docs/service-rules.md#codes, docs/service-rules.md#send)
 	'1101': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
-	'1102': { kind: 'account', message: 'The Content-Type header is missing', hint: 'This is a bug in the node; please report it.' },
-	'1201': { kind: 'rejected', message: 'The request body is empty', hint: 'Set a campaign key and a phone number.' },
-	'1202': { kind: 'rejected', message: 'Too many request data rows', hint: 'Send one recipient per request.' },
-	'1203': { kind: 'rejected', message: 'The request format is wrong', hint: 'Check the template variables.' },
-	'1204': { kind: 'rejected', message: 'A date value is not in a valid format', hint: 'Send dates as YYYY-MM-DD.' },
+	'1102': {
+		kind: 'account',
+		message: 'The Content-Type header is missing',
+		hint: 'This is a bug in the node; please report it.',
+	},
+	'1201': {
+		kind: 'rejected',
+		message: 'The request body is empty',
+		hint: 'Set a campaign key and a phone number.',
+	},
+	'1202': {
+		kind: 'rejected',
+		message: 'Too many request data rows',
+		hint: 'Send one recipient per request.',
+	},
+	'1203': {
+		kind: 'rejected',
+		message: 'The request format is wrong',
+		hint: 'Check the template variables.',
+	},
+	'1204': {
+		kind: 'rejected',
+		message: 'A date value is not in a valid format',
+		hint: 'Send dates as YYYY-MM-DD.',
+	},
 	'1401': { kind: 'account', message: 'The API key is not valid', hint: CHECK_KEY },
 	'1402': { kind: 'account', message: 'This key has no permission to use the API', hint: CONTACT },
 	'1403': { kind: 'account', message: 'The customer is not registered', hint: CHECK_KEY },
 	'1404': { kind: 'account', message: 'The customer account is not approved yet', hint: CONTACT },
 	'1405': { kind: 'account', message: 'The customer account has expired', hint: CONTACT },
-	'2000': { kind: 'deliveryUnknown', message: 'Internal server error: the message may or may not have been sent', hint: 'Check in the service before sending again.' },
+	'2000': {
+		kind: 'deliveryUnknown',
+		message: 'Internal server error: the message may or may not have been sent',
+		hint: 'Check in the service before sending again.',
+	},
 	'7001': { kind: 'rejected', message: 'The campaign needs a channel link', hint: FIX_TEMPLATE },
 	'7002': { kind: 'rejected', message: 'The sender profile is blocked', hint: FIX_TEMPLATE },
 	'7003': { kind: 'rejected', message: 'The sender profile is dormant', hint: FIX_TEMPLATE },
 	'7004': { kind: 'rejected', message: 'The campaign template is waiting', hint: FIX_TEMPLATE },
-	'7005': { kind: 'rejected', message: 'The campaign template review is requested', hint: FIX_TEMPLATE },
+	'7005': {
+		kind: 'rejected',
+		message: 'The campaign template review is requested',
+		hint: FIX_TEMPLATE,
+	},
 	'7006': { kind: 'rejected', message: 'The campaign template is dormant', hint: FIX_TEMPLATE },
 	'7007': { kind: 'rejected', message: 'The campaign template is blocked', hint: FIX_TEMPLATE },
 	'7008': { kind: 'rejected', message: 'The campaign template is suspended', hint: FIX_TEMPLATE },
-	'7009': { kind: 'rejected', message: 'The campaign template review was rejected', hint: FIX_TEMPLATE },
+	'7009': {
+		kind: 'rejected',
+		message: 'The campaign template review was rejected',
+		hint: FIX_TEMPLATE,
+	},
 	'7010': { kind: 'rejected', message: 'The campaign template has expired', hint: FIX_TEMPLATE },
-	'7011': { kind: 'rejected', message: 'A required send parameter is missing (campaign key or a template variable)', hint: 'Check the campaign key and the template variables.' },
-	'7012': { kind: 'rejected', message: 'The phone number is not 12 characters long', hint: 'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.' },
-	'7997': { kind: 'rejected', message: 'No message unit price is applied to the account', hint: CONTACT },
-	'7998': { kind: 'deliveryUnknown', message: 'The messaging provider API call failed: the message may or may not have been sent', hint: CONTACT },
-	'7999': { kind: 'deliveryUnknown', message: 'Internal server error: the message may or may not have been sent', hint: 'Check in the service before sending again.' },
+	'7011': {
+		kind: 'rejected',
+		message: 'A required send parameter is missing (campaign key or a template variable)',
+		hint: 'Check the campaign key and the template variables.',
+	},
+	'7012': {
+		kind: 'rejected',
+		message: 'The phone number is not 12 characters long',
+		hint: 'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.',
+	},
+	'7997': {
+		kind: 'rejected',
+		message: 'No message unit price is applied to the account',
+		hint: CONTACT,
+	},
+	'7998': {
+		kind: 'deliveryUnknown',
+		message: 'The messaging provider API call failed: the message may or may not have been sent',
+		hint: CONTACT,
+	},
+	'7999': {
+		kind: 'deliveryUnknown',
+		message: 'Internal server error: the message may or may not have been sent',
+		hint: 'Check in the service before sending again.',
+	},
 };
 
 /** Row-level codes (docs/service-rules.md#codes): their meaning depends on the endpoint. */
@@ -106,7 +211,9 @@ export type RowArea = keyof typeof ROW_CODES;
 export function describeRowCode(area: RowArea, code: string, serviceMessage?: unknown): string {
 	const table = ROW_CODES[area] as Record<string, string>;
 	const known = table[code] ?? `The service rejected this row with code ${code}`;
-	return typeof serviceMessage === 'string' && serviceMessage.trim() !== '' && serviceMessage !== known
+	return typeof serviceMessage === 'string' &&
+		serviceMessage.trim() !== '' &&
+		serviceMessage !== known
 		? `${known} (${serviceMessage.trim()})`
 		: known;
 }

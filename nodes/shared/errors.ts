@@ -11,8 +11,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * (using error output)" n8n moves an item to its Error output only when its JSON holds nothing
  * but `error`, `message` and `details`, so there the code and the description go under `details`.
  */
-export function errorItems(node: INode, error: unknown, indexes: readonly number[]): INodeExecutionData[] {
-	const err = error as { message?: string; description?: string; context?: { campaignCode?: unknown } };
+export function errorItems(
+	node: INode,
+	error: unknown,
+	indexes: readonly number[],
+): INodeExecutionData[] {
+	const err = error as {
+		message?: string;
+		description?: string;
+		context?: { campaignCode?: unknown };
+	};
 	const code = err.context?.campaignCode;
 	const extra = {
 		...(err.description ? { description: err.description } : {}),
@@ -33,7 +41,11 @@ export function errorItems(node: INode, error: unknown, indexes: readonly number
  * first output. The operations in `oneOutput` (the reads) have that output only; a write's
  * Failed output stays empty.
  */
-export function failedCallOutputs(ctx: IExecuteFunctions, error: unknown, oneOutput: readonly string[] = []): INodeExecutionData[][] {
+export function failedCallOutputs(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	oneOutput: readonly string[] = [],
+): INodeExecutionData[][] {
 	const operation = ctx.getNodeParameter('operation', 0, '') as string;
 	const errors = errorItems(
 		ctx.getNode(),

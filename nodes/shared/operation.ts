@@ -14,11 +14,18 @@ import { NodeOperationError } from 'n8n-workflow';
  */
 export interface Operation<Args extends unknown[] = []> {
 	description: INodeProperties[] | ((...args: Args) => INodeProperties[]);
-	execute(this: IExecuteFunctions, items: INodeExecutionData[], ...args: Args): Promise<INodeExecutionData[][]>;
+	execute(
+		this: IExecuteFunctions,
+		items: INodeExecutionData[],
+		...args: Args
+	): Promise<INodeExecutionData[][]>;
 }
 
 /** The value of the node's Operation parameter, one of `operations` (an unknown value stops the node). */
-export function readOperation<Name extends string>(ctx: IExecuteFunctions, operations: Readonly<Record<Name, unknown>>): Name {
+export function readOperation<Name extends string>(
+	ctx: IExecuteFunctions,
+	operations: Readonly<Record<Name, unknown>>,
+): Name {
 	const operation = ctx.getNodeParameter('operation', 0) as string;
 	if (!Object.prototype.hasOwnProperty.call(operations, operation)) {
 		throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operation}"`, {

@@ -69,7 +69,8 @@ export const transportOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: MIN_RETRY_DELAY_MS, maxValue: MAX_RETRY_DELAY_MS, numberPrecision: 0 },
 		default: DEFAULT_RETRY_DELAY_MS,
-		description: 'Pause before the first retry, in milliseconds; it doubles on each further retry, with jitter',
+		description:
+			'Pause before the first retry, in milliseconds; it doubles on each further retry, with jitter',
 	},
 	{
 		displayName: 'Timeout (Ms)',
@@ -85,7 +86,11 @@ export const transportOptions: INodeProperties[] = [
  * The Mapping Mode parameter of the writes (values fixed: `autoMapInputData`, `defineBelow`),
  * with the words that say what each mode reads for the node at hand.
  */
-export function mappingModeField(words: { auto: string; defineBelow: string; description?: string }): INodeProperties {
+export function mappingModeField(words: {
+	auto: string;
+	defineBelow: string;
+	description?: string;
+}): INodeProperties {
 	return {
 		displayName: 'Mapping Mode',
 		name: 'mappingMode',
@@ -133,16 +138,32 @@ export function wholeNumber(
 	if (value === undefined || value === null || value === '') return fallback;
 	// A number, or a text of digits (an expression gives text): not `true`, `[5]` or "1e3", which
 	// Number() would quietly turn into 1, 5 and 1000.
-	const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+	const n =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)
+				? Number(value)
+				: Number.NaN;
 	if (!Number.isInteger(n) || n < min || n > max) {
 		const range = max === Infinity ? `of at least ${min}` : `from ${min} to ${max}`;
-		throw new NodeOperationError(ctx.getNode(), `${what} must be a whole number ${range} (got ${JSON.stringify(value)})`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${what} must be a whole number ${range} (got ${JSON.stringify(value)})`,
+			{ itemIndex },
+		);
 	}
 	return n;
 }
 
 /** An option of the node's Options collection, by its label: see `wholeNumber`. */
-export function optionNumber(ctx: IExecuteFunctions, value: unknown, label: string, min: number, max: number, fallback: number): number {
+export function optionNumber(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	min: number,
+	max: number,
+	fallback: number,
+): number {
 	return wholeNumber(ctx, value, `Option "${label}"`, min, max, fallback);
 }
 
@@ -155,9 +176,30 @@ export function readOptions(ctx: IExecuteFunctions): Options {
 
 export function readTransportSettings(ctx: IExecuteFunctions, options: Options): TransportSettings {
 	return {
-		maxRetries: optionNumber(ctx, options.maxRetries, 'Max Retries', MIN_RETRIES, MAX_RETRIES, DEFAULT_RETRIES),
-		retryDelayMs: optionNumber(ctx, options.retryDelayMs, 'Retry Delay (Ms)', MIN_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, DEFAULT_RETRY_DELAY_MS),
-		timeoutMs: optionNumber(ctx, options.timeoutMs, 'Timeout (Ms)', MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
+		maxRetries: optionNumber(
+			ctx,
+			options.maxRetries,
+			'Max Retries',
+			MIN_RETRIES,
+			MAX_RETRIES,
+			DEFAULT_RETRIES,
+		),
+		retryDelayMs: optionNumber(
+			ctx,
+			options.retryDelayMs,
+			'Retry Delay (Ms)',
+			MIN_RETRY_DELAY_MS,
+			MAX_RETRY_DELAY_MS,
+			DEFAULT_RETRY_DELAY_MS,
+		),
+		timeoutMs: optionNumber(
+			ctx,
+			options.timeoutMs,
+			'Timeout (Ms)',
+			MIN_TIMEOUT_MS,
+			MAX_TIMEOUT_MS,
+			DEFAULT_TIMEOUT_MS,
+		),
 	};
 }
 

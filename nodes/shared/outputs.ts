@@ -71,6 +71,7 @@ export class WriteOutputs {
 
 export function chunk<T>(rows: readonly T[], size: number): T[][] {
 	const chunks: T[][] = [];
-	for (let start = 0; start < rows.length; start += size) chunks.push(rows.slice(start, start + size));
+	for (let start = 0; start < rows.length; start += size)
+		chunks.push(rows.slice(start, start + size));
 	return chunks;
 }

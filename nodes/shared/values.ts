@@ -17,7 +17,12 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function setField(obj: Record<string, unknown>, key: string, value: unknown): void {
 	if (key === '__proto__') {
-		Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(obj, key, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	} else {
 		obj[key] = value;
 	}
@@ -35,7 +40,8 @@ export function typeName(value: unknown): string {
 /** A value as it can appear in an item's JSON (undefined -> null, dates -> ISO text). */
 export function jsonSafe(value: unknown): IDataObject[string] {
 	if (value === undefined) return null;
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+	if (value instanceof Date)
+		return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	if (isObject(value) && typeof value.toISO === 'function') return String(value.toString());
 	return value as IDataObject[string];
@@ -55,17 +61,24 @@ export function readMemberId(value: unknown): Checked<string> {
 	let id: string;
 	if (typeof value === 'string') id = value.trim();
 	else if (typeof value === 'number') {
-		if (!Number.isFinite(value)) return { ok: false, reason: `is not a valid member ID (${String(value)}): it must be text or a finite number` };
+		if (!Number.isFinite(value))
+			return {
+				ok: false,
+				reason: `is not a valid member ID (${String(value)}): it must be text or a finite number`,
+			};
 		id = String(value);
-	} else if (value === undefined || value === null) return { ok: false, reason: 'is missing (empty)' };
+	} else if (value === undefined || value === null)
+		return { ok: false, reason: 'is missing (empty)' };
 	else return { ok: false, reason: `must be text or a number (got ${typeName(value)})` };
 	if (id === '') return { ok: false, reason: 'is empty' };
-	if (CONTROL.test(id)) return { ok: false, reason: 'must not contain line breaks, tabs or other control characters' };
+	if (CONTROL.test(id))
+		return { ok: false, reason: 'must not contain line breaks, tabs or other control characters' };
 	return { ok: true, value: id };
 }
 
 /** Absent: undefined, null or text of spaces only. */
-export const isBlank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+export const isBlank = (value: unknown): boolean =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** Text of a scalar field (phone number, name): trimmed; a finite number's digits; undefined when absent or not a scalar. */
 export function scalarText(value: unknown): string | undefined {
@@ -77,4 +90,8 @@ export function scalarText(value: unknown): string | undefined {
 
 /** A field the service sent, as text: text as it is, or a finite number's digits; undefined for anything else. */
 export const answerText = (value: unknown): string | undefined =>
-	typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+	typeof value === 'string'
+		? value
+		: typeof value === 'number' && Number.isFinite(value)
+			? String(value)
+			: undefined;

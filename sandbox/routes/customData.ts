@@ -116,9 +116,12 @@ interface FailRow {
 }
 
 /** A body that is an object keyed by member id, at most MAX_ROWS of them; otherwise the answer (-9997 or -1004). */
-function memberObject(ctx: RequestContext): { body: Record<string, unknown>; memberIds: string[] } | { reply: Reply } {
+function memberObject(
+	ctx: RequestContext,
+): { body: Record<string, unknown>; memberIds: string[] } | { reply: Reply } {
 	const parsed = parseBody(ctx.rawBody);
-	if (parsed.kind !== 'json' || !isPlainObject(parsed.value)) return { reply: envelope(ctx, DATA_NOT_VALID, null) };
+	if (parsed.kind !== 'json' || !isPlainObject(parsed.value))
+		return { reply: envelope(ctx, DATA_NOT_VALID, null) };
 	const memberIds = Object.keys(parsed.value);
 	if (memberIds.length > MAX_ROWS) return { reply: envelope(ctx, LIMIT_EXCEEDED, null) };
 	return { body: parsed.value, memberIds };
@@ -226,7 +229,12 @@ export function deleteKeys(ctx: RequestContext, dialect: Dialect): Reply {
  * Removes the named members' entries (all of them, or the keys `keysOf` names; a member left
  * without entries disappears) and answers how many entries went, unless a member is locked.
  */
-function removeEntries(ctx: RequestContext, dialect: Dialect, memberIds: string[], keysOf?: (id: string) => string[]): Reply {
+function removeEntries(
+	ctx: RequestContext,
+	dialect: Dialect,
+	memberIds: string[],
+	keysOf?: (id: string) => string[],
+): Reply {
 	const locked = lockedCode(ctx, memberIds);
 	if (locked !== undefined) return envelope(ctx, locked, null);
 	const store = dialect.store(ctx.state);

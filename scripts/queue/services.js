@@ -117,7 +117,17 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 	try {
 		await runAs(
 			path.join(bin, 'initdb'),
-			['-D', dataDir, '-U', user, '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--no-sync'],
+			[
+				'-D',
+				dataDir,
+				'-U',
+				user,
+				'--auth=scram-sha-256',
+				`--pwfile=${pwFile}`,
+				'-E',
+				'UTF8',
+				'--no-sync',
+			],
 			{
 				cwd: tmp.dir,
 				env,

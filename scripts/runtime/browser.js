@@ -21,7 +21,8 @@ async function ensureChromium() {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	await run('apt-get', ['update'], { env, label: 'apt-get update' });
 	await run('apt-get', ['install', '-y', 'chromium'], { env, label: 'apt-get install chromium' });
-	if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} is missing`);
+	if (!fs.existsSync(CHROMIUM_PATH))
+		throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} is missing`);
 	log(`  chromium installed in ${formatDuration(Date.now() - t)}`);
 	return CHROMIUM_PATH;
 }

@@ -17,7 +17,8 @@ function folderOf(name) {
 
 function installedVersion(dir, name) {
 	try {
-		return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
+		return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8'))
+			.version;
 	} catch {
 		return undefined;
 	}
@@ -56,16 +57,24 @@ async function ensureInstalled(name, dependencies, { label = name } = {}) {
 		fs.writeFileSync(path.join(temp, 'package.json'), `${JSON.stringify(spec, null, '\t')}\n`);
 		fs.writeFileSync(path.join(temp, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 		log(`installing ${label} into ${dir}`);
-		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: temp,
-			env: cleanEnv(),
-			label: `npm install (${label})`,
-		});
+		await run(
+			'npm',
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+			{
+				cwd: temp,
+				env: cleanEnv(),
+				label: `npm install (${label})`,
+			},
+		);
 		for (const [dependency, version] of Object.entries(dependencies)) {
 			const found = installedVersion(temp, dependency);
-			if (found !== version) throw new Error(`${label}: npm installed ${dependency} ${found}, wanted ${version}`);
+			if (found !== version)
+				throw new Error(`${label}: npm installed ${dependency} ${found}, wanted ${version}`);
 		}
-		fs.writeFileSync(path.join(temp, READY), `${JSON.stringify({ dependencies, at: new Date().toISOString() })}\n`);
+		fs.writeFileSync(
+			path.join(temp, READY),
+			`${JSON.stringify({ dependencies, at: new Date().toISOString() })}\n`,
+		);
 		fs.rmSync(dir, { recursive: true, force: true });
 		try {
 			fs.renameSync(temp, dir);

@@ -22,7 +22,11 @@ const { parseArgs } = require('node:util');
 function parseCommandLine(name, usage, options, argv = process.argv.slice(2)) {
 	let values;
 	try {
-		({ values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, strict: true }));
+		({ values } = parseArgs({
+			args: argv,
+			options: { ...options, help: { type: 'boolean' } },
+			strict: true,
+		}));
 	} catch (error) {
 		const help = name.startsWith('npm ') ? `${name} -- --help` : `${name} --help`;
 		process.stderr.write(`${name}: ${firstLine(error.message)} (see ${help})\n`);
@@ -43,7 +47,9 @@ function intOption(name, option, raw, min, max) {
 	if (raw === undefined) return undefined;
 	const n = Number(raw);
 	if (!/^\d+$/.test(String(raw)) || n < min || n > max) {
-		process.stderr.write(`${name}: --${option} must be a whole number from ${min} to ${max}, got "${raw}"\n`);
+		process.stderr.write(
+			`${name}: --${option} must be a whole number from ${min} to ${max}, got "${raw}"\n`,
+		);
 		process.exit(2);
 	}
 	return n;
@@ -57,7 +63,10 @@ function reportFailure(name, error) {
 	const file = path.join(os.tmpdir(), `${name.replace(/\W+/g, '-')}-failure.log`);
 	let where = '';
 	try {
-		fs.writeFileSync(file, `${new Date().toISOString()} ${name} failed\n${error?.stack ?? error}\n`);
+		fs.writeFileSync(
+			file,
+			`${new Date().toISOString()} ${name} failed\n${error?.stack ?? error}\n`,
+		);
 		where = ` (details: ${file})`;
 	} catch {
 		// The line below still says why.

@@ -24,12 +24,34 @@
  * @typedef {import('./browser').Page} Page
  */
 
-const { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, run, cleanEnv } = require('./run-command');
-const { N8N_VERSION, NODE_VERSION, PLAYWRIGHT_CORE_VERSION, cacheRoot, runtimeDir, runtimePaths, n8nEnv } =
-	require('./paths');
+const {
+	ROOT,
+	PACKAGE_NAME,
+	setQuiet,
+	log,
+	formatDuration,
+	run,
+	cleanEnv,
+} = require('./run-command');
+const {
+	N8N_VERSION,
+	NODE_VERSION,
+	PLAYWRIGHT_CORE_VERSION,
+	cacheRoot,
+	runtimeDir,
+	runtimePaths,
+	n8nEnv,
+} = require('./paths');
 const { ensureRuntime } = require('./install');
 const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
-const { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles, distProblem } = require('./package');
+const {
+	buildPackage,
+	buildSandbox,
+	findSandboxBuild,
+	packPackage,
+	missingDistFiles,
+	distProblem,
+} = require('./package');
 const cli = require('./n8n-user-folder');
 const { OWNER, login, ownerEnv, setupOwner, startN8n } = require('./n8n-server');
 const { freePort, httpGet, httpRequest } = require('./net');

@@ -23,7 +23,15 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { PACKAGE_NAME, cleanEnv, formatDuration, log, run } = require('./run-command');
-const { N8N_VERSION, NODE_PACKAGE, NODE_VERSION, OVERRIDES, PLAYWRIGHT_CORE_VERSION, n8nEnv, runtimePaths } = require('./paths');
+const {
+	N8N_VERSION,
+	NODE_PACKAGE,
+	NODE_VERSION,
+	OVERRIDES,
+	PLAYWRIGHT_CORE_VERSION,
+	n8nEnv,
+	runtimePaths,
+} = require('./paths');
 
 const LOCK_STALE_MS = 60 * 60 * 1000;
 
@@ -55,7 +63,9 @@ function readMarker(paths) {
 
 function isReady(paths, hash) {
 	const marker = readMarker(paths);
-	return Boolean(marker && marker.hash === hash && fs.existsSync(paths.node) && fs.existsSync(paths.n8n));
+	return Boolean(
+		marker && marker.hash === hash && fs.existsSync(paths.node) && fs.existsSync(paths.n8n),
+	);
 }
 
 function pidAlive(pid) {
@@ -74,7 +84,10 @@ async function acquireLock(lockDir) {
 	for (;;) {
 		try {
 			fs.mkdirSync(lockDir);
-			fs.writeFileSync(path.join(lockDir, 'owner.json'), JSON.stringify({ pid: process.pid, at: Date.now(), host: os.hostname() }));
+			fs.writeFileSync(
+				path.join(lockDir, 'owner.json'),
+				JSON.stringify({ pid: process.pid, at: Date.now(), host: os.hostname() }),
+			);
 			return () => fs.rmSync(lockDir, { recursive: true, force: true });
 		} catch (error) {
 			if (error.code !== 'EEXIST') throw error;
@@ -97,7 +110,8 @@ async function acquireLock(lockDir) {
 			log(`another process (pid ${owner?.pid ?? '?'}) is preparing the runtime; waiting for it`);
 			announced = true;
 		}
-		if (Date.now() - started > LOCK_STALE_MS) throw new Error(`timed out waiting for the lock ${lockDir}`);
+		if (Date.now() - started > LOCK_STALE_MS)
+			throw new Error(`timed out waiting for the lock ${lockDir}`);
 		await new Promise((r) => setTimeout(r, 2000));
 	}
 }
@@ -133,7 +147,10 @@ async function install(paths, spec, hash) {
 	}
 	fs.mkdirSync(paths.dir, { recursive: true });
 	fs.writeFileSync(path.join(paths.dir, 'package.json'), `${JSON.stringify(spec, null, '\t')}\n`);
-	fs.writeFileSync(path.join(paths.dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
+	fs.writeFileSync(
+		path.join(paths.dir, '.npmrc'),
+		'fund=false\naudit=false\nupdate-notifier=false\n',
+	);
 
 	const env = cleanEnv();
 	let t = Date.now();
@@ -145,7 +162,8 @@ async function install(paths, spec, hash) {
 	});
 	const installMs = Date.now() - t;
 	log(`  done in ${formatDuration(installMs)}`);
-	if (!fs.existsSync(paths.node)) throw new Error(`Node 24 binary missing after install: ${paths.node}`);
+	if (!fs.existsSync(paths.node))
+		throw new Error(`Node 24 binary missing after install: ${paths.node}`);
 
 	t = Date.now();
 	log('step 2/3: npm rebuild sqlite3 (compiles against Node 24 headers)');
@@ -164,8 +182,13 @@ async function install(paths, spec, hash) {
 
 	t = Date.now();
 	log('step 3/3: checking the runtime');
-	await run(paths.node, ['-e', "require('sqlite3'); process.stdout.write(process.version)"], { cwd: paths.dir, env });
-	const version = (await run(paths.node, [paths.n8n, '--version'], { cwd: paths.dir, env: n8nEnv(os.tmpdir()) })).stdout.trim();
+	await run(paths.node, ['-e', "require('sqlite3'); process.stdout.write(process.version)"], {
+		cwd: paths.dir,
+		env,
+	});
+	const version = (
+		await run(paths.node, [paths.n8n, '--version'], { cwd: paths.dir, env: n8nEnv(os.tmpdir()) })
+	).stdout.trim();
 	log(`  n8n ${version} answers (${formatDuration(Date.now() - t)})`);
 
 	const marker = {

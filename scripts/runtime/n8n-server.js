@@ -44,9 +44,15 @@ function ownerEnv(paths) {
  * @returns {Promise<string>}
  */
 async function login(url, email, password) {
-	const res = await httpRequest('POST', `${url}/rest/login`, { body: { emailOrLdapLoginId: email, password } });
-	if (res.status !== 200) throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.body.slice(0, 300)}`);
-	const cookie = [].concat(res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+	const res = await httpRequest('POST', `${url}/rest/login`, {
+		body: { emailOrLdapLoginId: email, password },
+	});
+	if (res.status !== 200)
+		throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.body.slice(0, 300)}`);
+	const cookie = []
+		.concat(res.headers['set-cookie'] ?? [])
+		.map((c) => c.split(';')[0])
+		.find((c) => c.startsWith('n8n-auth='));
 	if (!cookie) throw new Error('login answered 200 without an n8n-auth cookie');
 	return cookie;
 }
@@ -67,7 +73,12 @@ async function setupOwner(url) {
 	const settings = JSON.parse((await httpGet(`${url}/rest/settings`)).body).data;
 	if (settings?.userManagement?.showSetupOnFirstLoad) {
 		const res = await httpRequest('POST', `${url}/rest/owner/setup`, {
-			body: { email: OWNER.email, firstName: OWNER.firstName, lastName: OWNER.lastName, password: OWNER.password },
+			body: {
+				email: OWNER.email,
+				firstName: OWNER.firstName,
+				lastName: OWNER.lastName,
+				password: OWNER.password,
+			},
 		});
 		if (res.status !== 200) throw new Error(`owner setup failed: HTTP ${res.status} ${res.body}`);
 		created = true;
@@ -137,11 +148,15 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 	const started = Date.now();
 	for (;;) {
 		if (exited) {
-			throw new Error(`n8n start exited (${exited.signal ?? exited.code}) before it was ready; log ${file}:\n${tail(readText(file), 4000)}`);
+			throw new Error(
+				`n8n start exited (${exited.signal ?? exited.code}) before it was ready; log ${file}:\n${tail(readText(file), 4000)}`,
+			);
 		}
 		if (Date.now() - started > timeoutMs) {
 			await stop();
-			throw new Error(`n8n did not answer ${url}/healthz within ${formatDuration(timeoutMs)}; log ${file}:\n${tail(readText(file), 4000)}`);
+			throw new Error(
+				`n8n did not answer ${url}/healthz within ${formatDuration(timeoutMs)}; log ${file}:\n${tail(readText(file), 4000)}`,
+			);
 		}
 		try {
 			const res = await httpGet(`${url}/healthz/readiness`, { timeoutMs: 2000 });
@@ -154,7 +169,14 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 		}
 		await new Promise((r) => setTimeout(r, 500));
 	}
-	return { url, port: actualPort, process: child, logFile: file, stop, startMs: Date.now() - started };
+	return {
+		url,
+		port: actualPort,
+		process: child,
+		logFile: file,
+		stop,
+		startMs: Date.now() - started,
+	};
 }
 
 module.exports = { OWNER, login, ownerEnv, setupOwner, startN8n };

@@ -11,7 +11,11 @@ const { freePort } = require('./net');
 const { n8nEnv } = require('./paths');
 
 /** The credential the examples use (`credentials.campaignApi` in examples/*.json). */
-const SANDBOX_CREDENTIAL = { id: 'campaignSandbox1', name: 'Campaign Sandbox', type: 'campaignApi' };
+const SANDBOX_CREDENTIAL = {
+	id: 'campaignSandbox1',
+	name: 'Campaign Sandbox',
+	type: 'campaignApi',
+};
 
 /** The API key the sandbox CLI (`npm run sandbox`, sandbox/cli.ts) accepts by default. */
 const SANDBOX_DEMO_KEY = 'sandbox-demo-key';

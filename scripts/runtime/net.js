@@ -50,14 +50,17 @@ function httpGet(url, { timeoutMs = 5000 } = {}) {
  */
 function httpRequest(method, url, { body, headers = {}, timeoutMs = 10000 } = {}) {
 	return new Promise((resolve, reject) => {
-		const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+		const payload =
+			body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
 		const req = http.request(
 			url,
 			{
 				method,
 				timeout: timeoutMs,
 				headers: {
-					...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+					...(payload === undefined
+						? {}
+						: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
 					...headers,
 				},
 			},
@@ -68,7 +71,9 @@ function httpRequest(method, url, { body, headers = {}, timeoutMs = 10000 } = {}
 				res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text }));
 			},
 		);
-		req.on('timeout', () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)));
+		req.on('timeout', () =>
+			req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)),
+		);
 		req.on('error', reject);
 		req.end(payload);
 	});

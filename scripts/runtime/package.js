@@ -14,22 +14,33 @@ async function buildPackage() {
 
 /** Compiles the sandbox (npx gulp sandbox) and returns the folder that holds server.js and cli.js. */
 async function buildSandbox() {
-	await run(process.execPath, [path.join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'sandbox'], { cwd: ROOT });
+	await run(
+		process.execPath,
+		[path.join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'sandbox'],
+		{ cwd: ROOT },
+	);
 	const dir = findSandboxBuild();
-	if (!dir) throw new Error('gulp sandbox ran but no compiled sandbox (cli.js) was found under build/');
+	if (!dir)
+		throw new Error('gulp sandbox ran but no compiled sandbox (cli.js) was found under build/');
 	return dir;
 }
 
 /** Where `gulp sandbox` put its output (build/sandbox), when it is there. */
 function findSandboxBuild() {
 	const dir = path.join(ROOT, 'build', 'sandbox');
-	return fs.existsSync(path.join(dir, 'cli.js')) && fs.existsSync(path.join(dir, 'server.js')) ? dir : undefined;
+	return fs.existsSync(path.join(dir, 'cli.js')) && fs.existsSync(path.join(dir, 'server.js'))
+		? dir
+		: undefined;
 }
 
 /** `npm pack` of the repository into `dest`; returns the tarball's path. Build first. */
 async function packPackage(dest) {
 	fs.mkdirSync(dest, { recursive: true });
-	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dest, '--loglevel=error'], { cwd: ROOT });
+	const { stdout } = await run(
+		'npm',
+		['pack', '--json', '--pack-destination', dest, '--loglevel=error'],
+		{ cwd: ROOT },
+	);
 	const info = JSON.parse(stdout.slice(stdout.indexOf('[')));
 	return path.join(dest, info[0].filename);
 }
@@ -37,7 +48,9 @@ async function packPackage(dest) {
 /** The files listed in the package's `n8n` section that are missing from dist/ (nodes not built yet). */
 function missingDistFiles() {
 	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-	return [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter((file) => !fs.existsSync(path.join(ROOT, file)));
+	return [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter(
+		(file) => !fs.existsSync(path.join(ROOT, file)),
+	);
 }
 
 /** The newest file under `dirs` and its modification time (`mtimeMs` 0 when there is none). */
@@ -67,8 +80,16 @@ function distProblem() {
 	if (missing.length > 0) return `dist/ lacks ${missing.join(', ')}`;
 	const source = newestFile([path.join(ROOT, 'nodes'), path.join(ROOT, 'credentials')]);
 	const built = newestFile([path.join(ROOT, 'dist')]);
-	if (source.mtimeMs > built.mtimeMs) return `dist/ is older than the sources: ${path.relative(ROOT, source.file)} changed after the last build`;
+	if (source.mtimeMs > built.mtimeMs)
+		return `dist/ is older than the sources: ${path.relative(ROOT, source.file)} changed after the last build`;
 	return undefined;
 }
 
-module.exports = { buildPackage, buildSandbox, findSandboxBuild, packPackage, missingDistFiles, distProblem };
+module.exports = {
+	buildPackage,
+	buildSandbox,
+	findSandboxBuild,
+	packPackage,
+	missingDistFiles,
+	distProblem,
+};

@@ -26,7 +26,9 @@ function cacheRoot() {
 }
 
 function runtimeDir() {
-	return process.env.N8N_RUNTIME_DIR ? path.resolve(process.env.N8N_RUNTIME_DIR) : path.join(cacheRoot(), `n8n-${N8N_VERSION}`);
+	return process.env.N8N_RUNTIME_DIR
+		? path.resolve(process.env.N8N_RUNTIME_DIR)
+		: path.join(cacheRoot(), `n8n-${N8N_VERSION}`);
 }
 
 /**

@@ -49,9 +49,18 @@ function cleanEnv(extra = {}) {
 }
 
 const KEPT_NPM_SETTINGS = new Set(
-	['registry', 'cache', 'cafile', 'ca', 'proxy', 'https_proxy', 'noproxy', 'strict_ssl', 'userconfig', 'globalconfig'].map(
-		(name) => `npm_config_${name}`,
-	),
+	[
+		'registry',
+		'cache',
+		'cafile',
+		'ca',
+		'proxy',
+		'https_proxy',
+		'noproxy',
+		'strict_ssl',
+		'userconfig',
+		'globalconfig',
+	].map((name) => `npm_config_${name}`),
 );
 
 /**
@@ -79,7 +88,11 @@ const INHERITED_BUT_HARMFUL = new Set(['NODE_ENV', 'JEST_WORKER_ID']);
 function run(command, args, { cwd, env, label, heartbeatMs = 30000, timeoutMs = 0, input } = {}) {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
-		const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+		const child = spawn(command, args, {
+			cwd,
+			env: env ?? process.env,
+			stdio: ['pipe', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d) => (stdout += d));
@@ -87,7 +100,10 @@ function run(command, args, { cwd, env, label, heartbeatMs = 30000, timeoutMs = 
 		if (input !== undefined) child.stdin.end(input);
 		else child.stdin.end();
 		const beat = label
-			? setInterval(() => log(`  ... ${label}: ${formatDuration(Date.now() - started)} so far`), heartbeatMs)
+			? setInterval(
+					() => log(`  ... ${label}: ${formatDuration(Date.now() - started)} so far`),
+					heartbeatMs,
+				)
 			: undefined;
 		const killer =
 			timeoutMs > 0
@@ -129,4 +145,14 @@ function readText(file) {
 	}
 }
 
-module.exports = { ROOT, PACKAGE_NAME, setQuiet, log, formatDuration, cleanEnv, run, tail, readText };
+module.exports = {
+	ROOT,
+	PACKAGE_NAME,
+	setQuiet,
+	log,
+	formatDuration,
+	cleanEnv,
+	run,
+	tail,
+	readText,
+};

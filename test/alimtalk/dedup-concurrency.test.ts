@@ -16,14 +16,22 @@ beforeAll(() => {
 });
 beforeEach(() => fx.sb.configure({ latencyMs: 2 }));
 
-const event = (n: number): IDataObject => ({ orderId: `order-${n}`, campaign: 'WELCOME', phone: phone(n), name: `Kim ${n}` });
+const event = (n: number): IDataObject => ({
+	orderId: `order-${n}`,
+	campaign: 'WELCOME',
+	phone: phone(n),
+	name: `Kim ${n}`,
+});
 
 /** One execution per event, spread over the two processes, IN_FLIGHT at a time. */
 async function deliver(events: IDataObject[]) {
 	const credentials = { baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey };
 	return await inFlight(
 		IN_FLIGHT,
-		events.map((e, index) => async () => await runSend({ input: [e], options: KEY, credentials, copy: processes[index % 2] })),
+		events.map(
+			(e, index) => async () =>
+				await runSend({ input: [e], options: KEY, credentials, copy: processes[index % 2] }),
+		),
 	);
 }
 
@@ -37,9 +45,13 @@ describe('the faithful store, used naively, loses keys as n8n 2.41.1 does', () =
 	it('overlapping calls lose keys and the first inserts collide', async () => {
 		const ctx = { workflow: { id: 'naive' } } as never;
 		const results = await Promise.allSettled(
-			Array.from({ length: 40 }, (_, i) => fx.store.checkProcessedAndRecord([`k${i}`], 'workflow', ctx, { mode: 'entries' })),
+			Array.from({ length: 40 }, (_, i) =>
+				fx.store.checkProcessedAndRecord([`k${i}`], 'workflow', ctx, { mode: 'entries' }),
+			),
 		);
-		expect(results.some((r) => r.status === 'rejected' && /UNIQUE constraint/.test(String(r.reason)))).toBe(true);
+		expect(
+			results.some((r) => r.status === 'rejected' && /UNIQUE constraint/.test(String(r.reason))),
+		).toBe(true);
 		expect((fx.store.entries('naive', '') ?? []).length).toBeLessThan(40);
 	});
 });

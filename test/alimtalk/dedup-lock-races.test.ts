@@ -11,11 +11,23 @@ import { delay } from '../support/node';
 import { mulberry32 } from '../../sandbox/faults';
 
 const WF = 'race-workflow';
-const NODE = { id: 'send-node', name: 'Send', type: 'campaignAlimtalk', typeVersion: 1, position: [0, 0], parameters: {} };
+const NODE = {
+	id: 'send-node',
+	name: 'Send',
+	type: 'campaignAlimtalk',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const CONTEXT = { workflow: { id: WF }, node: NODE } as never;
 const LOCK_PATH = '../../nodes/CampaignAlimtalk/dedup/rounds';
 
-type UnderLock = (ctx: IExecuteFunctions, scope: DeduplicationScope, work: () => Promise<unknown>, undo?: () => Promise<void>) => Promise<unknown>;
+type UnderLock = (
+	ctx: IExecuteFunctions,
+	scope: DeduplicationScope,
+	work: () => Promise<unknown>,
+	undo?: () => Promise<void>,
+) => Promise<unknown>;
 
 let store: ProcessedDataStore;
 let inside: string[];
@@ -38,11 +50,19 @@ function processCopy(name: string) {
 		getNode: () => NODE,
 		logger: { warn: () => undefined },
 		helpers: {
-			checkProcessedAndRecord: async (items: string[], scope: DeduplicationScope, o: ICheckProcessedOptions) => {
+			checkProcessedAndRecord: async (
+				items: string[],
+				scope: DeduplicationScope,
+				o: ICheckProcessedOptions,
+			) => {
 				await stall();
 				return await store.checkProcessedAndRecord(items, scope, CONTEXT, mode(o));
 			},
-			removeProcessed: async (items: string[], scope: DeduplicationScope, o: ICheckProcessedOptions) => {
+			removeProcessed: async (
+				items: string[],
+				scope: DeduplicationScope,
+				o: ICheckProcessedOptions,
+			) => {
 				await stall();
 				await store.removeProcessed(items, scope, CONTEXT, mode(o));
 			},
@@ -62,7 +82,8 @@ function processCopy(name: string) {
 			ctx,
 			'node',
 			async () => {
-				if (inside.length > 0) overlaps.push(`${name} entered while ${inside.join(', ')} held the lock`);
+				if (inside.length > 0)
+					overlaps.push(`${name} entered while ${inside.join(', ')} held the lock`);
 				inside.push(name);
 				await during?.();
 				await delay(ms);
@@ -107,7 +128,11 @@ afterEach(() => {
 
 describe('the deduplication lock under contention', () => {
 	it('several waiters taking over a dead lock at once: one holder at a time', async () => {
-		await settle(store.checkProcessedAndRecord([LOCK_ENTRY, LOCK_ENTRY], 'workflow', CONTEXT, { mode: 'entries' })); // its holder died
+		await settle(
+			store.checkProcessedAndRecord([LOCK_ENTRY, LOCK_ENTRY], 'workflow', CONTEXT, {
+				mode: 'entries',
+			}),
+		); // its holder died
 		const processes = ['A', 'B', 'C', 'D'].map(processCopy);
 		const all = await settle(Promise.all(processes.map(async (p) => await p.hold(200))));
 		expect(all.status).toBe('fulfilled');
@@ -125,7 +150,11 @@ describe('the deduplication lock under contention', () => {
 	});
 
 	it("a stalled holder's release after a takeover leaves the new holder's lock alone", async () => {
-		const [stalled, taker, late] = [processCopy('stalled'), processCopy('taker'), processCopy('late')];
+		const [stalled, taker, late] = [
+			processCopy('stalled'),
+			processCopy('taker'),
+			processCopy('late'),
+		];
 		// The first holder's database calls hang for 40 s from the moment it holds the lock.
 		const first = stalled.hold(0, async () => {
 			stalled.stallFor(40000);
@@ -151,7 +180,12 @@ describe('the deduplication lock under contention', () => {
 				50,
 				async () => {
 					// n8n's Remove Duplicates node with scope "Workflow", in the same workflow, at this moment.
-					await store.checkProcessedAndRecord(['order-from-remove-duplicates'], 'workflow', CONTEXT, { mode: 'entries' });
+					await store.checkProcessedAndRecord(
+						['order-from-remove-duplicates'],
+						'workflow',
+						CONTEXT,
+						{ mode: 'entries' },
+					);
 				},
 				async () => {
 					undone = true;
@@ -159,12 +193,19 @@ describe('the deduplication lock under contention', () => {
 			),
 		);
 		expect(lockRow()).toEqual([ProcessedDataStore.hash('order-from-remove-duplicates')]);
-		expect(result).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/another node of this workflow keeps deduplication data/) } });
+		expect(result).toMatchObject({
+			status: 'rejected',
+			reason: {
+				message: expect.stringMatching(/another node of this workflow keeps deduplication data/),
+			},
+		});
 		expect(undone).toBe(true);
 	});
 
 	it('an empty row is not a lock: two processes never both hold it', async () => {
-		await settle(store.checkProcessedAndRecord(['someone'], 'workflow', CONTEXT, { mode: 'entries' }));
+		await settle(
+			store.checkProcessedAndRecord(['someone'], 'workflow', CONTEXT, { mode: 'entries' }),
+		);
 		await settle(store.removeProcessed(['someone'], 'workflow', CONTEXT, { mode: 'entries' }));
 		expect(lockRow()).toEqual([]);
 		const processes = ['A', 'B'].map(processCopy);
@@ -178,9 +219,15 @@ describe('the deduplication lock under contention', () => {
 		const busy = async () => {
 			throw new Error('SQLITE_BUSY: database is locked');
 		};
-		Object.assign(holder.ctx.helpers, { checkProcessedAndRecord: busy, getProcessedDataCount: busy });
+		Object.assign(holder.ctx.helpers, {
+			checkProcessedAndRecord: busy,
+			getProcessedDataCount: busy,
+		});
 		const result = await settle(holder.hold(10));
-		expect(result).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/deduplication store failed: SQLITE_BUSY/) } });
+		expect(result).toMatchObject({
+			status: 'rejected',
+			reason: { message: expect.stringMatching(/deduplication store failed: SQLITE_BUSY/) },
+		});
 		expect(String((result as PromiseRejectedResult).reason.message)).not.toMatch(/another node/);
 	});
 

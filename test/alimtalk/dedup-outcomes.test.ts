@@ -17,14 +17,25 @@ const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
 
 const fx = dedupFixture();
 
-const order = (n: number, extra: IDataObject = {}) => ({ orderId: `order-${n}`, campaign: 'WELCOME', phone: phone(n), name: `Kim ${n}`, ...extra });
-const send = async (input: IDataObject[], options: IDataObject = KEY) => await runSend({ input, options, credentials: { baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey } });
+const order = (n: number, extra: IDataObject = {}) => ({
+	orderId: `order-${n}`,
+	campaign: 'WELCOME',
+	phone: phone(n),
+	name: `Kim ${n}`,
+	...extra,
+});
+const send = async (input: IDataObject[], options: IDataObject = KEY) =>
+	await runSend({ input, options, credentials: { baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey } });
 const sentPhones = () => fx.sb.state.sent.map((m) => m.phoneNumber).sort();
 
 /** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its windows). */
 async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
 	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
-	const values = [markers.claim, ...(hour ? [markers.hour] : []), ...(inFlight ? markers.windows : [])];
+	const values = [
+		markers.claim,
+		...(hour ? [markers.hour] : []),
+		...(inFlight ? markers.windows : []),
+	];
 	await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
 }
 
@@ -32,7 +43,10 @@ async function crashedClaim(key: string, inFlight: boolean, hour = true): Promis
 function thisHour(): { iso: string; words: string } {
 	const start = new Date(Math.floor(Date.now() / 3600000) * 3600000).toISOString();
 	const end = new Date(Date.parse(start) + 3600000).toISOString();
-	return { iso: start, words: `started between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}` };
+	return {
+		iso: start,
+		words: `started between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`,
+	};
 }
 
 describe('what a redelivered event is answered', () => {
@@ -51,10 +65,16 @@ describe('what a redelivered event is answered', () => {
 				earlierSendStartedAt: hour.iso,
 				message: expect.stringContaining(hour.words),
 			}),
-			expect.objectContaining({ code: 'earlierSendUnconfirmed', deduplicationKey: 'order-3', message: expect.stringContaining('started more than 48 hours ago') }),
+			expect.objectContaining({
+				code: 'earlierSendUnconfirmed',
+				deduplicationKey: 'order-3',
+				message: expect.stringContaining('started more than 48 hours ago'),
+			}),
 		]);
 		expect(out[1][1].json.earlierSendStartedAt).toBeUndefined();
-		expect(jsonOf(out[0])).toEqual([expect.objectContaining({ phoneNumber: phone(2), status: 'sent' })]);
+		expect(jsonOf(out[0])).toEqual([
+			expect.objectContaining({ phoneNumber: phone(2), status: 'sent' }),
+		]);
 		expect(sentPhones()).toEqual([phone(2)]);
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
 	});
@@ -63,7 +83,12 @@ describe('what a redelivered event is answered', () => {
 		await crashedClaim('order-1', true);
 		const { out } = await send([order(1)]);
 		expect(jsonOf(out[1])).toEqual([
-			expect.objectContaining({ code: 'earlierSendInProgress', deliveryUnknown: true, deduplicationKeyKept: true, message: expect.stringMatching(/no answer after 1 s/) }),
+			expect.objectContaining({
+				code: 'earlierSendInProgress',
+				deliveryUnknown: true,
+				deduplicationKeyKept: true,
+				message: expect.stringMatching(/no answer after 1 s/),
+			}),
 		]);
 		expect(out[0]).toHaveLength(0);
 		expect(fx.sb.state.sent).toHaveLength(0);
@@ -71,15 +96,25 @@ describe('what a redelivered event is answered', () => {
 
 	it('a copy arriving while the first is in flight waits for its answer and reports it as sent', async () => {
 		fx.sb.configure({ latencyMs: 300 });
-		const [first, second] = await Promise.all([send([order(1)]), delay(50).then(async () => await send([order(1)]))]);
+		const [first, second] = await Promise.all([
+			send([order(1)]),
+			delay(50).then(async () => await send([order(1)])),
+		]);
 		expect(first.out[0][0].json).toMatchObject({ status: 'sent' });
-		expect(second.out[0][0].json).toMatchObject({ status: 'skipped', duplicate: true, deduplicationKey: 'order-1' });
+		expect(second.out[0][0].json).toMatchObject({
+			status: 'skipped',
+			duplicate: true,
+			deduplicationKey: 'order-1',
+		});
 		expect(sentPhones()).toEqual([phone(1)]);
 	});
 
 	it('a copy arriving while the first is in flight sends it itself when the first certainly failed', async () => {
 		fx.sb.configure({ latencyMs: 300 });
-		const [first, second] = await Promise.all([send([order(1, { campaign: 'NO-SUCH-CAMPAIGN' })]), delay(50).then(async () => await send([order(1)]))]);
+		const [first, second] = await Promise.all([
+			send([order(1, { campaign: 'NO-SUCH-CAMPAIGN' })]),
+			delay(50).then(async () => await send([order(1)])),
+		]);
 		expect(first.out[1][0].json).toMatchObject({ deduplicationKeyKept: false });
 		expect(first.out[1][0].json.deliveryUnknown).toBeUndefined();
 		expect(second.out[0][0].json).toMatchObject({ status: 'sent' });
@@ -87,14 +122,28 @@ describe('what a redelivered event is answered', () => {
 	});
 
 	it('a repeat within one execution reports its first item: sent (Success) or not sent (Failed, naming it)', async () => {
-		const { out } = await send([order(1), order(2, { campaign: 'NO-SUCH-CAMPAIGN' }), order(1), order(2)]);
+		const { out } = await send([
+			order(1),
+			order(2, { campaign: 'NO-SUCH-CAMPAIGN' }),
+			order(1),
+			order(2),
+		]);
 		expect(jsonOf(out[0])).toEqual([
 			expect.objectContaining({ phoneNumber: phone(1), status: 'sent' }),
-			expect.objectContaining({ phoneNumber: phone(1), status: 'skipped', duplicate: true, duplicateOfItem: 0 }),
+			expect.objectContaining({
+				phoneNumber: phone(1),
+				status: 'skipped',
+				duplicate: true,
+				duplicateOfItem: 0,
+			}),
 		]);
 		expect(jsonOf(out[1])).toEqual([
 			expect.objectContaining({ phoneNumber: phone(2), deduplicationKeyKept: false }),
-			expect.objectContaining({ phoneNumber: phone(2), duplicateOfItem: 1, message: expect.stringMatching(/^Not sent: item 1 has the same Deduplication Key/) }),
+			expect.objectContaining({
+				phoneNumber: phone(2),
+				duplicateOfItem: 1,
+				message: expect.stringMatching(/^Not sent: item 1 has the same Deduplication Key/),
+			}),
 		]);
 		expect(out[1].map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
 		expect(sentPhones()).toEqual([phone(1)]);
@@ -104,12 +153,19 @@ describe('what a redelivered event is answered', () => {
 		fx.sb.configure({ latencyMs: 100 });
 		const events = Array.from({ length: 100 }, (_, n) => order(n));
 		const options = { ...KEY, timeoutMs: 5000, concurrency: 50, deduplicationHistorySize: 1000 };
-		await send(Array.from({ length: 1000 }, (_, n) => order(1000 + n)), { ...options, timeoutMs: 30000 }); // a full history
+		await send(
+			Array.from({ length: 1000 }, (_, n) => order(1000 + n)),
+			{ ...options, timeoutMs: 30000 },
+		); // a full history
 		fx.sb.reset();
 		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-		const [a, b] = await Promise.all([send(events, options), delay(30).then(async () => await send(events, options))]);
+		const [a, b] = await Promise.all([
+			send(events, options),
+			delay(30).then(async () => await send(events, options)),
+		]);
 		const counts = new Map<string, number>();
-		for (const m of fx.sb.state.sent) counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
+		for (const m of fx.sb.state.sent)
+			counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
 		expect([...counts.values()].filter((c) => c > 1)).toEqual([]);
 		expect(counts.size).toBe(100);
 		expect([...a.out[1], ...b.out[1]]).toEqual([]);
@@ -122,7 +178,9 @@ describe('what a redelivered event is answered', () => {
 		};
 		try {
 			const { error } = await send([order(1), order(2)]);
-			expect(error?.message).toMatch(/deduplication store failed: Connection terminated unexpectedly/);
+			expect(error?.message).toMatch(
+				/deduplication store failed: Connection terminated unexpectedly/,
+			);
 			expect(error?.message).not.toMatch(/account|customer/i);
 		} finally {
 			fx.store.checkProcessedAndRecord = real;
@@ -137,18 +195,27 @@ describe('what a redelivered event is answered', () => {
 			const result = await real(items, scope, context, options);
 			if (scope === 'node' && !wrote) {
 				wrote = true; // n8n's Remove Duplicates (scope "Workflow") in the same workflow, right now
-				await real(['order-from-remove-duplicates'], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
+				await real(
+					['order-from-remove-duplicates'],
+					'workflow',
+					{ workflow: { id: WF } } as never,
+					{ mode: 'entries' },
+				);
 			}
 			return result;
 		};
 		try {
 			const { error } = await send([order(1)]);
-			expect(error?.message).toMatch(/another node of this workflow keeps deduplication data with scope "Whole Workflow"/);
+			expect(error?.message).toMatch(
+				/another node of this workflow keeps deduplication data with scope "Whole Workflow"/,
+			);
 		} finally {
 			fx.store.checkProcessedAndRecord = real;
 		}
 		expect(fx.sb.state.sent).toHaveLength(0);
-		expect(fx.store.entries(WF, '')).toEqual([ProcessedDataStore.hash('order-from-remove-duplicates')]);
+		expect(fx.store.entries(WF, '')).toEqual([
+			ProcessedDataStore.hash('order-from-remove-duplicates'),
+		]);
 		expect(fx.store.keys(WF, 'n:node-under-test')).toEqual([]);
 	});
 });

@@ -4,7 +4,13 @@
  * package's modules (as in a second n8n worker): copies share the store and nothing else.
  */
 import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { NODE_NAME, PACKAGE_NAME, SOURCE_TYPE, runWorkflow, type RunResult } from '../support/engine';
+import {
+	NODE_NAME,
+	PACKAGE_NAME,
+	SOURCE_TYPE,
+	runWorkflow,
+	type RunResult,
+} from '../support/engine';
 import { path, ROOT } from '../support/node';
 import { installStore, type ProcessedDataStore } from '../support/dedup-store';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
@@ -16,7 +22,9 @@ export function alimtalkCopy(): INodeType {
 	let node: INodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const mod = require(path.join(ROOT, 'dist/nodes/CampaignAlimtalk/CampaignAlimtalk.node.js')) as {
+		const mod = require(
+			path.join(ROOT, 'dist/nodes/CampaignAlimtalk/CampaignAlimtalk.node.js'),
+		) as {
 			CampaignAlimtalk: new () => INodeType;
 		};
 		node = new mod.CampaignAlimtalk();
@@ -38,7 +46,12 @@ export interface SendSpec {
 	onError?: INode['onError'];
 }
 
-const sendNode = (name: string, id: string, options: IDataObject, onError?: INode['onError']): INode => ({
+const sendNode = (
+	name: string,
+	id: string,
+	options: IDataObject,
+	onError?: INode['onError'],
+): INode => ({
 	id,
 	name,
 	type: ALIMTALK_TYPE,
@@ -56,8 +69,17 @@ const sendNode = (name: string, id: string, options: IDataObject, onError?: INod
 });
 
 /** Source -> Campaign Alimtalk (and any further send nodes on the same source). */
-export async function runSend(spec: SendSpec): Promise<RunResult & { out: INodeExecutionData[][] }> {
-	const source: INode = { id: 'source', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(spec.input) } };
+export async function runSend(
+	spec: SendSpec,
+): Promise<RunResult & { out: INodeExecutionData[][] }> {
+	const source: INode = {
+		id: 'source',
+		name: 'Source',
+		type: SOURCE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(spec.input) },
+	};
 	const nodes = [source, sendNode(NODE_NAME, 'node-under-test', spec.options ?? {}, spec.onError)];
 	const targets = [{ node: NODE_NAME, type: 'main' as const, index: 0 }];
 	for (const [name, options] of Object.entries(spec.more ?? {})) {
@@ -93,7 +115,10 @@ export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.
  * The sandbox and the faithful store for a test file: started once, emptied before each test,
  * with the campaign WELCOME (variable `name`) and no latency or faults.
  */
-export function dedupFixture(options: SandboxOptions = {}): { sb: Sandbox; store: ProcessedDataStore } {
+export function dedupFixture(options: SandboxOptions = {}): {
+	sb: Sandbox;
+	store: ProcessedDataStore;
+} {
 	const fixture = {} as { sb: Sandbox; store: ProcessedDataStore };
 	beforeAll(async () => {
 		fixture.store = await installStore();

@@ -12,10 +12,19 @@ const KEY = { deduplicationKey: '={{ $json.orderId }}' };
 const fx = dedupFixture({ accounts: { 'expired-key': 'expired' } });
 
 const good = () => ({ baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey });
-const order = (n: number, extra: IDataObject = {}) => ({ orderId: `order-${n}`, campaign: 'WELCOME', phone: phone(n), name: `Kim ${n}`, ...extra });
+const order = (n: number, extra: IDataObject = {}) => ({
+	orderId: `order-${n}`,
+	campaign: 'WELCOME',
+	phone: phone(n),
+	name: `Kim ${n}`,
+	...extra,
+});
 const sentPhones = () => fx.sb.state.sent.map((m) => m.phoneNumber).sort();
-const send = async (input: IDataObject[], options: IDataObject = KEY, credentials: IDataObject = good()) =>
-	await runSend({ input, options, credentials });
+const send = async (
+	input: IDataObject[],
+	options: IDataObject = KEY,
+	credentials: IDataObject = good(),
+) => await runSend({ input, options, credentials });
 
 describe('Alimtalk send with a Deduplication Key', () => {
 	it('is off when the key is empty: same items, no store call', async () => {
@@ -37,7 +46,13 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		expect(sentPhones()).toEqual([phone(1), phone(2), phone(3), phone(4)]);
 		expect(out[1]).toHaveLength(0);
 		expect(jsonOf(out[0])).toEqual([
-			{ campaignKey: 'WELCOME', phoneNumber: phone(2), status: 'skipped', duplicate: true, deduplicationKey: 'order-2' },
+			{
+				campaignKey: 'WELCOME',
+				phoneNumber: phone(2),
+				status: 'skipped',
+				duplicate: true,
+				deduplicationKey: 'order-2',
+			},
 			expect.objectContaining({ phoneNumber: phone(4), status: 'sent', code: '0' }),
 			expect.objectContaining({ phoneNumber: phone(3), status: 'skipped', duplicate: true }),
 		]);
@@ -47,7 +62,11 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	it('sends a key repeated within one execution once, naming the earlier item', async () => {
 		const { out } = await send([order(1), order(2), order(1, { name: 'again' })]);
 		expect(sentPhones()).toEqual([phone(1), phone(2)]);
-		expect(out[0][2].json).toMatchObject({ duplicate: true, duplicateOfItem: 0, status: 'skipped' });
+		expect(out[0][2].json).toMatchObject({
+			duplicate: true,
+			duplicateOfItem: 0,
+			status: 'skipped',
+		});
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(2);
 	});
 
@@ -55,7 +74,11 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'], templateState: 'blocked' });
 		const first = await send([order(1)]);
 		expect(fx.sb.state.sent).toHaveLength(0);
-		expect(first.out[1][0].json).toMatchObject({ code: '7007', deduplicationKey: 'order-1', deduplicationKeyKept: false });
+		expect(first.out[1][0].json).toMatchObject({
+			code: '7007',
+			deduplicationKey: 'order-1',
+			deduplicationKeyKept: false,
+		});
 		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 		const second = await send([order(1)]);
 		expect(second.out[0][0].json).toMatchObject({ status: 'sent' });
@@ -67,7 +90,10 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		expect(sentPhones()).toEqual([phone(3)]);
 		expect(jsonOf(out[1])).toEqual([
 			expect.objectContaining({ code: '7012', phoneNumber: '010' }),
-			expect.objectContaining({ code: 'noDeduplicationKey', message: expect.stringMatching(/Deduplication Key is empty/) }),
+			expect.objectContaining({
+				code: 'noDeduplicationKey',
+				message: expect.stringMatching(/Deduplication Key is empty/),
+			}),
 		]);
 		const fixed = await send([order(1), order(3)]);
 		expect(fixed.out[0].map((i) => i.json.status)).toEqual(['sent', 'skipped']);
@@ -75,7 +101,10 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('releases every key when the account fails before the first request, so a later run sends them', async () => {
-		const failed = await send([order(1), order(2)], KEY, { baseUrl: fx.sb.baseUrl, apiKey: 'expired-key' });
+		const failed = await send([order(1), order(2)], KEY, {
+			baseUrl: fx.sb.baseUrl,
+			apiKey: 'expired-key',
+		});
 		expect(failed.error?.message).toMatch(/expired/i);
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(0);
 		await send([order(1), order(2)]);
@@ -83,10 +112,16 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('releases the keys of the items the node did not reach when the account failed half-way', async () => {
-		const server = await startScripted((_req, index) => ({ body: index < 2 ? envelope(0) : { processCode: 1405, message: 'expired' } }));
+		const server = await startScripted((_req, index) => ({
+			body: index < 2 ? envelope(0) : { processCode: 1405, message: 'expired' },
+		}));
 		try {
 			const creds = { baseUrl: server.baseUrl, apiKey: ['scripted', 'key', '1234'].join('-') };
-			const { out } = await send([1, 2, 3, 4, 5].map((n) => order(n)), { ...KEY, concurrency: 1 }, creds);
+			const { out } = await send(
+				[1, 2, 3, 4, 5].map((n) => order(n)),
+				{ ...KEY, concurrency: 1 },
+				creds,
+			);
 			expect(out[0]).toHaveLength(2);
 			expect(jsonOf(out[1]).map((j) => [j.deduplicationKey, j.deduplicationKeyKept])).toEqual([
 				['order-3', false],
@@ -97,24 +132,39 @@ describe('Alimtalk send with a Deduplication Key', () => {
 			await server.close();
 		}
 		const again = await send([1, 2, 3, 4, 5].map((n) => order(n)));
-		expect(again.out[0].map((i) => i.json.status)).toEqual(['skipped', 'skipped', 'sent', 'sent', 'sent']);
+		expect(again.out[0].map((i) => i.json.status)).toEqual([
+			'skipped',
+			'skipped',
+			'sent',
+			'sent',
+			'sent',
+		]);
 		expect(sentPhones()).toEqual([phone(3), phone(4), phone(5)]);
 	});
 
 	it('keeps the key of a send whose delivery is unknown: a later run reports it on Failed as unconfirmed, never as sent', async () => {
 		fx.sb.configure({ faults: { kinds: ['code7999'], firstN: 1, phase: 'after' } });
 		const first = await send([order(1), order(2)], { ...KEY, concurrency: 1 });
-		expect(first.out[1][0].json).toMatchObject({ code: '7999', deliveryUnknown: true, deduplicationKeyKept: true, deduplicationKey: 'order-1' });
+		expect(first.out[1][0].json).toMatchObject({
+			code: '7999',
+			deliveryUnknown: true,
+			deduplicationKeyKept: true,
+			deduplicationKey: 'order-1',
+		});
 		fx.sb.configure({ faults: undefined });
 		const second = await send([order(1), order(2)]);
-		expect(jsonOf(second.out[0])).toEqual([expect.objectContaining({ phoneNumber: phone(2), duplicate: true, status: 'skipped' })]);
+		expect(jsonOf(second.out[0])).toEqual([
+			expect.objectContaining({ phoneNumber: phone(2), duplicate: true, status: 'skipped' }),
+		]);
 		expect(jsonOf(second.out[1])).toEqual([
 			expect.objectContaining({
 				code: 'earlierSendUnconfirmed',
 				deliveryUnknown: true,
 				deduplicationKey: 'order-1',
 				deduplicationKeyKept: true,
-				message: expect.stringMatching(/started between \d\d:00 and \d\d:00 UTC on \d{4}-\d\d-\d\d, never got the service's answer recorded, so it may or may not have been delivered/),
+				message: expect.stringMatching(
+					/started between \d\d:00 and \d\d:00 UTC on \d{4}-\d\d-\d\d, never got the service's answer recorded, so it may or may not have been delivered/,
+				),
 				earlierSendStartedAt: expect.stringMatching(/T\d\d:00:00\.000Z$/),
 				hint: expect.stringMatching(/new Deduplication Key/),
 			}),
@@ -131,7 +181,12 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 		fx.store.reset();
 		const shared = { ...KEY, deduplicationScope: 'workflow' };
-		const run = await runSend({ input, options: shared, more: { Second: shared }, credentials: good() });
+		const run = await runSend({
+			input,
+			options: shared,
+			more: { Second: shared },
+			credentials: good(),
+		});
 		expect(fx.sb.state.sent).toHaveLength(1);
 		const second = run.outputs('Second');
 		const statuses = [run.out[0][0].json.status, second[0][0].json.status].sort();
@@ -151,12 +206,25 @@ describe('Alimtalk send with a Deduplication Key', () => {
 
 	it('refuses a History Size under 1,000 (room for the claims of messages in flight), before sending', async () => {
 		const { error } = await send([order(1)], { ...KEY, deduplicationHistorySize: 999 });
-		expect(error?.message).toMatch(/Deduplication History Size" must be a whole number from 1000 to 100000 \(got 999\)/);
+		expect(error?.message).toMatch(
+			/Deduplication History Size" must be a whole number from 1000 to 100000 \(got 999\)/,
+		);
 		expect(fx.sb.state.sent).toHaveLength(0);
 	});
 
 	it('tells odd and very long keys apart, and knows each of them again', async () => {
-		const keys = ['x'.repeat(200000), `${'x'.repeat(199999)}y`, '\uD800', '\uD801', 'a\u0000b', 'a b', '🙂 주문 1', ' padded ', '0', 'null'];
+		const keys = [
+			'x'.repeat(200000),
+			`${'x'.repeat(199999)}y`,
+			'\uD800',
+			'\uD801',
+			'a\u0000b',
+			'a b',
+			'🙂 주문 1',
+			' padded ',
+			'0',
+			'null',
+		];
 		const input = keys.map((orderId, n) => order(n, { orderId }));
 		const first = await send(input);
 		expect(first.out[0].map((i) => i.json.status)).toEqual(keys.map(() => 'sent'));
@@ -174,9 +242,16 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('stops with a clear error when another node keeps workflow-scope data, before sending', async () => {
-		await fx.store.checkProcessedAndRecord(['someone else'], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
+		await fx.store.checkProcessedAndRecord(
+			['someone else'],
+			'workflow',
+			{ workflow: { id: WF } } as never,
+			{ mode: 'entries' },
+		);
 		const { error } = await send([order(1)]);
-		expect(error?.message).toMatch(/another node of this workflow keeps deduplication data with scope "Whole Workflow"/);
+		expect(error?.message).toMatch(
+			/another node of this workflow keeps deduplication data with scope "Whole Workflow"/,
+		);
 		expect(fx.sb.state.sent).toHaveLength(0);
 		expect(fx.store.entries(WF, '')).toEqual([ProcessedDataStore.hash('someone else')]);
 		const { out } = await send([order(1)], { ...KEY, deduplicationScope: 'workflow' });
@@ -191,28 +266,50 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		expect(fx.store.keys(WF, '')).toEqual([ProcessedDataStore.hash(storedKey('order-1'))]);
 	});
 
-	it('takes a lock left by a process that died holding it as abandoned after STALE_LOCK_MS, then sends', async () => {
-		await fx.store.checkProcessedAndRecord([LOCK_ENTRY], 'workflow', { workflow: { id: WF } } as never, { mode: 'entries' });
-		const { out, error } = await send([order(1)]);
-		expect(error).toBeUndefined();
-		expect(out[0][0].json.status).toBe('sent');
-		expect(await fx.store.lockReleased(WF)).toBe(true);
-	}, STALE_LOCK_MS + 20000);
+	it(
+		'takes a lock left by a process that died holding it as abandoned after STALE_LOCK_MS, then sends',
+		async () => {
+			await fx.store.checkProcessedAndRecord(
+				[LOCK_ENTRY],
+				'workflow',
+				{ workflow: { id: WF } } as never,
+				{ mode: 'entries' },
+			);
+			const { out, error } = await send([order(1)]);
+			expect(error).toBeUndefined();
+			expect(out[0][0].json.status).toBe('sent');
+			expect(await fx.store.lockReleased(WF)).toBe(true);
+		},
+		STALE_LOCK_MS + 20000,
+	);
 
 	it('leaves no lock row behind', async () => {
 		await send([order(1), order(2)]);
 		expect(await fx.store.lockReleased(WF)).toBe(true);
-			});
+	});
 });
 
 describe('Deduplication Key on an n8n without the deduplication helpers', () => {
 	it('stops with an error naming the minimum n8n version', () => {
 		const ctx = {
-			getNode: () => ({ id: 'n', name: 'Campaign', parameters: { options: { deduplicationKey: '={{ $json.id }}' } } }),
+			getNode: () => ({
+				id: 'n',
+				name: 'Campaign',
+				parameters: { options: { deduplicationKey: '={{ $json.id }}' } },
+			}),
 			getWorkflow: () => ({ id: 'w' }),
 			getNodeParameter: () => 'k',
 			helpers: { httpRequestWithAuthentication: async () => ({}) },
 		} as unknown as IExecuteFunctions;
-		expect(() => DedupSession.open(ctx, {}, { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 }, 1, () => true, () => undefined)).toThrow(/needs n8n 1\.64\.0 or later/);
+		expect(() =>
+			DedupSession.open(
+				ctx,
+				{},
+				{ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 },
+				1,
+				() => true,
+				() => undefined,
+			),
+		).toThrow(/needs n8n 1\.64\.0 or later/);
 	});
 });

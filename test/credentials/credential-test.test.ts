@@ -14,7 +14,9 @@ import { loadPackage, runWorkflow, SOURCE_TYPE, useSandbox } from '../support';
 import { normalizeBaseUrl } from '../../nodes/shared/transport';
 import { startScripted } from '../support/scripted-server';
 
-async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
+async function testCredential(
+	data: ICredentialDataDecryptedObject,
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const credential = loadPackage().credentials.get('campaignApi');
 	const test = credential?.test as ICredentialTestRequest;
 	const probe: INodeType = {
@@ -29,13 +31,26 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 			outputs: ['main'],
 			credentials: [{ name: 'campaignApi', required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: test.request },
+				},
 			],
 		},
 	};
 	const result = await runWorkflow({
 		nodes: [
-			{ id: 's', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: '[{}]' } },
+			{
+				id: 's',
+				name: 'Source',
+				type: SOURCE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { items: '[{}]' },
+			},
 			{
 				id: 't',
 				name: 'Test',
@@ -52,23 +67,37 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 	});
 	// As n8n's CredentialsTester does: status rules on an HTTP error, body rules (a lodash-style
 	// path) on a success, each checked by its type whichever list it came in.
-	const rules = (test.rules ?? []) as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody>;
+	const rules = (test.rules ?? []) as Array<
+		IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody
+	>;
 	if (result.error) {
-		const error = result.error as { httpCode?: string; cause?: { response?: { status: number; statusText?: string }; code?: string } };
+		const error = result.error as {
+			httpCode?: string;
+			cause?: { response?: { status: number; statusText?: string }; code?: string };
+		};
 		// n8n's tester reads the status from the thrown error's cause (the HTTP client's error); the
 		// run data of an execution keeps the same status as the NodeApiError's httpCode.
-		const status = error.cause?.response?.status ?? (error.httpCode ? Number(error.httpCode) : undefined);
+		const status =
+			error.cause?.response?.status ?? (error.httpCode ? Number(error.httpCode) : undefined);
 		if (status !== undefined && Number.isInteger(status)) {
 			for (const rule of rules) {
-				if (rule.type === 'responseCode' && rule.properties.value === status) return { status: 'Error', message: rule.properties.message };
+				if (rule.type === 'responseCode' && rule.properties.value === status)
+					return { status: 'Error', message: rule.properties.message };
 			}
-			if (status < 200 || status > 299) return { status: 'Error', message: error.cause?.response?.statusText || `Received HTTP status code: ${status}` };
+			if (status < 200 || status > 299)
+				return {
+					status: 'Error',
+					message: error.cause?.response?.statusText || `Received HTTP status code: ${status}`,
+				};
 		}
 		const cause = error.cause;
 		return { status: 'Error', message: cause?.code ?? result.error.message };
 	}
 	const body = result.outputs('Test')[0][0].json;
-	const at = (path: string) => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
+	const at = (path: string) =>
+		path
+			.split('.')
+			.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
 	for (const rule of rules) {
 		if (rule.type === 'responseSuccessBody' && at(rule.properties.key) === rule.properties.value) {
 			return { status: 'Error', message: rule.properties.message };
@@ -79,11 +108,18 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 
 describe('credential test', () => {
 	const sb = useSandbox({
-		accounts: { 'unapproved-key': 'unapproved', 'expired-key': 'expired', 'unregistered-key': 'unregistered' },
+		accounts: {
+			'unapproved-key': 'unapproved',
+			'expired-key': 'expired',
+			'unregistered-key': 'unregistered',
+		},
 	});
 
 	it('passes for a working key, with a trailing slash on the base URL', async () => {
-		expect(await testCredential({ baseUrl: `${sb.baseUrl}//`, apiKey: sb.apiKey })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await testCredential({ baseUrl: `${sb.baseUrl}//`, apiKey: sb.apiKey })).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		const last = sb.requests[sb.requests.length - 1];
 		expect(last.path).toBe('/v2/custom');
 		expect(last.headers['x-api-key']).toBe('[redacted]');
@@ -92,9 +128,17 @@ describe('credential test', () => {
 	it.each([
 		['a wrong key', 'no-such-key', 'The customer does not exist (wrong API key?) (code -1001)'],
 		['a missing key', '', 'The x-api-key header is missing (code -1000)'],
-		['an unapproved customer', 'unapproved-key', 'The customer account is not approved yet (code -1002)'],
+		[
+			'an unapproved customer',
+			'unapproved-key',
+			'The customer account is not approved yet (code -1002)',
+		],
 		['an expired customer', 'expired-key', 'The customer contract period has expired (code -1003)'],
-		['an unregistered customer', 'unregistered-key', 'The customer does not exist (wrong API key?) (code -1001)'],
+		[
+			'an unregistered customer',
+			'unregistered-key',
+			'The customer does not exist (wrong API key?) (code -1001)',
+		],
 	])('fails with the service meaning for %s', async (_label, apiKey, message) => {
 		const result = await testCredential({ baseUrl: sb.baseUrl, apiKey });
 		expect(result.status).toBe('Error');
@@ -108,8 +152,13 @@ describe('credential test', () => {
 	});
 
 	it('has a rule for every account code, under processCode and under the send family field code', () => {
-		const rules = (loadPackage().credentials.get('campaignApi')?.test?.rules ?? []) as Array<{ type: string; properties: { key?: string; value: unknown } }>;
-		const body = rules.filter((r) => r.type === 'responseSuccessBody').map((r) => `${r.properties.key}=${JSON.stringify(r.properties.value)}`);
+		const rules = (loadPackage().credentials.get('campaignApi')?.test?.rules ?? []) as Array<{
+			type: string;
+			properties: { key?: string; value: unknown };
+		}>;
+		const body = rules
+			.filter((r) => r.type === 'responseSuccessBody')
+			.map((r) => `${r.properties.key}=${JSON.stringify(r.properties.value)}`);
 		for (const code of [-1000, -1001, -1002, -1003, 1101, 1401, 1402, 1403, 1404, 1405]) {
 			for (const key of ['processCode', 'code']) {
 				expect(body).toContain(`${key}=${code}`);
@@ -126,7 +175,10 @@ describe('credential test', () => {
 			expect(result.message).toContain('The service refused the API key (HTTP 401)');
 			expect(result.message).not.toContain(apiKey);
 		}
-		expect(await testCredential({ baseUrl: sb.baseUrl, apiKey: sb.apiKey })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await testCredential({ baseUrl: sb.baseUrl, apiKey: sb.apiKey })).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 	});
 
 	it.each([
@@ -134,7 +186,9 @@ describe('credential test', () => {
 		['1405', 'code'],
 		[-1003, 'processCode'],
 	])('fails with the service meaning for %j under %s in an HTTP 200 answer', async (code, key) => {
-		const server = await startScripted(() => ({ body: { httpStatus: { code: 200, reasonPhrase: 'OK' }, [key]: code } }));
+		const server = await startScripted(() => ({
+			body: { httpStatus: { code: 200, reasonPhrase: 'OK' }, [key]: code },
+		}));
 		try {
 			const result = await testCredential({ baseUrl: server.baseUrl, apiKey: 'some-key' });
 			expect(result.status).toBe('Error');
@@ -144,15 +198,30 @@ describe('credential test', () => {
 		}
 	});
 
-	it.each(['http://api.example.com', ' HTTP://campaign.example.com/api/ '])('refuses the plain-http remote base URL %j with the words the nodes use, sending nothing', async (baseUrl) => {
-		const result = await testCredential({ baseUrl, apiKey: 'some-key' });
-		expect(result).toEqual({ status: 'Error', message: expect.stringContaining('Base URL in the Campaign API credential must use https (http is allowed only for localhost)') });
-	});
+	it.each(['http://api.example.com', ' HTTP://campaign.example.com/api/ '])(
+		'refuses the plain-http remote base URL %j with the words the nodes use, sending nothing',
+		async (baseUrl) => {
+			const result = await testCredential({ baseUrl, apiKey: 'some-key' });
+			expect(result).toEqual({
+				status: 'Error',
+				message: expect.stringContaining(
+					'Base URL in the Campaign API credential must use https (http is allowed only for localhost)',
+				),
+			});
+		},
+	);
 
 	/** What the nodes say about a Base URL: undefined when they send to it. */
 	const nodesSay = (baseUrl: string): string | undefined => {
 		try {
-			normalizeBaseUrl(baseUrl, { id: 'n', name: 'N', type: 't', typeVersion: 1, position: [0, 0], parameters: {} });
+			normalizeBaseUrl(baseUrl, {
+				id: 'n',
+				name: 'N',
+				type: 't',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			});
 			return undefined;
 		} catch (error) {
 			return (error as Error).message;
@@ -178,23 +247,44 @@ describe('credential test', () => {
 		const before = sb.requests.length;
 		const words = nodesSay(baseUrl);
 		expect(words).toMatch(/^Base URL in the Campaign API credential /);
-		expect(await testCredential({ baseUrl, apiKey: 'some-key' })).toEqual({ status: 'Error', message: words });
+		expect(await testCredential({ baseUrl, apiKey: 'some-key' })).toEqual({
+			status: 'Error',
+			message: words,
+		});
 		expect(sb.requests.length).toBe(before);
 	});
 
 	it('sends to exactly the base URLs the nodes send to', async () => {
-		for (const baseUrl of [sb.baseUrl, `${sb.baseUrl}/`, sb.baseUrl.replace('127.0.0.1', 'localhost')]) {
+		for (const baseUrl of [
+			sb.baseUrl,
+			`${sb.baseUrl}/`,
+			sb.baseUrl.replace('127.0.0.1', 'localhost'),
+		]) {
 			expect(nodesSay(baseUrl)).toBeUndefined();
-			expect(await testCredential({ baseUrl, apiKey: sb.apiKey })).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(await testCredential({ baseUrl, apiKey: sb.apiKey })).toEqual({
+				status: 'OK',
+				message: 'Connection successful!',
+			});
 		}
 	});
 
 	it('does not follow a redirect: the key never reaches the other host, and the words say what to fix', async () => {
 		const other = await startScripted(() => ({ body: { processCode: 0, processValue: [] } }));
-		const redirector = await startScripted((req) => ({ status: 307, headers: { location: `${other.baseUrl}${req.url}` } }));
+		const redirector = await startScripted((req) => ({
+			status: 307,
+			headers: { location: `${other.baseUrl}${req.url}` },
+		}));
 		try {
-			const result = await testCredential({ baseUrl: redirector.baseUrl, apiKey: 'redirected-key' });
-			expect(result).toEqual({ status: 'Error', message: expect.stringContaining('The Base URL answered with a redirect (HTTP 307); redirects are never followed') });
+			const result = await testCredential({
+				baseUrl: redirector.baseUrl,
+				apiKey: 'redirected-key',
+			});
+			expect(result).toEqual({
+				status: 'Error',
+				message: expect.stringContaining(
+					'The Base URL answered with a redirect (HTTP 307); redirects are never followed',
+				),
+			});
 			expect(other.seen).toEqual([]);
 			expect(redirector.seen).toHaveLength(1);
 		} finally {

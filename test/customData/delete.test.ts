@@ -8,16 +8,38 @@ import { run } from './support';
 const sb = useSandbox();
 
 const seed = (store: Map<string, Map<string, string | number>>, ids: string[]) => {
-	for (const id of ids) store.set(id, new Map<string, string | number>([['grade', 'g'], ['points', 1], ['joined', '2024-01-01']]));
+	for (const id of ids)
+		store.set(
+			id,
+			new Map<string, string | number>([
+				['grade', 'g'],
+				['points', 1],
+				['joined', '2024-01-01'],
+			]),
+		);
 };
 
 describe.each(DIALECTS)('%s: delete', (_name, dialect) => {
 	it('collects member ids, sends each once, and pairs each to every item that named it', async () => {
 		seed(dialect.store(sb), ['a', 'b', 'c']);
-		const input = [{ id: 'a' }, { id: 'b' }, { id: 'a' }, { id: '' }, { id: null }, { id: 'nobody' }];
-		const { out, error } = await run(sb, dialect, { operation: 'delete', memberId: '={{$json.id}}' }, input);
+		const input = [
+			{ id: 'a' },
+			{ id: 'b' },
+			{ id: 'a' },
+			{ id: '' },
+			{ id: null },
+			{ id: 'nobody' },
+		];
+		const { out, error } = await run(
+			sb,
+			dialect,
+			{ operation: 'delete', memberId: '={{$json.id}}' },
+			input,
+		);
 		expect(error).toBeUndefined();
-		expect(sb.requests.map((r) => [r.method, r.path, r.body])).toEqual([['DELETE', dialect.path, ['a', 'b', 'nobody']]]);
+		expect(sb.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+			['DELETE', dialect.path, ['a', 'b', 'nobody']],
+		]);
 		expect([...dialect.store(sb).keys()]).toEqual(['c']);
 		expect(out[0].map((i) => [i.json, pairsOf(i)])).toEqual([
 			[{ memberId: 'a', deleted: true, batchDeletedCount: 6 }, [0, 2]],
@@ -50,21 +72,36 @@ describe.each(DIALECTS)('%s: delete', (_name, dialect) => {
 		]);
 		expect(out[0]).toHaveLength(150);
 		expect(out[1]).toHaveLength(100);
-		expect(out[1][0].json).toMatchObject({ code: '-1009', memberId: 'm100', message: expect.stringMatching(/30 minutes/) });
+		expect(out[1][0].json).toMatchObject({
+			code: '-1009',
+			memberId: 'm100',
+			message: expect.stringMatching(/30 minutes/),
+		});
 		const retry = Date.parse(String(out[1][0].json.retryAfter));
 		expect(retry - before).toBeGreaterThanOrEqual(30 * 60000 - 1000);
 		expect(retry - before).toBeLessThan(31 * 60000);
-		expect(out[1].map((i) => pairsOf(i)[0])).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
+		expect(out[1].map((i) => pairsOf(i)[0])).toEqual(
+			Array.from({ length: 100 }, (_, i) => 100 + i),
+		);
 		// chunks 1 and 3 applied, chunk 2 untouched
 		expect(dialect.store(sb).size).toBe(100);
-		expect(dialect.store(sb).has('m100') && dialect.store(sb).has('m199') && !dialect.store(sb).has('m99')).toBe(true);
+		expect(
+			dialect.store(sb).has('m100') &&
+				dialect.store(sb).has('m199') &&
+				!dialect.store(sb).has('m99'),
+		).toBe(true);
 		expectAllAccounted(out, ids.length);
 	});
 
 	it('deletes odd member ids exactly as given', async () => {
 		const ids = ['a&b=c', 'x#y', 'with space', '김철수', '100%+/?', '__proto__'];
 		seed(dialect.store(sb), ids);
-		const { out } = await run(sb, dialect, { operation: 'delete', memberId: '={{$json.id}}' }, ids.map((id) => ({ id })));
+		const { out } = await run(
+			sb,
+			dialect,
+			{ operation: 'delete', memberId: '={{$json.id}}' },
+			ids.map((id) => ({ id })),
+		);
 		expect(sb.requests[0].body).toEqual(ids);
 		expect(dialect.store(sb).size).toBe(0);
 		expect(out[0].map((i) => i.json.memberId)).toEqual(ids);
@@ -80,18 +117,35 @@ describe.each(DIALECTS)('%s: deleteKeys', (_name, dialect) => {
 			{ id: 'a', keys: 'joined' },
 			{ id: 'b', keys: ' , ' },
 		];
-		const { out, error } = await run(sb, dialect, { operation: 'deleteKeys', memberId: '={{$json.id}}', keys: '={{$json.keys}}' }, input);
+		const { out, error } = await run(
+			sb,
+			dialect,
+			{ operation: 'deleteKeys', memberId: '={{$json.id}}', keys: '={{$json.keys}}' },
+			input,
+		);
 		expect(error).toBeUndefined();
 		expect(sb.requests.map((r) => [r.method, r.path, r.body])).toEqual([
-			['DELETE', `${dialect.path}/data-format-name`, { a: ['grade', 'points', 'joined'], b: ['points'] }],
+			[
+				'DELETE',
+				`${dialect.path}/data-format-name`,
+				{ a: ['grade', 'points', 'joined'], b: ['points'] },
+			],
 		]);
 		expect(dialect.store(sb).has('a')).toBe(false);
-		expect(Object.fromEntries(dialect.store(sb).get('b') ?? [])).toEqual({ grade: 'g', joined: '2024-01-01' });
+		expect(Object.fromEntries(dialect.store(sb).get('b') ?? [])).toEqual({
+			grade: 'g',
+			joined: '2024-01-01',
+		});
 		expect(out[0].map((i) => [i.json, pairsOf(i)])).toEqual([
-			[{ memberId: 'a', keys: ['grade', 'points', 'joined'], deleted: true, batchDeletedCount: 4 }, [0, 2]],
+			[
+				{ memberId: 'a', keys: ['grade', 'points', 'joined'], deleted: true, batchDeletedCount: 4 },
+				[0, 2],
+			],
 			[{ memberId: 'b', keys: ['points'], deleted: true, batchDeletedCount: 4 }, [1]],
 		]);
-		expect(out[1].map((i) => [i.json.code, i.json.field, i.json.memberId, pairsOf(i)])).toEqual([['-9997', 'keys', 'b', [3]]]);
+		expect(out[1].map((i) => [i.json.code, i.json.field, i.json.memberId, pairsOf(i)])).toEqual([
+			['-9997', 'keys', 'b', [3]],
+		]);
 		expectAllAccounted(out, input.length);
 	});
 
@@ -101,13 +155,24 @@ describe.each(DIALECTS)('%s: deleteKeys', (_name, dialect) => {
 		const { out } = await run(
 			sb,
 			dialect,
-			{ operation: 'deleteKeys', memberId: '={{$json.id}}', keys: 'grade', options: { batchSize: 1 } },
+			{
+				operation: 'deleteKeys',
+				memberId: '={{$json.id}}',
+				keys: 'grade',
+				options: { batchSize: 1 },
+			},
 			[{ id: 'a' }, { id: 'b' }, { id: 'c' }],
 		);
 		expect(sb.requests).toHaveLength(3);
 		expect(out[0].map((i) => i.json.memberId)).toEqual(['a', 'c']);
 		expect(out[1].map((i) => i.json)).toEqual([
-			{ code: '-1010', message: expect.stringMatching(/30 minutes/), memberId: 'b', keys: ['grade'], retryAfter: expect.any(String) },
+			{
+				code: '-1010',
+				message: expect.stringMatching(/30 minutes/),
+				memberId: 'b',
+				keys: ['grade'],
+				retryAfter: expect.any(String),
+			},
 		]);
 		expect(dialect.store(sb).get('b')?.has('grade')).toBe(true);
 		expect(dialect.store(sb).get('a')?.has('grade')).toBe(false);
@@ -115,7 +180,12 @@ describe.each(DIALECTS)('%s: deleteKeys', (_name, dialect) => {
 
 	it('accepts the keys as an array from an expression', async () => {
 		seed(dialect.store(sb), ['a']);
-		await run(sb, dialect, { operation: 'deleteKeys', memberId: 'a', keys: '={{ ["grade", " points ", ""] }}' }, [{}]);
+		await run(
+			sb,
+			dialect,
+			{ operation: 'deleteKeys', memberId: 'a', keys: '={{ ["grade", " points ", ""] }}' },
+			[{}],
+		);
 		expect(sb.requests[0].body).toEqual({ a: ['grade', 'points'] });
 	});
 });

@@ -5,7 +5,12 @@
 import { DateTime } from 'luxon';
 import { readFailureRows } from '../../nodes/shared/answers';
 import { readCount } from '../../nodes/CampaignData/helpers/results';
-import { DateFormatter, isoDateTimeToDay, splitList, toWireValue } from '../../nodes/CampaignData/helpers/mapping';
+import {
+	DateFormatter,
+	isoDateTimeToDay,
+	splitList,
+	toWireValue,
+} from '../../nodes/CampaignData/helpers/mapping';
 import { readMemberId } from '../../nodes/shared/values';
 import { readNextPageSeq } from '../../nodes/CampaignData/read/paging';
 
@@ -45,12 +50,21 @@ describe('toWireValue', () => {
 	});
 
 	it('turns JS dates, Luxon DateTimes and their text into the day in the zone', () => {
-		expect(toWireValue(new Date('2024-03-05T23:30:00Z'), seoul)).toEqual({ ok: true, value: '2024-03-06' });
-		expect(toWireValue(new Date('2024-03-05T23:30:00Z'), utc)).toEqual({ ok: true, value: '2024-03-05' });
+		expect(toWireValue(new Date('2024-03-05T23:30:00Z'), seoul)).toEqual({
+			ok: true,
+			value: '2024-03-06',
+		});
+		expect(toWireValue(new Date('2024-03-05T23:30:00Z'), utc)).toEqual({
+			ok: true,
+			value: '2024-03-05',
+		});
 		const dt = DateTime.fromISO('2024-03-05T23:30:00Z');
 		expect(toWireValue(dt, seoul)).toEqual({ ok: true, value: '2024-03-06' });
 		expect(toWireValue(dt.toString(), seoul)).toEqual({ ok: true, value: '2024-03-06' });
-		expect(toWireValue(new Date('0099-01-02T00:00:00Z'), utc)).toEqual({ ok: true, value: '0099-01-02' });
+		expect(toWireValue(new Date('0099-01-02T00:00:00Z'), utc)).toEqual({
+			ok: true,
+			value: '0099-01-02',
+		});
 	});
 
 	it.each([

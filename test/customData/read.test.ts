@@ -7,7 +7,8 @@ import { fill, run, scriptedCredential, startPageServer } from './support';
 
 const sb = useSandbox();
 
-const entryId = (json: { memberId?: unknown; key?: unknown }) => `${String(json.memberId)}/${String(json.key)}`;
+const entryId = (json: { memberId?: unknown; key?: unknown }) =>
+	`${String(json.memberId)}/${String(json.key)}`;
 
 describe.each(DIALECTS)('%s: getAll', (_name, dialect) => {
 	it.each(['null', 'absent', 'emptyString', 'emptyPage'] as const)(
@@ -43,7 +44,9 @@ describe.each(DIALECTS)('%s: getAll', (_name, dialect) => {
 
 	it('stops at limit 10 with one request', async () => {
 		fill(dialect.store(sb), 500, 5);
-		const { out } = await run(sb, dialect, { operation: 'getAll', returnAll: false, limit: 10 }, [{}]);
+		const { out } = await run(sb, dialect, { operation: 'getAll', returnAll: false, limit: 10 }, [
+			{},
+		]);
 		expect(out[0]).toHaveLength(10);
 		expect(sb.requests).toHaveLength(1);
 		expect(sb.requests[0].query).toEqual({});
@@ -62,9 +65,21 @@ describe.each(DIALECTS)('%s: getAll', (_name, dialect) => {
 	});
 
 	it('outputs one item per member with the keys as fields', async () => {
-		dialect.store(sb).set('a', new Map<string, string | number>([['grade', 'gold'], ['points', 7], ['memberId', 'x']]));
+		dialect.store(sb).set(
+			'a',
+			new Map<string, string | number>([
+				['grade', 'gold'],
+				['points', 7],
+				['memberId', 'x'],
+			]),
+		);
 		dialect.store(sb).set('b', new Map<string, string | number>([['grade', 'silver']]));
-		const { out } = await run(sb, dialect, { operation: 'getAll', returnAll: true, options: { outputFormat: 'member' } }, [{}]);
+		const { out } = await run(
+			sb,
+			dialect,
+			{ operation: 'getAll', returnAll: true, options: { outputFormat: 'member' } },
+			[{}],
+		);
 		expect(out[0].map((i) => i.json)).toEqual([
 			{ memberId: 'a', grade: 'gold', points: 7, 'memberId (key)': 'x' },
 			{ memberId: 'b', grade: 'silver' },
@@ -84,30 +99,55 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 	const odd = ['a&b=c', 'x#y', 'with space', '김철수', '100%+/?', 'plus+sign', '__proto__'];
 
 	it('URL-encodes member ids whatever they contain and returns only that member', async () => {
-		for (const id of odd) dialect.store(sb).set(id, new Map<string, string | number>([['grade', `g-${id}`]]));
+		for (const id of odd)
+			dialect.store(sb).set(id, new Map<string, string | number>([['grade', `g-${id}`]]));
 		dialect.store(sb).set('a', new Map<string, string | number>([['grade', 'other']]));
-		const { out, error } = await run(sb, dialect, { operation: 'get', memberId: '={{$json.id}}' }, odd.map((id) => ({ id })));
+		const { out, error } = await run(
+			sb,
+			dialect,
+			{ operation: 'get', memberId: '={{$json.id}}' },
+			odd.map((id) => ({ id })),
+		);
 		expect(error).toBeUndefined();
-		expect(out[0].map((i) => i.json)).toEqual(odd.map((id) => ({ memberId: id, key: 'grade', value: `g-${id}` })));
+		expect(out[0].map((i) => i.json)).toEqual(
+			odd.map((id) => ({ memberId: id, key: 'grade', value: `g-${id}` })),
+		);
 		expect(pairedIndexes(out[0])).toEqual(odd.map((_, i) => i));
 		expect(sb.requests.map((r) => r.query)).toEqual(odd.map((memberId) => ({ memberId })));
 	});
 
 	it('follows pages of one member and outputs one item per member (also when it has no data)', async () => {
 		sb.configure({ pageSize: 2 });
-		dialect.store(sb).set('a', new Map<string, string | number>([['k1', 1], ['k2', 2], ['k3', 3]]));
+		dialect.store(sb).set(
+			'a',
+			new Map<string, string | number>([
+				['k1', 1],
+				['k2', 2],
+				['k3', 3],
+			]),
+		);
 		const { out } = await run(
 			sb,
 			dialect,
 			{ operation: 'get', memberId: '={{$json.id}}', options: { outputFormat: 'member' } },
 			[{ id: 'a' }, { id: 'nobody' }],
 		);
-		expect(out[0].map((i) => i.json)).toEqual([{ memberId: 'a', k1: 1, k2: 2, k3: 3 }, { memberId: 'nobody' }]);
-		expect(sb.requests.map((r) => r.query)).toEqual([{ memberId: 'a' }, { seq: expect.any(String) }, { memberId: 'nobody' }]);
+		expect(out[0].map((i) => i.json)).toEqual([
+			{ memberId: 'a', k1: 1, k2: 2, k3: 3 },
+			{ memberId: 'nobody' },
+		]);
+		expect(sb.requests.map((r) => r.query)).toEqual([
+			{ memberId: 'a' },
+			{ seq: expect.any(String) },
+			{ memberId: 'nobody' },
+		]);
 	});
 
 	it('stops with a clear error for an empty member id (never reads everything instead)', async () => {
-		const { error } = await run(sb, dialect, { operation: 'get', memberId: '={{$json.id}}' }, [{ id: 'a' }, { id: '  ' }]);
+		const { error } = await run(sb, dialect, { operation: 'get', memberId: '={{$json.id}}' }, [
+			{ id: 'a' },
+			{ id: '  ' },
+		]);
 		expect(error?.message).toMatch(/Member ID is empty/);
 		// Every request named member "a": none without a memberId (that would read every member).
 		expect(sb.requests.map((r) => r.query)).toEqual(sb.requests.map(() => ({ memberId: 'a' })));
@@ -156,7 +196,9 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 describe('transient faults', () => {
 	it('retries a page that failed with an HTML 503 and loses nothing', async () => {
 		fill(CUSTOM.store(sb), 300, 5);
-		sb.configure({ faults: { kinds: ['http503html'], firstN: 1, match: (r) => r.method === 'GET' } });
+		sb.configure({
+			faults: { kinds: ['http503html'], firstN: 1, match: (r) => r.method === 'GET' },
+		});
 		const { out, error } = await run(sb, CUSTOM, { operation: 'getAll', returnAll: true }, [{}]);
 		expect(error).toBeUndefined();
 		expect(out[0]).toHaveLength(1500);
@@ -171,19 +213,36 @@ describe('paging guards and volume (scripted server)', () => {
 			const seq = url.searchParams.get('seq');
 			// page 1 -> 7, page 7 -> 8, page 8 -> 7 again (a loop)
 			const next = seq === null ? 7 : seq === '7' ? '8' : 7;
-			return { processValue: { nextPageSeq: next, dataList: [{ memberId: `m${seq}`, customDataKey: 'k', customDataValue: 1 }] } };
+			return {
+				processValue: {
+					nextPageSeq: next,
+					dataList: [{ memberId: `m${seq}`, customDataKey: 'k', customDataValue: 1 }],
+				},
+			};
 		});
 		try {
-			const { error } = await run({ baseUrl: '', apiKey: '' }, CUSTOM, { operation: 'getAll', returnAll: true }, [{}], {
-				credentials: scriptedCredential(server.baseUrl),
-			});
+			const { error } = await run(
+				{ baseUrl: '', apiKey: '' },
+				CUSTOM,
+				{ operation: 'getAll', returnAll: true },
+				[{}],
+				{
+					credentials: scriptedCredential(server.baseUrl),
+				},
+			);
 			expect(error?.message).toMatch(/same next-page marker twice \(nextPageSeq "7"\)/);
 			expect(server.seen).toHaveLength(3);
 			// Under "Continue" the item becomes one error item; the entries read before the loop are not half-delivered.
-			const cont = await run({ baseUrl: '', apiKey: '' }, CUSTOM, { operation: 'getAll', returnAll: true }, [{}], {
-				credentials: scriptedCredential(server.baseUrl),
-				onError: 'continueRegularOutput',
-			});
+			const cont = await run(
+				{ baseUrl: '', apiKey: '' },
+				CUSTOM,
+				{ operation: 'getAll', returnAll: true },
+				[{}],
+				{
+					credentials: scriptedCredential(server.baseUrl),
+					onError: 'continueRegularOutput',
+				},
+			);
 			expect(cont.out[0]).toHaveLength(1);
 			expect(cont.out[0][0].json.error).toMatch(/same next-page marker/);
 			expect(cont.out[0][0].pairedItem).toEqual({ item: 0 });
@@ -192,28 +251,46 @@ describe('paging guards and volume (scripted server)', () => {
 		}
 	});
 
-	it.each(DIALECTS)('%s: an empty page ends the listing even when it still names a next page', async (_name, dialect) => {
-		const server = await startPageServer((url) => {
-			const seq = url.searchParams.get('seq');
-			if (seq === null) {
-				const dataList = [1, 2, 3].map((n) => ({ memberId: `m${n}`, [dialect.keyField]: 'k', [dialect.valueField]: n }));
-				return { processValue: { nextPageSeq: 'p2', dataList } };
-			}
-			// A service that keeps naming pages after the last entry: trusting it would never end.
-			return { processValue: { nextPageSeq: `after-${seq}`, dataList: [] } };
-		});
-		try {
-			const { out, error } = await run({ baseUrl: '', apiKey: '' }, dialect, { operation: 'getAll', returnAll: true }, [{}], {
-				credentials: scriptedCredential(server.baseUrl),
+	it.each(DIALECTS)(
+		'%s: an empty page ends the listing even when it still names a next page',
+		async (_name, dialect) => {
+			const server = await startPageServer((url) => {
+				const seq = url.searchParams.get('seq');
+				if (seq === null) {
+					const dataList = [1, 2, 3].map((n) => ({
+						memberId: `m${n}`,
+						[dialect.keyField]: 'k',
+						[dialect.valueField]: n,
+					}));
+					return { processValue: { nextPageSeq: 'p2', dataList } };
+				}
+				// A service that keeps naming pages after the last entry: trusting it would never end.
+				return { processValue: { nextPageSeq: `after-${seq}`, dataList: [] } };
 			});
-			expect(error).toBeUndefined();
-			expect(out[0].map((i) => i.json)).toEqual([1, 2, 3].map((n) => ({ memberId: `m${n}`, key: 'k', value: n })));
-			expect(server.seen.map((r) => new URL(r.url, 'http://x').searchParams.get('seq'))).toEqual([null, 'p2']);
-			expect(server.seen.every((r) => r.url.startsWith(dialect.path))).toBe(true);
-		} finally {
-			await server.close();
-		}
-	});
+			try {
+				const { out, error } = await run(
+					{ baseUrl: '', apiKey: '' },
+					dialect,
+					{ operation: 'getAll', returnAll: true },
+					[{}],
+					{
+						credentials: scriptedCredential(server.baseUrl),
+					},
+				);
+				expect(error).toBeUndefined();
+				expect(out[0].map((i) => i.json)).toEqual(
+					[1, 2, 3].map((n) => ({ memberId: `m${n}`, key: 'k', value: n })),
+				);
+				expect(server.seen.map((r) => new URL(r.url, 'http://x').searchParams.get('seq'))).toEqual([
+					null,
+					'p2',
+				]);
+				expect(server.seen.every((r) => r.url.startsWith(dialect.path))).toBe(true);
+			} finally {
+				await server.close();
+			}
+		},
+	);
 
 	it('reads 200,000 entries in 200 pages, in order, none repeated (speed: npm run bench)', async () => {
 		const total = 200000;
@@ -222,15 +299,25 @@ describe('paging guards and volume (scripted server)', () => {
 			const start = Number(url.searchParams.get('seq') ?? 0);
 			const dataList = [];
 			for (let n = start; n < Math.min(total, start + pageSize); n++) {
-				dataList.push({ memberId: `m${Math.floor(n / 4)}`, customDataKey: `k${n % 4}`, customDataValue: n });
+				dataList.push({
+					memberId: `m${Math.floor(n / 4)}`,
+					customDataKey: `k${n % 4}`,
+					customDataValue: n,
+				});
 			}
 			const next = start + pageSize < total ? String(start + pageSize) : null;
 			return { processValue: { nextPageSeq: next, dataList } };
 		});
 		try {
-			const { out, error } = await run({ baseUrl: '', apiKey: '' }, CUSTOM, { operation: 'getAll', returnAll: true }, [{}], {
-				credentials: scriptedCredential(server.baseUrl),
-			});
+			const { out, error } = await run(
+				{ baseUrl: '', apiKey: '' },
+				CUSTOM,
+				{ operation: 'getAll', returnAll: true },
+				[{}],
+				{
+					credentials: scriptedCredential(server.baseUrl),
+				},
+			);
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(200);
 			expect(out[0]).toHaveLength(total);

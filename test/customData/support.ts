@@ -33,7 +33,11 @@ export async function run(
 }
 
 /** Fills a store with `members` members of `keysPer` keys each: m00000 -> { k0: 0, k1: 1, ... }. */
-export function fill(store: Map<string, Map<string, string | number>>, members: number, keysPer: number): void {
+export function fill(
+	store: Map<string, Map<string, string | number>>,
+	members: number,
+	keysPer: number,
+): void {
 	for (let m = 0; m < members; m++) {
 		const entries = new Map<string, string | number>();
 		for (let k = 0; k < keysPer; k++) entries.set(`k${k}`, m * keysPer + k);
@@ -48,7 +52,11 @@ export type PageServer = ScriptedServer;
  * processValue (and code) `page` returns.
  */
 export async function startPageServer(
-	page: (url: URL, index: number, body: string) => { processCode?: number | string; processValue: unknown },
+	page: (
+		url: URL,
+		index: number,
+		body: string,
+	) => { processCode?: number | string; processValue: unknown },
 ): Promise<PageServer> {
 	return await startScripted((req, index) => {
 		const answer = page(new URL(req.url, 'http://127.0.0.1'), index, req.body);
@@ -57,7 +65,10 @@ export async function startPageServer(
 }
 
 /** A credential for a scripted server (its key is never checked). */
-export const scriptedCredential = (baseUrl: string) => ({ baseUrl, apiKey: 'scripted-test-credential' });
+export const scriptedCredential = (baseUrl: string) => ({
+	baseUrl,
+	apiKey: 'scripted-test-credential',
+});
 
 /** The keys the write tests register before each test (the sandbox forgets them between tests). */
 export function registerWriteKeys(sb: Sandbox): void {

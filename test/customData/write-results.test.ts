@@ -4,7 +4,14 @@
  * The create and update rules of both data nodes are in write.test.ts.
  */
 import { CUSTOM, LEGACY, expectAllAccounted, pairsOf, useSandbox } from '../support';
-import { asObject, registerWriteKeys, run, scriptedCredential, startPageServer, storedOf } from './support';
+import {
+	asObject,
+	registerWriteKeys,
+	run,
+	scriptedCredential,
+	startPageServer,
+	storedOf,
+} from './support';
 
 const sb = useSandbox();
 registerWriteKeys(sb);
@@ -25,10 +32,38 @@ describe('custom data v2: partial success (failure rows)', () => {
 		expect(sb.requests[0].processCode).toBe(1);
 		const failed = out[1].map((i) => ({ ...i.json, pairedItem: pairsOf(i) }));
 		expect(failed).toEqual([
-			{ code: 'F02', message: expect.stringMatching(/format/), memberId: 'a', key: 'points', value: 'not a number', pairedItem: [0] },
-			{ code: 'F01', message: expect.stringMatching(/not registered/), memberId: 'a', key: 'unknownKey', value: 'x', pairedItem: [0] },
-			{ code: 'F02', message: expect.any(String), memberId: 'b', key: 'joined', value: '2024-13-45', pairedItem: [1] },
-			{ code: 'F01', message: expect.any(String), memberId: 'c', key: 'unknownKey', value: 'only bad', pairedItem: [2, 3] },
+			{
+				code: 'F02',
+				message: expect.stringMatching(/format/),
+				memberId: 'a',
+				key: 'points',
+				value: 'not a number',
+				pairedItem: [0],
+			},
+			{
+				code: 'F01',
+				message: expect.stringMatching(/not registered/),
+				memberId: 'a',
+				key: 'unknownKey',
+				value: 'x',
+				pairedItem: [0],
+			},
+			{
+				code: 'F02',
+				message: expect.any(String),
+				memberId: 'b',
+				key: 'joined',
+				value: '2024-13-45',
+				pairedItem: [1],
+			},
+			{
+				code: 'F01',
+				message: expect.any(String),
+				memberId: 'c',
+				key: 'unknownKey',
+				value: 'only bad',
+				pairedItem: [2, 3],
+			},
 		]);
 		expect(out[0].map((i) => ({ ...i.json, pairedItem: pairsOf(i) }))).toEqual([
 			{ memberId: 'a', keys: ['grade'], values: { grade: 'gold' }, pairedItem: [0] },
@@ -46,13 +81,17 @@ describe('custom data v2: partial success (failure rows)', () => {
 			{ memberId: 'a', unknownKey: 2 },
 		];
 		const { out } = await run(sb, CUSTOM, { operation: 'create' }, input);
-		expect(out[1].map((i) => [i.json.key, i.json.value, pairsOf(i)])).toEqual([['unknownKey', 2, [0, 1]]]);
+		expect(out[1].map((i) => [i.json.key, i.json.value, pairsOf(i)])).toEqual([
+			['unknownKey', 2, [0, 1]],
+		]);
 		expect(out[0].map((i) => [i.json.keys, pairsOf(i)])).toEqual([[['grade'], [0, 1]]]);
 	});
 
 	it('handles 2,500 items with failures spread over 3 chunks, accounting for every item', async () => {
 		const input = Array.from({ length: 2500 }, (_, i) =>
-			i % 10 === 0 ? { memberId: `m${i}`, points: 'bad' } : { memberId: `m${i}`, points: i, grade: 'g' },
+			i % 10 === 0
+				? { memberId: `m${i}`, points: 'bad' }
+				: { memberId: `m${i}`, points: i, grade: 'g' },
 		);
 		const { out } = await run(sb, CUSTOM, { operation: 'create' }, input);
 		expect(sb.requests).toHaveLength(3);
@@ -68,17 +107,27 @@ describe('custom data v2: partial success (failure rows)', () => {
 			if (index === 1) return { processCode: -1004, processValue: null };
 			return {
 				processCode: 1,
-				processValue: { failList: [{ memberId: members[0], failKey: 'k', failValue: 'v', failCode: 'F01' }] },
+				processValue: {
+					failList: [{ memberId: members[0], failKey: 'k', failValue: 'v', failCode: 'F01' }],
+				},
 			};
 		});
 		try {
 			const input = Array.from({ length: 5 }, (_, i) => ({ memberId: `m${i}`, k: 'v', other: i }));
-			const { out, error } = await run({ baseUrl: '', apiKey: '' }, CUSTOM, { operation: 'create', options: { batchSize: 2 } }, input, {
-				credentials: scriptedCredential(server.baseUrl),
-			});
+			const { out, error } = await run(
+				{ baseUrl: '', apiKey: '' },
+				CUSTOM,
+				{ operation: 'create', options: { batchSize: 2 } },
+				input,
+				{
+					credentials: scriptedCredential(server.baseUrl),
+				},
+			);
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(3);
-			expect(out[1].map((i) => [i.json.code, i.json.memberId, i.json.key ?? null, pairsOf(i)])).toEqual([
+			expect(
+				out[1].map((i) => [i.json.code, i.json.memberId, i.json.key ?? null, pairsOf(i)]),
+			).toEqual([
 				['F01', 'm0', 'k', [0]],
 				['-1004', 'm2', null, [2]],
 				['-1004', 'm3', null, [3]],
@@ -100,7 +149,9 @@ describe('custom data v2: partial success (failure rows)', () => {
 
 describe('transient faults on writes', () => {
 	it('retries a chunk that failed with a server error (idempotent) and stores everything once', async () => {
-		sb.configure({ faults: { kinds: ['code-9999'], firstN: 1, match: (r) => r.method === 'POST' } });
+		sb.configure({
+			faults: { kinds: ['code-9999'], firstN: 1, match: (r) => r.method === 'POST' },
+		});
 		const input = Array.from({ length: 1500 }, (_, i) => ({ memberId: `m${i}`, grade: 'g' }));
 		const { out, error } = await run(sb, CUSTOM, { operation: 'create' }, input);
 		expect(error).toBeUndefined();
@@ -111,7 +162,9 @@ describe('transient faults on writes', () => {
 
 	it('fails the whole call when the fault persists after the retries', async () => {
 		sb.configure({ faults: { kinds: ['http502html'] } });
-		const { error } = await run(sb, CUSTOM, { operation: 'create', options: { maxRetries: 1 } }, [{ memberId: 'a', grade: 'g' }]);
+		const { error } = await run(sb, CUSTOM, { operation: 'create', options: { maxRetries: 1 } }, [
+			{ memberId: 'a', grade: 'g' },
+		]);
 		expect(error?.message).toMatch(/HTTP 502.*after 2 attempts/);
 		expect(sb.requests).toHaveLength(2);
 	});
@@ -124,8 +177,22 @@ describe('legacy data v1: counts', () => {
 			{ memberId: 'b', grade: 'y' },
 		]);
 		expect(out[0].map((i) => i.json)).toEqual([
-			{ memberId: 'a', keys: ['grade', 'points'], values: { grade: 'x', points: 1 }, confirmed: true, batchSentCount: 3, batchStoredCount: 3 },
-			{ memberId: 'b', keys: ['grade'], values: { grade: 'y' }, confirmed: true, batchSentCount: 3, batchStoredCount: 3 },
+			{
+				memberId: 'a',
+				keys: ['grade', 'points'],
+				values: { grade: 'x', points: 1 },
+				confirmed: true,
+				batchSentCount: 3,
+				batchStoredCount: 3,
+			},
+			{
+				memberId: 'b',
+				keys: ['grade'],
+				values: { grade: 'y' },
+				confirmed: true,
+				batchSentCount: 3,
+				batchStoredCount: 3,
+			},
 		]);
 	});
 
@@ -149,7 +216,16 @@ describe('outputs in the real engine', () => {
 		const { runWorkflow } = await import('../support/engine');
 		const result = await runWorkflow({
 			nodes: [
-				{ id: 's', name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify([{ memberId: 'a', grade: 'ok', nope: 1 }, { memberId: '' }]) } },
+				{
+					id: 's',
+					name: 'Source',
+					type: 'test.source',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {
+						items: JSON.stringify([{ memberId: 'a', grade: 'ok', nope: 1 }, { memberId: '' }]),
+					},
+				},
 				{
 					id: 'w',
 					name: 'Write',
@@ -165,7 +241,11 @@ describe('outputs in the real engine', () => {
 					type: 'n8n-nodes-campaign-messaging.campaignCustomData',
 					typeVersion: 1,
 					position: [400, 100],
-					parameters: { operation: 'get', memberId: '=x{{$json.code}}', options: { retryDelayMs: 0 } },
+					parameters: {
+						operation: 'get',
+						memberId: '=x{{$json.code}}',
+						options: { retryDelayMs: 0 },
+					},
 					credentials: { campaignApi: { id: '1', name: 'c' } },
 				},
 			],
@@ -192,7 +272,14 @@ describe('declared outputs', () => {
 			const nodeType = loadPackage().nodes.get(`n8n-nodes-campaign-messaging.${type}`);
 			if (!nodeType) throw new Error(`${type} not built`);
 			const outputsFor = (operation: string) => {
-				const node = { id: 'n', name: 'N', type: `n8n-nodes-campaign-messaging.${type}`, typeVersion: 1, position: [0, 0] as [number, number], parameters: { operation } };
+				const node = {
+					id: 'n',
+					name: 'N',
+					type: `n8n-nodes-campaign-messaging.${type}`,
+					typeVersion: 1,
+					position: [0, 0] as [number, number],
+					parameters: { operation },
+				};
 				const workflow = new Workflow({
 					nodes: [node],
 					connections: {},

@@ -26,7 +26,12 @@ let sb: Sandbox;
 let userFolder: string;
 
 const phone = (n: number) => `8210${String(20000000 + n).slice(-8)}`;
-const event = (n: number, campaign = 'WELCOME', orderId = `order-${n}`) => ({ orderId, campaign, phone: phone(n), name: `Kim ${n}` });
+const event = (n: number, campaign = 'WELCOME', orderId = `order-${n}`) => ({
+	orderId,
+	campaign,
+	phone: phone(n),
+	name: `Kim ${n}`,
+});
 
 /**
  * Manual Trigger -> the events -> one item each -> Campaign Alimtalk with a key. The events are
@@ -34,7 +39,14 @@ const event = (n: number, campaign = 'WELCOME', orderId = `order-${n}`) => ({ or
  * startBarrier); fetched events carry `run`, which is sent along as a template variable.
  */
 function workflow(id: string, source: Json[] | string, options: Json): Json {
-	const node = (n: number, name: string, type: string, typeVersion: number, parameters: Json, extra: Json = {}) => ({
+	const node = (
+		n: number,
+		name: string,
+		type: string,
+		typeVersion: number,
+		parameters: Json,
+		extra: Json = {},
+	) => ({
 		id: `dd000000-0000-4000-8000-${id.length}${String(n).padStart(11, '0')}`,
 		name,
 		type,
@@ -51,8 +63,15 @@ function workflow(id: string, source: Json[] | string, options: Json): Json {
 			node(0, 'Start', 'n8n-nodes-base.manualTrigger', 1, {}),
 			typeof source === 'string'
 				? node(1, 'Events', 'n8n-nodes-base.httpRequest', 4.2, { url: source, options: {} })
-				: node(1, 'Events', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify({ events: source }), options: {} }),
-			node(2, 'One item per event', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'events', options: {} }),
+				: node(1, 'Events', 'n8n-nodes-base.set', 3.4, {
+						mode: 'raw',
+						jsonOutput: JSON.stringify({ events: source }),
+						options: {},
+					}),
+			node(2, 'One item per event', 'n8n-nodes-base.splitOut', 1, {
+				fieldToSplitOut: 'events',
+				options: {},
+			}),
 			node(
 				3,
 				'Send',
@@ -70,7 +89,11 @@ function workflow(id: string, source: Json[] | string, options: Json): Json {
 					},
 					options: { deduplicationKey: '={{ $json.orderId }}', retryDelayMs: 0, ...options },
 				},
-				{ credentials: { campaignApi: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name } } },
+				{
+					credentials: {
+						campaignApi: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name },
+					},
+				},
 			),
 		],
 		connections: {
@@ -92,15 +115,25 @@ async function importWorkflow(wf: Json): Promise<void> {
 /** Runs the workflow with `n8n execute`; returns the Send node's Success and Failed items. */
 async function execute(id: string, label: string): Promise<{ success: Json[]; failed: Json[] }> {
 	const result = await rt.executeWorkflow(paths, userFolder, id);
-	fs.writeFileSync(path.join(ARTIFACTS, `${label}.execute.log`), `${result.stdout}\n--- stderr ---\n${result.stderr}`);
+	fs.writeFileSync(
+		path.join(ARTIFACTS, `${label}.execute.log`),
+		`${result.stdout}\n--- stderr ---\n${result.stderr}`,
+	);
 	if (result.code !== 0 || !result.data) {
-		throw new Error(`n8n execute --id ${id} failed (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
+		throw new Error(
+			`n8n execute --id ${id} failed (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
 	}
 	const task = (result.data as Json).data.resultData.runData.Send?.[0];
-	if (!task || task.error) throw new Error(`Send did not run: ${JSON.stringify(task?.error ?? null).slice(0, 1000)}`);
-	const items = (output: number) => ((task.data?.main?.[output] ?? []) as Json[]).map((item) => item.json as Json);
+	if (!task || task.error)
+		throw new Error(`Send did not run: ${JSON.stringify(task?.error ?? null).slice(0, 1000)}`);
+	const items = (output: number) =>
+		((task.data?.main?.[output] ?? []) as Json[]).map((item) => item.json as Json);
 	const run = { success: items(0), failed: items(1) };
-	fs.writeFileSync(path.join(ARTIFACTS, `${label}.items.json`), `${JSON.stringify(run, null, 2)}\n`);
+	fs.writeFileSync(
+		path.join(ARTIFACTS, `${label}.items.json`),
+		`${JSON.stringify(run, null, 2)}\n`,
+	);
 	return run;
 }
 
@@ -110,7 +143,9 @@ async function execute(id: string, label: string): Promise<{ success: Json[]; fa
  * processes start sending at the same moment whatever their boot took. After 2 minutes it answers
  * those that came (the overlap assertions then fail).
  */
-async function startBarrier(runs: Json[][]): Promise<{ url: string; arrivals: number[]; close: () => Promise<void> }> {
+async function startBarrier(
+	runs: Json[][],
+): Promise<{ url: string; arrivals: number[]; close: () => Promise<void> }> {
 	const waiting: Array<() => void> = [];
 	const arrivals: number[] = [];
 	let arrived = 0;
@@ -125,7 +160,9 @@ async function startBarrier(runs: Json[][]): Promise<{ url: string; arrivals: nu
 		arrivals.push(Date.now());
 		const run = String.fromCharCode(97 + n);
 		const events = (runs[n] ?? []).map((e) => ({ ...e, run }));
-		waiting.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events })));
+		waiting.push(() =>
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events })),
+		);
 		if (open || arrived >= runs.length) release();
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -146,35 +183,54 @@ const sendsPerPhone = () => {
 	return counts;
 };
 
-beforeAll(async () => {
-	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
-	fs.mkdirSync(ARTIFACTS, { recursive: true });
-	await rt.buildPackage();
-	paths = await rt.ensureRuntime();
-	sb = await startSandbox({});
-	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-	sb.addCampaign('LATER', { requiredVariables: ['name'], templateState: 'blocked' });
-	userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
-	await rt.installPackage(userFolder, await rt.packPackage(path.join(ARTIFACTS, 'pack')));
-	await rt.importCredentials(paths, userFolder, [
-		{ ...rt.SANDBOX_CREDENTIAL, data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' } },
-	]);
-}, 60 * 60 * 1000);
+beforeAll(
+	async () => {
+		fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+		fs.mkdirSync(ARTIFACTS, { recursive: true });
+		await rt.buildPackage();
+		paths = await rt.ensureRuntime();
+		sb = await startSandbox({});
+		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+		sb.addCampaign('LATER', { requiredVariables: ['name'], templateState: 'blocked' });
+		userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
+		await rt.installPackage(userFolder, await rt.packPackage(path.join(ARTIFACTS, 'pack')));
+		await rt.importCredentials(paths, userFolder, [
+			{
+				...rt.SANDBOX_CREDENTIAL,
+				data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
+			},
+		]);
+	},
+	60 * 60 * 1000,
+);
 
 afterAll(async () => {
 	await sb?.close();
 	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 });
 
-describe('Deduplication Key on n8n\'s real store (n8n execute, SQLite)', () => {
+describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 	test('across executions: duplicates skipped, a rejected send sent once fixed, delivery unknown never resent', async () => {
-		const events = [event(0), event(1), event(2, 'LATER'), event(3, 'WELCOME', 'order-1'), event(4)];
+		const events = [
+			event(0),
+			event(1),
+			event(2, 'LATER'),
+			event(3, 'WELCOME', 'order-1'),
+			event(4),
+		];
 		await importWorkflow(workflow(WORKFLOW_ID, events, { concurrency: 1 }));
 
 		// Run 1: the first request gets a server error after the message went out (delivery unknown).
 		sb.configure({ faults: { kinds: ['code7999'], firstN: 1, phase: 'after' } });
 		const first = await execute(WORKFLOW_ID, 'run-1');
-		expect(first.failed.map((j) => [j.phoneNumber, j.code, j.deliveryUnknown ?? false, j.deduplicationKeyKept])).toEqual([
+		expect(
+			first.failed.map((j) => [
+				j.phoneNumber,
+				j.code,
+				j.deliveryUnknown ?? false,
+				j.deduplicationKeyKept,
+			]),
+		).toEqual([
 			[phone(0), '7999', true, true],
 			[phone(2), '7007', false, false],
 		]);
@@ -183,14 +239,19 @@ describe('Deduplication Key on n8n\'s real store (n8n execute, SQLite)', () => {
 			[phone(3), 'skipped'],
 			[phone(4), 'sent'],
 		]);
-		expect(first.success[1]).toMatchObject({ duplicate: true, duplicateOfItem: 1, deduplicationKey: 'order-1' });
+		expect(first.success[1]).toMatchObject({
+			duplicate: true,
+			duplicateOfItem: 1,
+			deduplicationKey: 'order-1',
+		});
 
 		// Run 2: the fault is gone and the blocked campaign is fixed: only the rejected one goes out;
 		// the one whose answer was lost is not resent, and not reported as sent either.
 		sb.configure({ faults: undefined });
 		sb.addCampaign('LATER', { requiredVariables: ['name'] });
 		const unconfirmed = [[phone(0), 'earlierSendUnconfirmed', true, true]];
-		const failedOf = (run: { failed: Json[] }) => run.failed.map((j) => [j.phoneNumber, j.code, j.deliveryUnknown, j.deduplicationKeyKept]);
+		const failedOf = (run: { failed: Json[] }) =>
+			run.failed.map((j) => [j.phoneNumber, j.code, j.deliveryUnknown, j.deduplicationKeyKept]);
 		const second = await execute(WORKFLOW_ID, 'run-2');
 		expect(failedOf(second)).toEqual(unconfirmed);
 		expect(second.success.map((j) => [j.phoneNumber, j.status])).toEqual([
@@ -203,7 +264,12 @@ describe('Deduplication Key on n8n\'s real store (n8n execute, SQLite)', () => {
 		// Run 3: nothing left to send.
 		const third = await execute(WORKFLOW_ID, 'run-3');
 		expect(failedOf(third)).toEqual(unconfirmed);
-		expect(third.success.map((j) => j.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+		expect(third.success.map((j) => j.status)).toEqual([
+			'skipped',
+			'skipped',
+			'skipped',
+			'skipped',
+		]);
 		expect(sendsPerPhone()).toEqual({ [phone(0)]: 1, [phone(1)]: 1, [phone(2)]: 1, [phone(4)]: 1 });
 	});
 
@@ -214,13 +280,28 @@ describe('Deduplication Key on n8n\'s real store (n8n execute, SQLite)', () => {
 		await importWorkflow(workflow(UNCONFIRMED_ID, orders, { concurrency: 1 }));
 
 		// Execution 1: u0's request is dropped without an answer before the sandbox processes it.
-		sb.configure({ latencyMs: 0, faults: { kinds: ['drop'], firstN: 1, phase: 'before', match: (r) => r.path === TRIGGER_PATH } });
+		sb.configure({
+			latencyMs: 0,
+			faults: {
+				kinds: ['drop'],
+				firstN: 1,
+				phase: 'before',
+				match: (r) => r.path === TRIGGER_PATH,
+			},
+		});
 		const first = await execute(UNCONFIRMED_ID, 'unconfirmed-1');
 		expect(first.failed).toHaveLength(1);
-		expect(first.failed[0]).toMatchObject({ phoneNumber: phone(200), deliveryUnknown: true, deduplicationKey: 'u0', deduplicationKeyKept: true });
+		expect(first.failed[0]).toMatchObject({
+			phoneNumber: phone(200),
+			deliveryUnknown: true,
+			deduplicationKey: 'u0',
+			deduplicationKeyKept: true,
+		});
 		expect(first.success).toHaveLength(1);
 		expect(first.success[0]).toMatchObject({ phoneNumber: phone(201), status: 'sent' });
-		expect(sb.requests.filter((r) => r.path === TRIGGER_PATH).map((r) => [r.faulted ?? null, r.status])).toEqual([
+		expect(
+			sb.requests.filter((r) => r.path === TRIGGER_PATH).map((r) => [r.faulted ?? null, r.status]),
+		).toEqual([
 			['drop', 0],
 			[null, 200],
 		]);
@@ -239,7 +320,12 @@ describe('Deduplication Key on n8n\'s real store (n8n execute, SQLite)', () => {
 			hint: expect.any(String),
 		});
 		expect(second.success).toHaveLength(1);
-		expect(second.success[0]).toMatchObject({ phoneNumber: phone(201), status: 'skipped', duplicate: true, deduplicationKey: 'u1' });
+		expect(second.success[0]).toMatchObject({
+			phoneNumber: phone(201),
+			status: 'skipped',
+			duplicate: true,
+			deduplicationKey: 'u1',
+		});
 		expect(sendsPerPhone()).toEqual({ [phone(201)]: 1 });
 	});
 
@@ -252,23 +338,33 @@ describe('Deduplication Key on n8n\'s real store (n8n execute, SQLite)', () => {
 		const barrier = await startBarrier([events, [...events].reverse()]);
 		try {
 			await importWorkflow(workflow(PARALLEL_ID, barrier.url, { concurrency: 5 }));
-			const runs = await Promise.all([execute(PARALLEL_ID, 'parallel-a'), execute(PARALLEL_ID, 'parallel-b')]);
+			const runs = await Promise.all([
+				execute(PARALLEL_ID, 'parallel-a'),
+				execute(PARALLEL_ID, 'parallel-b'),
+			]);
 			const counts = sendsPerPhone();
 			expect(Object.keys(counts)).toHaveLength(40);
 			expect(Object.values(counts).filter((c) => c > 1)).toEqual([]);
 			const sent = runs.flatMap((r) => r.success.filter((j) => j.status === 'sent'));
 			const skipped = runs.flatMap((r) => r.success.filter((j) => j.duplicate === true));
-			expect([sent.length, skipped.length, runs.flatMap((r) => r.failed).length]).toEqual([40, 40, 0]);
+			expect([sent.length, skipped.length, runs.flatMap((r) => r.failed).length]).toEqual([
+				40, 40, 0,
+			]);
 		} finally {
 			await barrier.close();
 			const sends = sb.state.sent.map((m) => `${m.at} ${m.properties.run} ${m.phoneNumber}`);
-			fs.writeFileSync(path.join(ARTIFACTS, 'parallel-sends.json'), JSON.stringify({ arrivals: barrier.arrivals, sends }, null, 1));
+			fs.writeFileSync(
+				path.join(ARTIFACTS, 'parallel-sends.json'),
+				JSON.stringify({ arrivals: barrier.arrivals, sends }, null, 1),
+			);
 		}
 		// The two processes' sends interleave in time: each one sent while the other was sending.
-		const at = (run: string) => sb.state.sent.filter((m) => m.properties.run === run).map((m) => m.at);
+		const at = (run: string) =>
+			sb.state.sent.filter((m) => m.properties.run === run).map((m) => m.at);
 		const [a, b] = [at('a'), at('b')];
 		expect([a.length > 0, b.length > 0, a.length + b.length]).toEqual([true, true, 40]);
-		const inside = (x: number[], span: number[]) => x.some((t) => t > Math.min(...span) && t < Math.max(...span));
+		const inside = (x: number[], span: number[]) =>
+			x.some((t) => t > Math.min(...span) && t < Math.max(...span));
 		expect([inside(b, a), inside(a, b)]).toEqual([true, true]);
 	});
 });

@@ -7,24 +7,45 @@
 import * as rt from '../../scripts/runtime';
 import { fs, path, ROOT } from '../support/node';
 import { startScripted } from '../support/scripted-server';
-import { ARTIFACTS, EXAMPLES, installedFolder, paths, resetSandbox, runExample, sb, setupN8n, userFolder, type Json } from './n8n-support';
+import {
+	ARTIFACTS,
+	EXAMPLES,
+	installedFolder,
+	paths,
+	resetSandbox,
+	runExample,
+	sb,
+	setupN8n,
+	userFolder,
+	type Json,
+} from './n8n-support';
 
 setupN8n('execute');
 
 describe('the package as n8n installs it', () => {
 	// Checked on the packed copy, a snapshot: dist/ itself may be rebuilt meanwhile by other work.
 	test('the packed tarball holds every node and credential listed in package.json (build them all first)', () => {
-		const pkg = JSON.parse(fs.readFileSync(path.join(installedFolder, 'package.json'), 'utf8')) as Json;
+		const pkg = JSON.parse(
+			fs.readFileSync(path.join(installedFolder, 'package.json'), 'utf8'),
+		) as Json;
 		const files = [...pkg.n8n.nodes, ...pkg.n8n.credentials] as string[];
 		expect(files).toHaveLength(5);
-		expect({ missing: files.filter((file) => !fs.existsSync(path.join(installedFolder, file))) }).toEqual({ missing: [] });
+		expect({
+			missing: files.filter((file) => !fs.existsSync(path.join(installedFolder, file))),
+		}).toEqual({ missing: [] });
 	});
 
 	test('every example workflow is covered by this test', () => {
 		const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
-		expect(files.sort()).toEqual(Object.values(EXAMPLES).map((e) => e.file).sort());
+		expect(files.sort()).toEqual(
+			Object.values(EXAMPLES)
+				.map((e) => e.file)
+				.sort(),
+		);
 		for (const example of Object.values(EXAMPLES)) {
-			const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', example.file), 'utf8')) as Json;
+			const workflow = JSON.parse(
+				fs.readFileSync(path.join(ROOT, 'examples', example.file), 'utf8'),
+			) as Json;
 			expect(workflow.id).toBe(example.id);
 		}
 	});
@@ -65,8 +86,13 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 		const seen = new Set([...success, ...failed].map((item) => item.memberId));
 		expect([...seen].sort()).toEqual(['crm-1001', 'crm-1002', 'crm-1003', 'crm-1004', 'crm-1005']);
 		// Every item is paired with one of the five input rows, and every row is reachable.
-		const links = [...run.paired('Campaign Custom Data', 0), ...run.paired('Campaign Custom Data', 1)] as Array<{ item: number }>;
-		expect(links.every((link) => Number.isInteger(link?.item) && link.item >= 0 && link.item < 5)).toBe(true);
+		const links = [
+			...run.paired('Campaign Custom Data', 0),
+			...run.paired('Campaign Custom Data', 1),
+		] as Array<{ item: number }>;
+		expect(
+			links.every((link) => Number.isInteger(link?.item) && link.item >= 0 && link.item < 5),
+		).toBe(true);
 		expect([...new Set(links.map((link) => link.item))].sort()).toEqual([0, 1, 2, 3, 4]);
 		expect(run.out('Synced')).toHaveLength(success.length);
 	});
@@ -75,13 +101,27 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 		resetSandbox();
 		const run = await runExample(EXAMPLES.consent.id);
 
-		expect(sb.state.membersV2.get('01012345678')).toMatchObject({ memberId: 'member-01', isReceive: 'false' });
-		expect(sb.state.membersV2.get('01055550101')).toMatchObject({ memberId: 'crm-1001', isReceive: 'true', name: 'Han Jisoo' });
-		expect(sb.state.membersV2.get('01055550102')).toMatchObject({ memberId: 'crm-1002', isReceive: 'true' });
+		expect(sb.state.membersV2.get('01012345678')).toMatchObject({
+			memberId: 'member-01',
+			isReceive: 'false',
+		});
+		expect(sb.state.membersV2.get('01055550101')).toMatchObject({
+			memberId: 'crm-1001',
+			isReceive: 'true',
+			name: 'Han Jisoo',
+		});
+		expect(sb.state.membersV2.get('01055550102')).toMatchObject({
+			memberId: 'crm-1002',
+			isReceive: 'true',
+		});
 		expect(sb.state.membersV2.has('01055550104')).toBe(false);
 		expect(sb.state.membersV2.has('01055550105')).toBe(false);
 
-		expect(run.out('Saved').map((item) => item.memberId)).toEqual(['member-01', 'crm-1001', 'crm-1002']);
+		expect(run.out('Saved').map((item) => item.memberId)).toEqual([
+			'member-01',
+			'crm-1001',
+			'crm-1002',
+		]);
 		const failures = run.out('Failures with codes');
 		expect(failures.map((item) => [item.phoneNumber, item.code])).toEqual([
 			['02-123-4567', 'F02'],
@@ -107,7 +147,13 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 			['821055550102', 'sent'],
 		]);
 		const retry = run.out('Retry queue');
-		expect(retry).toEqual([expect.objectContaining({ phoneNumber: '010-5555', campaignKey: 'DEMO-WELCOME', code: '7012' })]);
+		expect(retry).toEqual([
+			expect.objectContaining({
+				phoneNumber: '010-5555',
+				campaignKey: 'DEMO-WELCOME',
+				code: '7012',
+			}),
+		]);
 		expect(new Date(retry[0].retryAt).getTime()).toBeGreaterThan(Date.now());
 		// The node rejected the short number itself: no request for it.
 		expect(sb.requests.filter((r) => r.path === '/messages/alimtalk/trigger')).toHaveLength(2);
@@ -124,33 +170,69 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 		const members = run.out('Members');
 		expect(members.map((m) => m.memberId)).toEqual([...sb.state.custom.keys()]);
 		expect(members).toHaveLength(8);
-		expect(members[0]).toMatchObject({ memberId: 'member-01', name: 'Kim Minji', points: 150, grade: 'bronze' });
+		expect(members[0]).toMatchObject({
+			memberId: 'member-01',
+			name: 'Kim Minji',
+			points: 150,
+			grade: 'bronze',
+		});
 	});
 });
 
 describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
 	test('the send and a Members get reach nothing at the other host, both fail naming it, nothing is reported sent', async () => {
 		// A "service" that would answer success, and a Base URL that redirects every request there.
-		const other = await startScripted(() => ({ body: { code: 0, processCode: 0, processValue: [] } }));
-		const redirector = await startScripted((req) => ({ status: 307, headers: { location: `${other.baseUrl}${req.url}` }, body: { code: 0 } }));
+		const other = await startScripted(() => ({
+			body: { code: 0, processCode: 0, processValue: [] },
+		}));
+		const redirector = await startScripted((req) => ({
+			status: 307,
+			headers: { location: `${other.baseUrl}${req.url}` },
+			body: { code: 0 },
+		}));
 		try {
-			const credential = { id: 'e2eRedirect00001', name: 'Redirecting Base URL', type: 'campaignApi' };
+			const credential = {
+				id: 'e2eRedirect00001',
+				name: 'Redirecting Base URL',
+				type: 'campaignApi',
+			};
 			const redirectKey = ['e2e', 'redirect', 'key'].join('-');
-			await rt.importCredentials(paths, userFolder, [{ ...credential, data: { baseUrl: redirector.baseUrl, apiKey: redirectKey, memberApiVersion: 'any' } }]);
-			const uses = { credentials: { campaignApi: { id: credential.id, name: credential.name } }, onError: 'continueRegularOutput' };
+			await rt.importCredentials(paths, userFolder, [
+				{
+					...credential,
+					data: { baseUrl: redirector.baseUrl, apiKey: redirectKey, memberApiVersion: 'any' },
+				},
+			]);
+			const uses = {
+				credentials: { campaignApi: { id: credential.id, name: credential.name } },
+				onError: 'continueRegularOutput',
+			};
 			const workflow = {
 				id: 'e2eRedirectCheck',
 				name: 'e2e: a Base URL that redirects',
 				active: false,
 				nodes: [
-					{ id: 'e2e-redirect-0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'e2e-redirect-0',
+						name: 'Start',
+						type: 'n8n-nodes-base.manualTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
 					{
 						id: 'e2e-redirect-1',
 						name: 'Send',
 						type: `${rt.PACKAGE_NAME}.campaignAlimtalk`,
 						typeVersion: 1,
 						position: [220, 0],
-						parameters: { operation: 'send', campaignKey: 'DEMO-WELCOME', phoneNumber: '821099990007', properties: { property: [{ key: 'name', value: 'Kim' }] }, options: { retryDelayMs: 0 } },
+						parameters: {
+							operation: 'send',
+							campaignKey: 'DEMO-WELCOME',
+							phoneNumber: '821099990007',
+							properties: { property: [{ key: 'name', value: 'Kim' }] },
+							options: { retryDelayMs: 0 },
+						},
 						...uses,
 					},
 					{
@@ -159,11 +241,25 @@ describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
 						type: `${rt.PACKAGE_NAME}.campaignMembers`,
 						typeVersion: 1,
 						position: [220, 200],
-						parameters: { apiVersion: 'v2', operation: 'get', memberId: 'm-1', options: { retryDelayMs: 0 } },
+						parameters: {
+							apiVersion: 'v2',
+							operation: 'get',
+							memberId: 'm-1',
+							options: { retryDelayMs: 0 },
+						},
 						...uses,
 					},
 				],
-				connections: { Start: { main: [[{ node: 'Send', type: 'main', index: 0 }, { node: 'Member', type: 'main', index: 0 }]] } },
+				connections: {
+					Start: {
+						main: [
+							[
+								{ node: 'Send', type: 'main', index: 0 },
+								{ node: 'Member', type: 'main', index: 0 },
+							],
+						],
+					},
+				},
 				settings: { executionOrder: 'v1' },
 				pinData: {},
 			};
@@ -175,11 +271,18 @@ describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
 			expect(other.seen).toEqual([]);
 			const host = new URL(other.baseUrl).host;
 			for (const node of ['Send', 'Member']) {
-				expect(run.out(node)).toEqual([expect.objectContaining({ error: expect.stringContaining(`redirect (HTTP 307) to ${host}`) })]);
+				expect(run.out(node)).toEqual([
+					expect.objectContaining({
+						error: expect.stringContaining(`redirect (HTTP 307) to ${host}`),
+					}),
+				]);
 			}
 			expect(JSON.stringify(run.out('Send'))).not.toMatch(/"sent"|deliveryUnknown/);
 			expect(JSON.stringify([run.out('Send'), run.out('Member')])).not.toContain(redirectKey);
-			expect(redirector.seen.map((r) => r.url.split('?')[0]).sort()).toEqual(['/messages/alimtalk/trigger', '/v2/users/sms']);
+			expect(redirector.seen.map((r) => r.url.split('?')[0]).sort()).toEqual([
+				'/messages/alimtalk/trigger',
+				'/v2/users/sms',
+			]);
 		} finally {
 			await other.close();
 			await redirector.close();

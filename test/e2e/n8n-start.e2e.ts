@@ -8,7 +8,21 @@
 import * as rt from '../../scripts/runtime';
 import { delay, path } from '../support/node';
 import { startScripted } from '../support/scripted-server';
-import { ARTIFACTS, EXAMPLES, NODES, SCREENSHOTS, TYPE_PREFIX, paths, resetSandbox, sb, scratchWorkflow, setupN8n, time, userFolder, type Json } from './n8n-support';
+import {
+	ARTIFACTS,
+	EXAMPLES,
+	NODES,
+	SCREENSHOTS,
+	TYPE_PREFIX,
+	paths,
+	resetSandbox,
+	sb,
+	scratchWorkflow,
+	setupN8n,
+	time,
+	userFolder,
+	type Json,
+} from './n8n-support';
 
 setupN8n('start');
 
@@ -19,12 +33,19 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 	let browser: rt.Browser | undefined;
 	let context: rt.BrowserContext;
 
-	beforeAll(async () => {
-		n8n = await time('n8n start', () => rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }));
-		cookie = (await rt.setupOwner(n8n.url)).cookie;
-		const res = await rt.httpRequest('GET', `${n8n.url}/types/nodes.json`, { headers: { cookie } });
-		nodeTypes = JSON.parse(res.body) as Json[];
-	}, 10 * 60 * 1000);
+	beforeAll(
+		async () => {
+			n8n = await time('n8n start', () =>
+				rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
+			);
+			cookie = (await rt.setupOwner(n8n.url)).cookie;
+			const res = await rt.httpRequest('GET', `${n8n.url}/types/nodes.json`, {
+				headers: { cookie },
+			});
+			nodeTypes = JSON.parse(res.body) as Json[];
+		},
+		10 * 60 * 1000,
+	);
 
 	afterAll(async () => {
 		await browser?.close();
@@ -39,10 +60,14 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		for (const node of NODES) {
 			const type = ours.find((t) => t.name === `${TYPE_PREFIX}${node.name}`);
 			expect(type?.displayName).toBe(node.displayName);
-			expect(type?.credentials).toEqual([expect.objectContaining({ name: 'campaignApi', required: true })]);
+			expect(type?.credentials).toEqual([
+				expect.objectContaining({ name: 'campaignApi', required: true }),
+			]);
 		}
 
-		const res = await rt.httpRequest('GET', `${n8n.url}/types/credentials.json`, { headers: { cookie } });
+		const res = await rt.httpRequest('GET', `${n8n.url}/types/credentials.json`, {
+			headers: { cookie },
+		});
 		const credential = (JSON.parse(res.body) as Json[]).find((c) => c.name === 'campaignApi');
 		expect(credential).toBeDefined();
 		expect((credential?.properties as Json[]).map((p) => p.name)).toEqual(
@@ -50,9 +75,13 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		);
 
 		// The credential imported for the examples is there (its data stays encrypted).
-		const creds = await rt.httpRequest('GET', `${n8n.url}/rest/credentials`, { headers: { cookie } });
+		const creds = await rt.httpRequest('GET', `${n8n.url}/rest/credentials`, {
+			headers: { cookie },
+		});
 		expect(JSON.parse(creds.body).data).toEqual(
-			expect.arrayContaining([expect.objectContaining({ id: rt.SANDBOX_CREDENTIAL.id, type: 'campaignApi' })]),
+			expect.arrayContaining([
+				expect.objectContaining({ id: rt.SANDBOX_CREDENTIAL.id, type: 'campaignApi' }),
+			]),
 		);
 		expect(creds.body).not.toContain(sb.apiKey);
 	});
@@ -61,7 +90,14 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		const check = async (apiKey: string, baseUrl = sb.baseUrl) => {
 			const res = await rt.httpRequest('POST', `${n8n.url}/rest/credentials/test`, {
 				headers: { cookie },
-				body: { credentials: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name, type: 'campaignApi', data: { baseUrl, apiKey, memberApiVersion: 'any' } } },
+				body: {
+					credentials: {
+						id: rt.SANDBOX_CREDENTIAL.id,
+						name: rt.SANDBOX_CREDENTIAL.name,
+						type: 'campaignApi',
+						data: { baseUrl, apiKey, memberApiVersion: 'any' },
+					},
+				},
 			});
 			expect(res.status).toBe(200);
 			return JSON.parse(res.body).data as { status: string; message: string };
@@ -72,7 +108,10 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		expect(wrong.message).toContain('The customer does not exist (wrong API key?) (code -1001)');
 		expect(wrong.message).not.toContain('e2e-wrong-key');
 		const expired = await check('e2e-expired-key');
-		expect(expired).toMatchObject({ status: 'Error', message: expect.stringContaining('(code -1003)') });
+		expect(expired).toMatchObject({
+			status: 'Error',
+			message: expect.stringContaining('(code -1003)'),
+		});
 		// A plain-http base URL on another machine is refused with the nodes' own words, before any request.
 		const before = sb.requests.length;
 		const plain = await check(sb.apiKey, 'http://campaign.invalid');
@@ -80,27 +119,50 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		expect(plain.message).toContain('Base URL in the Campaign API credential must use https');
 		// A user name in the URL (the part before "@" looks like this machine): refused the same way.
 		const bypass = await check(sb.apiKey, 'http://127.0.0.1:80@campaign.invalid/');
-		expect(bypass).toEqual({ status: 'Error', message: expect.stringContaining('Base URL in the Campaign API credential must not contain a user name or password') });
+		expect(bypass).toEqual({
+			status: 'Error',
+			message: expect.stringContaining(
+				'Base URL in the Campaign API credential must not contain a user name or password',
+			),
+		});
 		expect(sb.requests.length).toBe(before);
 		// A Base URL that redirects: the test fails with what to fix, and nothing reaches the other host.
 		const other = await startScripted(() => ({ body: { processCode: 0, processValue: [] } }));
-		const redirector = await startScripted((req) => ({ status: 307, headers: { location: `${other.baseUrl}${req.url}` } }));
+		const redirector = await startScripted((req) => ({
+			status: 307,
+			headers: { location: `${other.baseUrl}${req.url}` },
+		}));
 		try {
 			const redirected = await check(sb.apiKey, redirector.baseUrl);
-			expect(redirected).toEqual({ status: 'Error', message: expect.stringContaining('The Base URL answered with a redirect (HTTP 307); redirects are never followed') });
-			expect({ redirector: redirector.seen.length, other: other.seen.length }).toEqual({ redirector: 1, other: 0 });
+			expect(redirected).toEqual({
+				status: 'Error',
+				message: expect.stringContaining(
+					'The Base URL answered with a redirect (HTTP 307); redirects are never followed',
+				),
+			});
+			expect({ redirector: redirector.seen.length, other: other.seen.length }).toEqual({
+				redirector: 1,
+				other: 0,
+			});
 		} finally {
 			await other.close();
 			await redirector.close();
 		}
 		// The three probes went to the sandbox with the key in its header (the sandbox logs it redacted).
-		expect(sb.requests.filter((r) => r.path === '/v2/custom' && r.query.memberId === 'n8n-credential-test')).toHaveLength(3);
+		expect(
+			sb.requests.filter(
+				(r) => r.path === '/v2/custom' && r.query.memberId === 'n8n-credential-test',
+			),
+		).toHaveLength(3);
 	});
 
 	test('event to message: the published workflow answers its webhook and sends', async () => {
 		resetSandbox();
 		const id = EXAMPLES.event.id;
-		const current = JSON.parse((await rt.httpRequest('GET', `${n8n.url}/rest/workflows/${id}`, { headers: { cookie } })).body).data;
+		const current = JSON.parse(
+			(await rt.httpRequest('GET', `${n8n.url}/rest/workflows/${id}`, { headers: { cookie } }))
+				.body,
+		).data;
 		const activated = await rt.httpRequest('POST', `${n8n.url}/rest/workflows/${id}/activate`, {
 			headers: { cookie },
 			body: { versionId: current.versionId },
@@ -123,16 +185,26 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 			['DEMO-WELCOME', '821099990001', { name: 'Webhook Kim', coupon: 'HOOK5' }],
 		]);
 
-		await rt.httpRequest('POST', `${n8n.url}/rest/workflows/${id}/deactivate`, { headers: { cookie }, body: {} });
+		await rt.httpRequest('POST', `${n8n.url}/rest/workflows/${id}/deactivate`, {
+			headers: { cookie },
+			body: {},
+		});
 	});
 
 	describe('headless Chromium', () => {
-		beforeAll(async () => {
-			await time('chromium (installed when missing)', () => rt.ensureChromium());
-			const { chromium } = rt.loadPlaywright(paths);
-			browser = await chromium.launch({ executablePath: rt.CHROMIUM_PATH, args: rt.chromiumArgs(), headless: true });
-			context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-		}, 10 * 60 * 1000);
+		beforeAll(
+			async () => {
+				await time('chromium (installed when missing)', () => rt.ensureChromium());
+				const { chromium } = rt.loadPlaywright(paths);
+				browser = await chromium.launch({
+					executablePath: rt.CHROMIUM_PATH,
+					args: rt.chromiumArgs(),
+					headless: true,
+				});
+				context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+			},
+			10 * 60 * 1000,
+		);
 
 		test('the sign-in page signs the owner in', async () => {
 			const page = await context.newPage();
@@ -145,65 +217,93 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 				await page.locator('[data-test-id="form-submit-button"]').click();
 				await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
 				// The home page lists the imported examples.
-				await page.getByText('Campaign example: CRM sync to custom data').first().waitFor({ timeout: 60000 });
+				await page
+					.getByText('Campaign example: CRM sync to custom data')
+					.first()
+					.waitFor({ timeout: 60000 });
 				await page.screenshot({ path: path.join(SCREENSHOTS, '01-home.png') });
 				passed = true;
 			} finally {
-				if (!passed) await page.screenshot({ path: path.join(SCREENSHOTS, 'FAILED-signin.png') }).catch(() => undefined);
+				if (!passed)
+					await page
+						.screenshot({ path: path.join(SCREENSHOTS, 'FAILED-signin.png') })
+						.catch(() => undefined);
 				await page.close();
 			}
 		});
 
-		test.each(NODES)('$displayName: found by the node panel search, its actions and operations render', async (node) => {
-			const type = nodeTypes.find((t) => t.name === `${TYPE_PREFIX}${node.name}`);
-			if (!type) throw new Error(`${node.displayName} (${TYPE_PREFIX}${node.name}) is not registered in n8n: is it built?`);
-			const operation = (type.properties as Json[]).find((p) => p.name === 'operation');
-			// n8n adds a "Custom API Call" option (value __CUSTOM_API_CALL__) to nodes whose credential
-			// can authenticate any request; it is n8n's, not one of the package's operations.
-			const own = ((operation?.options ?? []) as Json[]).filter((o) => o.value !== '__CUSTOM_API_CALL__');
-			const actions = own.map((o) => String(o.action));
-			const operations = own.map((o) => String(o.name));
-			expect(own.length).toBeGreaterThan(0);
-			const shot = (step: string) => path.join(SCREENSHOTS, `${node.name}-${step}.png`);
+		test.each(NODES)(
+			'$displayName: found by the node panel search, its actions and operations render',
+			async (node) => {
+				const type = nodeTypes.find((t) => t.name === `${TYPE_PREFIX}${node.name}`);
+				if (!type)
+					throw new Error(
+						`${node.displayName} (${TYPE_PREFIX}${node.name}) is not registered in n8n: is it built?`,
+					);
+				const operation = (type.properties as Json[]).find((p) => p.name === 'operation');
+				// n8n adds a "Custom API Call" option (value __CUSTOM_API_CALL__) to nodes whose credential
+				// can authenticate any request; it is n8n's, not one of the package's operations.
+				const own = ((operation?.options ?? []) as Json[]).filter(
+					(o) => o.value !== '__CUSTOM_API_CALL__',
+				);
+				const actions = own.map((o) => String(o.action));
+				const operations = own.map((o) => String(o.name));
+				expect(own.length).toBeGreaterThan(0);
+				const shot = (step: string) => path.join(SCREENSHOTS, `${node.name}-${step}.png`);
 
-			const page = await context.newPage();
-			let passed = false;
-			try {
-				await page.goto(`${n8n.url}/workflow/${scratchWorkflow(node).id}`);
-				await page.locator('[data-test-id="canvas"]').waitFor({ timeout: 60000 });
-				await page.locator('[data-test-id="node-creator-plus-button"]').click();
-				const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]').first();
-				await search.fill(node.displayName);
-				const result = page.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${node.displayName}$`) }).first();
-				await result.waitFor({ timeout: 30000 });
-				await page.screenshot({ path: shot('1-search') });
+				const page = await context.newPage();
+				let passed = false;
+				try {
+					await page.goto(`${n8n.url}/workflow/${scratchWorkflow(node).id}`);
+					await page.locator('[data-test-id="canvas"]').waitFor({ timeout: 60000 });
+					await page.locator('[data-test-id="node-creator-plus-button"]').click();
+					const search = page
+						.locator(
+							'[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]',
+						)
+						.first();
+					await search.fill(node.displayName);
+					const result = page
+						.locator('[data-test-id="node-creator-item-name"]', {
+							hasText: new RegExp(`^${node.displayName}$`),
+						})
+						.first();
+					await result.waitFor({ timeout: 30000 });
+					await page.screenshot({ path: shot('1-search') });
 
-				await result.click();
-				const firstAction = page.locator('[data-test-id="node-creator-item-name"]', { hasText: actions[0] }).first();
-				await firstAction.waitFor({ timeout: 30000 });
-				const listed = (await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((t: string) => t.trim());
-				await delay(600); // let the panel finish sliding in, for a readable screenshot
-				await page.screenshot({ path: shot('2-actions') });
-				expect(listed).toEqual(expect.arrayContaining(actions));
+					await result.click();
+					const firstAction = page
+						.locator('[data-test-id="node-creator-item-name"]', { hasText: actions[0] })
+						.first();
+					await firstAction.waitFor({ timeout: 30000 });
+					const listed = (
+						await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()
+					).map((t: string) => t.trim());
+					await delay(600); // let the panel finish sliding in, for a readable screenshot
+					await page.screenshot({ path: shot('2-actions') });
+					expect(listed).toEqual(expect.arrayContaining(actions));
 
-				await firstAction.click();
-				await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30000 });
-				await page.locator('[data-test-id="parameter-input-operation"]').click();
-				await page.getByRole('option').first().waitFor({ timeout: 30000 });
-				const options = (await page.getByRole('option').allInnerTexts()).map((t: string) => t.split('\n')[0].trim());
-				await page.screenshot({ path: shot('3-operations') });
-				expect(options).toEqual(expect.arrayContaining(operations));
-				await page.keyboard.press('Escape');
-				// The credential imported for the examples was picked for the new node.
-				const values = await page
-					.locator('[data-test-id="ndv"] input')
-					.evaluateAll((inputs: Array<{ value: string }>) => inputs.map((input) => input.value));
-				expect(values).toContain(rt.SANDBOX_CREDENTIAL.name);
-				passed = true;
-			} finally {
-				if (!passed) await page.screenshot({ path: shot('FAILED') }).catch(() => undefined);
-				await page.close();
-			}
-		});
+					await firstAction.click();
+					await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 30000 });
+					await page.locator('[data-test-id="parameter-input-operation"]').click();
+					await page.getByRole('option').first().waitFor({ timeout: 30000 });
+					const options = (await page.getByRole('option').allInnerTexts()).map((t: string) =>
+						t.split('\n')[0].trim(),
+					);
+					await page.screenshot({ path: shot('3-operations') });
+					expect(options).toEqual(expect.arrayContaining(operations));
+					await page.keyboard.press('Escape');
+					// The credential imported for the examples was picked for the new node.
+					const values = await page
+						.locator('[data-test-id="ndv"] input')
+						.evaluateAll((inputs: Array<{ value: string }>) => inputs.map((input) => input.value));
+					expect(values).toContain(rt.SANDBOX_CREDENTIAL.name);
+					passed = true;
+				} finally {
+					if (!passed) await page.screenshot({ path: shot('FAILED') }).catch(() => undefined);
+					await page.close();
+				}
+			},
+		);
 	});
 });

@@ -83,9 +83,14 @@ export function resetSandbox(options: Parameters<Sandbox['configure']>[0] = {}):
 /** Runs an example with the n8n CLI; returns a reader of its run data. */
 export async function runExample(id: string) {
 	const result = await time(`n8n execute ${id}`, () => rt.executeWorkflow(paths, userFolder, id));
-	fs.writeFileSync(path.join(ARTIFACTS, `${id}.execute.log`), `${result.stdout}\n--- stderr ---\n${result.stderr}`);
+	fs.writeFileSync(
+		path.join(ARTIFACTS, `${id}.execute.log`),
+		`${result.stdout}\n--- stderr ---\n${result.stderr}`,
+	);
 	if (result.code !== 0 || !result.data) {
-		throw new Error(`n8n execute --id ${id} failed (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
+		throw new Error(
+			`n8n execute --id ${id} failed (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
 	}
 	const run = result.data as Json;
 	const runData = run.data.resultData.runData as Json;
@@ -95,50 +100,62 @@ export async function runExample(id: string) {
 		/** The items' json of one output of a node (undefined when the node did not run). */
 		out(node: string, output = 0): Json[] {
 			const task = runData[node]?.[0];
-			if (!task) throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
-			if (task.error) throw new Error(`node "${node}" failed: ${JSON.stringify(task.error).slice(0, 1000)}`);
+			if (!task)
+				throw new Error(`node "${node}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+			if (task.error)
+				throw new Error(`node "${node}" failed: ${JSON.stringify(task.error).slice(0, 1000)}`);
 			return ((task.data?.main?.[output] ?? []) as Json[]).map((item) => item.json as Json);
 		},
 		/** The pairedItem links of one output. */
 		paired(node: string, output = 0): unknown[] {
-			return ((runData[node]?.[0]?.data?.main?.[output] ?? []) as Json[]).map((item) => item.pairedItem);
+			return ((runData[node]?.[0]?.data?.main?.[output] ?? []) as Json[]).map(
+				(item) => item.pairedItem,
+			);
 		},
 	};
 }
 
 /** Registers the file's beforeAll (runtime, sandbox, user folder, package, imports) and afterAll (timings). */
 export function setupN8n(suite: string): void {
-	beforeAll(async () => {
-		ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e', suite);
-		SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
-		fs.rmSync(ARTIFACTS, { recursive: true, force: true });
-		fs.mkdirSync(SCREENSHOTS, { recursive: true });
+	beforeAll(
+		async () => {
+			ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e', suite);
+			SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
+			fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+			fs.mkdirSync(SCREENSHOTS, { recursive: true });
 
-		await time('build', () => rt.buildPackage());
-		paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
+			await time('build', () => rt.buildPackage());
+			paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
 
-		sb = await startSandbox({ accounts: { 'e2e-expired-key': 'expired' } });
-		seedDemoData(sb);
+			sb = await startSandbox({ accounts: { 'e2e-expired-key': 'expired' } });
+			seedDemoData(sb);
 
-		userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
-		const tarball = await rt.packPackage(path.join(ARTIFACTS, 'pack'));
-		installedFolder = await rt.installPackage(userFolder, tarball);
+			userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
+			const tarball = await rt.packPackage(path.join(ARTIFACTS, 'pack'));
+			installedFolder = await rt.installPackage(userFolder, tarball);
 
-		await time('import credential', () =>
-			rt.importCredentials(paths, userFolder, [
-				{ ...rt.SANDBOX_CREDENTIAL, data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' } },
-			]),
-		);
-		const scratchDir = path.join(ARTIFACTS, 'scratch-workflows');
-		fs.mkdirSync(scratchDir, { recursive: true });
-		const scratch = NODES.map((node) => {
-			const file = path.join(scratchDir, `${node.name}.json`);
-			fs.writeFileSync(file, JSON.stringify(scratchWorkflow(node), null, 2));
-			return file;
-		});
-		const examples = Object.values(EXAMPLES).map((e) => path.join(ROOT, 'examples', e.file));
-		await time('import workflows', () => rt.importWorkflows(paths, userFolder, [...examples, ...scratch]));
-	}, 60 * 60 * 1000);
+			await time('import credential', () =>
+				rt.importCredentials(paths, userFolder, [
+					{
+						...rt.SANDBOX_CREDENTIAL,
+						data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
+					},
+				]),
+			);
+			const scratchDir = path.join(ARTIFACTS, 'scratch-workflows');
+			fs.mkdirSync(scratchDir, { recursive: true });
+			const scratch = NODES.map((node) => {
+				const file = path.join(scratchDir, `${node.name}.json`);
+				fs.writeFileSync(file, JSON.stringify(scratchWorkflow(node), null, 2));
+				return file;
+			});
+			const examples = Object.values(EXAMPLES).map((e) => path.join(ROOT, 'examples', e.file));
+			await time('import workflows', () =>
+				rt.importWorkflows(paths, userFolder, [...examples, ...scratch]),
+			);
+		},
+		60 * 60 * 1000,
+	);
 
 	afterAll(async () => {
 		await sb?.close();

@@ -8,8 +8,23 @@
  * .ci/run's own steps.
  */
 import * as rt from '../../scripts/runtime';
-import { ownStderrLines, runCommand, startCommand, waitGone, describe as describeProcess, type RunningCommand } from '../support/commands';
-import { EVENT_EXAMPLE, finishedExecutions, postEvent, readBanner, signIn, stoppedAnswering, type Banner } from '../support/demo';
+import {
+	ownStderrLines,
+	runCommand,
+	startCommand,
+	waitGone,
+	describe as describeProcess,
+	type RunningCommand,
+} from '../support/commands';
+import {
+	EVENT_EXAMPLE,
+	finishedExecutions,
+	postEvent,
+	readBanner,
+	signIn,
+	stoppedAnswering,
+	type Banner,
+} from '../support/demo';
 import { fs, os, path, proc } from '../support/node';
 
 const MINUTE = 60 * 1000;
@@ -46,7 +61,13 @@ describe('npm start, exactly as the README says', () => {
 		const [run, ...more] = await finishedExecutions(banner, cookie, EVENT_EXAMPLE, 1);
 		expect({ status: run?.status, more: more.length }).toEqual({ status: 'success', more: 0 });
 		const sent = run.output('Campaign Alimtalk');
-		expect(sent).toEqual([expect.objectContaining({ campaignKey: 'DEMO-WELCOME', phoneNumber: event.phoneNumber, status: 'sent' })]);
+		expect(sent).toEqual([
+			expect.objectContaining({
+				campaignKey: 'DEMO-WELCOME',
+				phoneNumber: event.phoneNumber,
+				status: 'sent',
+			}),
+		]);
 		// The sandbox's own answer came back on the item: the request reached it.
 		expect(Object.keys((sent[0].response ?? {}) as object).length).toBeGreaterThan(0);
 	});
@@ -54,16 +75,24 @@ describe('npm start, exactly as the README says', () => {
 	test('a second npm start on the same demo folder says why in one line and exits non-zero', async () => {
 		const second = await runCommand(['npm', 'start'], env);
 		expect(second.code).not.toBe(0);
-		expect(ownStderrLines(second.stderr)).toEqual([expect.stringMatching(/^npm start failed: npm start is already running \(pid \d+\) with .*; stop it first/)]);
+		expect(ownStderrLines(second.stderr)).toEqual([
+			expect.stringMatching(
+				/^npm start failed: npm start is already running \(pid \d+\) with .*; stop it first/,
+			),
+		]);
 	});
 
 	test('a folder that is not a demo folder is refused in one line, and nothing is written to it', async () => {
 		const notDemo = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-not-demo-'));
 		try {
-			fs.writeFileSync(path.join(notDemo, 'database.sqlite'), 'someone else\'s n8n');
+			fs.writeFileSync(path.join(notDemo, 'database.sqlite'), "someone else's n8n");
 			const result = await runCommand(['npm', 'start'], { N8N_DEMO_USER_FOLDER: notDemo });
 			expect(result.code).not.toBe(0);
-			expect(ownStderrLines(result.stderr)).toEqual([expect.stringMatching(/^npm start failed: N8N_DEMO_USER_FOLDER .* holds files and is not a demo folder of npm start/)]);
+			expect(ownStderrLines(result.stderr)).toEqual([
+				expect.stringMatching(
+					/^npm start failed: N8N_DEMO_USER_FOLDER .* holds files and is not a demo folder of npm start/,
+				),
+			]);
 			expect(fs.readdirSync(notDemo)).toEqual(['database.sqlite']);
 		} finally {
 			fs.rmSync(notDemo, { recursive: true, force: true });
@@ -76,7 +105,11 @@ describe('npm start, exactly as the README says', () => {
 		expect(started.length).toBeGreaterThanOrEqual(4);
 		const result = await start.interrupt();
 		expect(result.stdout).toContain('SIGINT: stopping n8n and the sandbox...');
-		expect(ownStderrLines(result.stderr).filter((line) => /while stopping|failed|unexpectedly/.test(line))).toEqual([]);
+		expect(
+			ownStderrLines(result.stderr).filter((line) =>
+				/while stopping|failed|unexpectedly/.test(line),
+			),
+		).toEqual([]);
 		expect((await waitGone(started)).map(describeProcess)).toEqual([]);
 		expect(await stoppedAnswering(banner.editor)).toBe(true);
 		expect(await stoppedAnswering(banner.sandbox)).toBe(true);
@@ -90,28 +123,36 @@ describe('npm run sandbox, exactly as the README says', () => {
 
 	afterAll(() => sandbox?.kill());
 
-	test('answers with the printed base URL and key; a busy port is one line and a non-zero exit; Ctrl-C stops it', async () => {
-		port = await rt.freePort(18787);
-		sandbox = startCommand(['npm', 'run', 'sandbox'], { SANDBOX_PORT: String(port) });
-		const url = (await sandbox.waitFor(/listening on (http:\/\/\S+)/, 5 * MINUTE))[1];
-		const key = (await sandbox.waitFor(/API key: (\S+)/, 10000))[1];
-		await sandbox.waitFor(/Press Ctrl\+C to stop\./, 10000);
-		expect(url).toBe(`http://127.0.0.1:${port}`);
+	test(
+		'answers with the printed base URL and key; a busy port is one line and a non-zero exit; Ctrl-C stops it',
+		async () => {
+			port = await rt.freePort(18787);
+			sandbox = startCommand(['npm', 'run', 'sandbox'], { SANDBOX_PORT: String(port) });
+			const url = (await sandbox.waitFor(/listening on (http:\/\/\S+)/, 5 * MINUTE))[1];
+			const key = (await sandbox.waitFor(/API key: (\S+)/, 10000))[1];
+			await sandbox.waitFor(/Press Ctrl\+C to stop\./, 10000);
+			expect(url).toBe(`http://127.0.0.1:${port}`);
 
-		const read = await rt.httpRequest('GET', `${url}/v2/custom?memberId=readme-check`, { headers: { 'x-api-key': key } });
-		expect(read.status).toBe(200);
-		expect(() => JSON.parse(read.body)).not.toThrow();
+			const read = await rt.httpRequest('GET', `${url}/v2/custom?memberId=readme-check`, {
+				headers: { 'x-api-key': key },
+			});
+			expect(read.status).toBe(200);
+			expect(() => JSON.parse(read.body)).not.toThrow();
 
-		const busy = await runCommand(['npm', 'run', 'sandbox'], { SANDBOX_PORT: String(port) });
-		expect(busy.code).not.toBe(0);
-		expect(ownStderrLines(busy.stderr)).toEqual([expect.stringMatching(/^Sandbox failed to start: .*EADDRINUSE/)]);
+			const busy = await runCommand(['npm', 'run', 'sandbox'], { SANDBOX_PORT: String(port) });
+			expect(busy.code).not.toBe(0);
+			expect(ownStderrLines(busy.stderr)).toEqual([
+				expect.stringMatching(/^Sandbox failed to start: .*EADDRINUSE/),
+			]);
 
-		const running = sandbox.tree();
-		const result = await sandbox.interrupt();
-		expect(result.stdout).toContain('SIGINT: stopping the sandbox');
-		expect((await waitGone(running)).map(describeProcess)).toEqual([]);
-		expect(await stoppedAnswering(url)).toBe(true);
-	}, 10 * MINUTE);
+			const running = sandbox.tree();
+			const result = await sandbox.interrupt();
+			expect(result.stdout).toContain('SIGINT: stopping the sandbox');
+			expect((await waitGone(running)).map(describeProcess)).toEqual([]);
+			expect(await stoppedAnswering(url)).toBe(true);
+		},
+		10 * MINUTE,
+	);
 });
 
 describe("the README's other commands at their quickest setting", () => {
@@ -122,35 +163,56 @@ describe("the README's other commands at their quickest setting", () => {
 		[['npm', 'run', 'bench', '--', '--list'], /send\./],
 	])('%j prints what it says and exits 0', async (args, expected) => {
 		const result = await runCommand(args);
-		expect({ code: result.code, stderr: ownStderrLines(result.stderr).filter((l) => /error|failed/i.test(l)) }).toEqual({ code: 0, stderr: [] });
+		expect({
+			code: result.code,
+			stderr: ownStderrLines(result.stderr).filter((l) => /error|failed/i.test(l)),
+		}).toEqual({ code: 0, stderr: [] });
 		expect(result.stdout).toMatch(expected);
 	});
 
 	test.each([
 		[['npm', 'start', '--', '--no-such-option'], /^npm start: Unknown option '--no-such-option'/],
-		[['npm', 'start', '--', '--port', 'eighty'], /^npm start: --port must be a whole number from 1 to 65535, got "eighty"/],
-		[['npm', 'run', 'start:queue', '--', '--workers', '0'], /^npm run start:queue: --workers must be a whole number from 1 to 16, got "0"/],
+		[
+			['npm', 'start', '--', '--port', 'eighty'],
+			/^npm start: --port must be a whole number from 1 to 65535, got "eighty"/,
+		],
+		[
+			['npm', 'run', 'start:queue', '--', '--workers', '0'],
+			/^npm run start:queue: --workers must be a whole number from 1 to 16, got "0"/,
+		],
 	])('%j says why in one line and exits non-zero', async (args, expected) => {
 		const result = await runCommand(args);
 		expect(result.code).not.toBe(0);
 		expect(ownStderrLines(result.stderr)).toEqual([expect.stringMatching(expected)]);
 	});
 
-	test('node scripts/runtime/install.js --chromium finds the runtime and Chromium ready', async () => {
-		const result = await runCommand(['node', 'scripts/runtime/install.js', '--chromium'], {}, 20 * MINUTE);
-		expect(result.code).toBe(0);
-		expect(result.stderr).toMatch(/ready: \S+n8n-\d/);
-	}, 21 * MINUTE);
+	test(
+		'node scripts/runtime/install.js --chromium finds the runtime and Chromium ready',
+		async () => {
+			const result = await runCommand(
+				['node', 'scripts/runtime/install.js', '--chromium'],
+				{},
+				20 * MINUTE,
+			);
+			expect(result.code).toBe(0);
+			expect(result.stderr).toMatch(/ready: \S+n8n-\d/);
+		},
+		21 * MINUTE,
+	);
 
-	test('npm run dev compiles, watches, and Ctrl-C stops it', async () => {
-		const dev = startCommand(['npm', 'run', 'dev']);
-		try {
-			await dev.waitFor(/Watching for file changes/, 5 * MINUTE);
-			const running = dev.tree();
-			await dev.interrupt();
-			expect((await waitGone(running)).map(describeProcess)).toEqual([]);
-		} finally {
-			dev.kill();
-		}
-	}, 6 * MINUTE);
+	test(
+		'npm run dev compiles, watches, and Ctrl-C stops it',
+		async () => {
+			const dev = startCommand(['npm', 'run', 'dev']);
+			try {
+				await dev.waitFor(/Watching for file changes/, 5 * MINUTE);
+				const running = dev.tree();
+				await dev.interrupt();
+				expect((await waitGone(running)).map(describeProcess)).toEqual([]);
+			} finally {
+				dev.kill();
+			}
+		},
+		6 * MINUTE,
+	);
 });

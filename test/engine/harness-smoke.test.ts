@@ -25,7 +25,12 @@ describe('engine harness (smoke)', () => {
 	it('runs a package node through WorkflowExecute with the credential applied', async () => {
 		const result = await runNode({
 			type: 'campaignAlimtalk',
-			parameters: { operation: 'send', campaignKey: 'C1', phoneNumber: '={{$json.phone}}', options: { retryDelayMs: 0 } },
+			parameters: {
+				operation: 'send',
+				campaignKey: 'C1',
+				phoneNumber: '={{$json.phone}}',
+				options: { retryDelayMs: 0 },
+			},
 			input: [{ phone: '821012345678' }],
 			credentials: { baseUrl, apiKey: 'smoke-key' },
 		});
@@ -33,7 +38,10 @@ describe('engine harness (smoke)', () => {
 		expect(seen).toHaveLength(1);
 		expect(seen[0].url).toBe('/messages/alimtalk/trigger');
 		expect(seen[0].key).toBe('smoke-key');
-		expect(JSON.parse(seen[0].body)).toEqual({ campaignKey: 'C1', users: [{ phoneNumber: '821012345678', properties: {} }] });
+		expect(JSON.parse(seen[0].body)).toEqual({
+			campaignKey: 'C1',
+			users: [{ phoneNumber: '821012345678', properties: {} }],
+		});
 		expect(result.out[0]).toHaveLength(1);
 		expect(result.out[0][0].pairedItem).toEqual({ item: 0 });
 	});
@@ -49,7 +57,9 @@ describe('engine harness (smoke)', () => {
 				credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey },
 			});
 			expect(ok.error).toBeUndefined();
-			expect(ok.out[0].map((item) => item.json)).toEqual([{ memberId: 'smoke-member', key: 'tier', value: 'gold' }]);
+			expect(ok.out[0].map((item) => item.json)).toEqual([
+				{ memberId: 'smoke-member', key: 'tier', value: 'gold' },
+			]);
 			// The same workflow with another key: the sandbox refuses it, so the header is what it checks.
 			const refused = await runNode({
 				type: 'campaignCustomData',

@@ -8,12 +8,22 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { envelope, startScripted, type Answer } from '../support/scripted-server';
 import { SEND_PARAMETERS, sendInputs, sendJson } from './fixtures';
-import { KEY, checkWriteOutputs, expectClearError, finishSuite, run, scanRequests, tally, type RunResult } from './support';
+import {
+	KEY,
+	checkWriteOutputs,
+	expectClearError,
+	finishSuite,
+	run,
+	scanRequests,
+	tally,
+	type RunResult,
+} from './support';
 
 finishSuite('bad-responses');
 
 const TEN_MB = 10 * 1024 * 1024;
-const HTML = '<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Something went wrong</h1></body></html>';
+const HTML =
+	'<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Something went wrong</h1></body></html>';
 
 interface Bad {
 	name: string;
@@ -29,38 +39,215 @@ interface Bad {
 const page = (value: unknown) => envelope(0, value);
 
 const BAD: Bad[] = [
-	{ name: 'HTML page, HTTP 200', answer: { status: 200, body: HTML }, noSuccess: true, readFails: true },
-	{ name: 'HTML page, HTTP 500', answer: { status: 500, body: HTML }, noSuccess: true, readFails: true },
-	{ name: 'HTML page, HTTP 503', answer: { status: 503, body: HTML }, noSuccess: true, readFails: true },
-	{ name: 'empty body, HTTP 200', answer: { status: 200, body: '' }, noSuccess: true, readFails: true },
-	{ name: 'empty body, HTTP 502', answer: { status: 502, body: '' }, noSuccess: true, readFails: true },
-	{ name: 'truncated JSON', answer: { status: 200, body: '{"httpStatus":{"code":200},"processCode":0,"processValue":[{"memberId":"a","cus', headers: { 'content-type': 'application/json' } }, noSuccess: true, readFails: true },
-	{ name: '10 MB of HTML', answer: { status: 200, body: `<html><body>${'x'.repeat(TEN_MB)}</body></html>` }, noSuccess: true, readFails: true },
-	{ name: '10 MB envelope (processValue a 10 MB string)', answer: { body: page('y'.repeat(TEN_MB)) }, noSuccess: false, readFails: true },
-	{ name: '10 MB of JSON without a code', answer: { body: { data: 'z'.repeat(TEN_MB) } }, noSuccess: true, readFails: true },
-	{ name: 'JSON null', answer: { status: 200, body: 'null', headers: { 'content-type': 'application/json' } }, noSuccess: true, readFails: true },
-	{ name: 'JSON array', answer: { status: 200, body: '[]', headers: { 'content-type': 'application/json' } }, noSuccess: true, readFails: true },
-	{ name: 'JSON string', answer: { status: 200, body: '"ok"', headers: { 'content-type': 'application/json' } }, noSuccess: true, readFails: true },
-	{ name: 'JSON number', answer: { status: 200, body: '0', headers: { 'content-type': 'application/json' } }, noSuccess: true, readFails: true },
-	{ name: 'processValue a string', answer: { body: page('garbage') }, noSuccess: false, readFails: true },
+	{
+		name: 'HTML page, HTTP 200',
+		answer: { status: 200, body: HTML },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'HTML page, HTTP 500',
+		answer: { status: 500, body: HTML },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'HTML page, HTTP 503',
+		answer: { status: 503, body: HTML },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'empty body, HTTP 200',
+		answer: { status: 200, body: '' },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'empty body, HTTP 502',
+		answer: { status: 502, body: '' },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'truncated JSON',
+		answer: {
+			status: 200,
+			body: '{"httpStatus":{"code":200},"processCode":0,"processValue":[{"memberId":"a","cus',
+			headers: { 'content-type': 'application/json' },
+		},
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: '10 MB of HTML',
+		answer: { status: 200, body: `<html><body>${'x'.repeat(TEN_MB)}</body></html>` },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: '10 MB envelope (processValue a 10 MB string)',
+		answer: { body: page('y'.repeat(TEN_MB)) },
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: '10 MB of JSON without a code',
+		answer: { body: { data: 'z'.repeat(TEN_MB) } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'JSON null',
+		answer: { status: 200, body: 'null', headers: { 'content-type': 'application/json' } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'JSON array',
+		answer: { status: 200, body: '[]', headers: { 'content-type': 'application/json' } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'JSON string',
+		answer: { status: 200, body: '"ok"', headers: { 'content-type': 'application/json' } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'JSON number',
+		answer: { status: 200, body: '0', headers: { 'content-type': 'application/json' } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'processValue a string',
+		answer: { body: page('garbage') },
+		noSuccess: false,
+		readFails: true,
+	},
 	{ name: 'processValue a number', answer: { body: page(42) }, noSuccess: false, readFails: true },
-	{ name: 'processValue an unrelated object', answer: { body: page({ foo: 'bar' }) }, noSuccess: false, readFails: true },
-	{ name: 'processValue an array of junk', answer: { body: page([1, 'x', null, [2]]) }, noSuccess: false, readFails: true },
-	{ name: 'dataList not an array', answer: { body: page({ nextPageSeq: null, dataList: 'nope' }) }, noSuccess: false, readFails: true },
-	{ name: 'dataList entries without fields', answer: { body: page({ nextPageSeq: null, dataList: [{}, { value: 1 }] }) }, noSuccess: false, readFails: true },
-	{ name: 'nextPageSeq an object', answer: { body: page({ nextPageSeq: { a: 1 }, dataList: [{ memberId: 'a', customDataKey: 'k', customDataValue: 1 }] }) }, noSuccess: false, readFails: false },
-	{ name: 'partial success without a list', answer: { body: envelope(1, null) }, noSuccess: false, readFails: true, memberReadFails: false },
-	{ name: 'failure rows with fields missing', answer: { body: envelope(1, [{}, { failCode: 'F02' }, { memberId: 'not-sent', failKey: 'grade' }, null, 'x']) }, noSuccess: false, readFails: true },
-	{ name: 'member failure rows with fields missing', answer: { body: page([{ failureCode: 'F02' }, { phoneNumber: 5 }, null]) }, noSuccess: false, readFails: true },
-	{ name: 'unknown code 12345', answer: { body: envelope(12345, null) }, noSuccess: true, readFails: true },
-	{ name: 'unknown code -4242 with a message', answer: { body: envelope(-4242, null, { message: 'strange' }) }, noSuccess: true, readFails: true },
-	{ name: 'unknown code as text', answer: { body: envelope('-77', null) }, noSuccess: true, readFails: true },
-	{ name: 'processCode not a number', answer: { body: { processCode: 'abc', processValue: null } }, noSuccess: true, readFails: true },
-	{ name: 'processCode a fraction', answer: { body: { processCode: 0.5, processValue: null } }, noSuccess: true, readFails: true },
-	{ name: 'processCode null', answer: { body: { processCode: null, processValue: [] } }, noSuccess: true, readFails: true },
-	{ name: 'JSON nested 200,000 levels deep', answer: { status: 200, body: `{"processCode":0,"processValue":${'['.repeat(200000)}${']'.repeat(200000)}}`, headers: { 'content-type': 'application/json' } }, noSuccess: false, readFails: true },
-	{ name: 'HTTP 404 with JSON but no code', answer: { status: 404, body: { error: 'not found' } }, noSuccess: true, readFails: true },
-	{ name: 'HTTP 418 with an empty body', answer: { status: 418, body: '' }, noSuccess: true, readFails: true },
+	{
+		name: 'processValue an unrelated object',
+		answer: { body: page({ foo: 'bar' }) },
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: 'processValue an array of junk',
+		answer: { body: page([1, 'x', null, [2]]) },
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: 'dataList not an array',
+		answer: { body: page({ nextPageSeq: null, dataList: 'nope' }) },
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: 'dataList entries without fields',
+		answer: { body: page({ nextPageSeq: null, dataList: [{}, { value: 1 }] }) },
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: 'nextPageSeq an object',
+		answer: {
+			body: page({
+				nextPageSeq: { a: 1 },
+				dataList: [{ memberId: 'a', customDataKey: 'k', customDataValue: 1 }],
+			}),
+		},
+		noSuccess: false,
+		readFails: false,
+	},
+	{
+		name: 'partial success without a list',
+		answer: { body: envelope(1, null) },
+		noSuccess: false,
+		readFails: true,
+		memberReadFails: false,
+	},
+	{
+		name: 'failure rows with fields missing',
+		answer: {
+			body: envelope(1, [
+				{},
+				{ failCode: 'F02' },
+				{ memberId: 'not-sent', failKey: 'grade' },
+				null,
+				'x',
+			]),
+		},
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: 'member failure rows with fields missing',
+		answer: { body: page([{ failureCode: 'F02' }, { phoneNumber: 5 }, null]) },
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: 'unknown code 12345',
+		answer: { body: envelope(12345, null) },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'unknown code -4242 with a message',
+		answer: { body: envelope(-4242, null, { message: 'strange' }) },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'unknown code as text',
+		answer: { body: envelope('-77', null) },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'processCode not a number',
+		answer: { body: { processCode: 'abc', processValue: null } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'processCode a fraction',
+		answer: { body: { processCode: 0.5, processValue: null } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'processCode null',
+		answer: { body: { processCode: null, processValue: [] } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'JSON nested 200,000 levels deep',
+		answer: {
+			status: 200,
+			body: `{"processCode":0,"processValue":${'['.repeat(200000)}${']'.repeat(200000)}}`,
+			headers: { 'content-type': 'application/json' },
+		},
+		noSuccess: false,
+		readFails: true,
+	},
+	{
+		name: 'HTTP 404 with JSON but no code',
+		answer: { status: 404, body: { error: 'not found' } },
+		noSuccess: true,
+		readFails: true,
+	},
+	{
+		name: 'HTTP 418 with an empty body',
+		answer: { status: 418, body: '' },
+		noSuccess: true,
+		readFails: true,
+	},
 ];
 
 interface Op {
@@ -80,24 +267,126 @@ const members = [
 ];
 
 const OPS: Op[] = [
-	{ name: 'custom data get', type: 'campaignCustomData', parameters: { operation: 'get', memberId: 'a' }, input: [{}], read: true, failedFields: [] },
-	{ name: 'custom data getAll', type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true }, input: [{}], read: true, failedFields: [] },
-	{ name: 'legacy data getAll (limit)', type: 'campaignLegacyData', parameters: { operation: 'getAll', limit: 5 }, input: [{}], read: true, failedFields: [] },
-	{ name: 'custom data create', type: 'campaignCustomData', parameters: { operation: 'create' }, input: [{ memberId: 'a', grade: 'A' }, { memberId: 'b', points: 3 }], read: false, failedFields: ['memberId'] },
-	{ name: 'legacy data update', type: 'campaignLegacyData', parameters: { operation: 'update' }, input: [{ memberId: 'a', grade: 'A' }, { memberId: 'b', points: 3 }], read: false, failedFields: ['memberId'] },
-	{ name: 'custom data delete', type: 'campaignCustomData', parameters: { operation: 'delete', memberId: '={{ $json.id }}' }, input: [{ id: 'a' }, { id: 'b' }], read: false, failedFields: ['memberId'] },
-	{ name: 'legacy data deleteKeys', type: 'campaignLegacyData', parameters: { operation: 'deleteKeys', memberId: '={{ $json.id }}', keys: 'grade, points' }, input: [{ id: 'a' }, { id: 'b' }], read: false, failedFields: ['memberId'] },
-	{ name: 'members v1 get', type: 'campaignMembers', parameters: { apiVersion: 'v1', operation: 'get', memberId: 'm1' }, input: [{}], read: true, failedFields: [] },
-	{ name: 'members v2 get', type: 'campaignMembers', parameters: { apiVersion: 'v2', operation: 'get', phoneNumber: '010-1234-5678' }, input: [{}], read: true, failedFields: [] },
-	{ name: 'members v1 upsert', type: 'campaignMembers', parameters: { apiVersion: 'v1', operation: 'upsert' }, input: members, read: false, failedFields: ['memberId', 'phoneNumber'] },
-	{ name: 'members v2 upsert', type: 'campaignMembers', parameters: { apiVersion: 'v2', operation: 'upsert' }, input: members, read: false, failedFields: ['memberId', 'phoneNumber'] },
-	{ name: 'members v1 delete', type: 'campaignMembers', parameters: { apiVersion: 'v1', operation: 'delete', memberId: '={{ $json.memberId }}' }, input: members, read: false, failedFields: ['memberId'] },
-	{ name: 'members v2 delete', type: 'campaignMembers', parameters: { apiVersion: 'v2', operation: 'delete', phoneNumber: '={{ $json.phoneNumber }}' }, input: members, read: false, failedFields: ['phoneNumber'] },
+	{
+		name: 'custom data get',
+		type: 'campaignCustomData',
+		parameters: { operation: 'get', memberId: 'a' },
+		input: [{}],
+		read: true,
+		failedFields: [],
+	},
+	{
+		name: 'custom data getAll',
+		type: 'campaignCustomData',
+		parameters: { operation: 'getAll', returnAll: true },
+		input: [{}],
+		read: true,
+		failedFields: [],
+	},
+	{
+		name: 'legacy data getAll (limit)',
+		type: 'campaignLegacyData',
+		parameters: { operation: 'getAll', limit: 5 },
+		input: [{}],
+		read: true,
+		failedFields: [],
+	},
+	{
+		name: 'custom data create',
+		type: 'campaignCustomData',
+		parameters: { operation: 'create' },
+		input: [
+			{ memberId: 'a', grade: 'A' },
+			{ memberId: 'b', points: 3 },
+		],
+		read: false,
+		failedFields: ['memberId'],
+	},
+	{
+		name: 'legacy data update',
+		type: 'campaignLegacyData',
+		parameters: { operation: 'update' },
+		input: [
+			{ memberId: 'a', grade: 'A' },
+			{ memberId: 'b', points: 3 },
+		],
+		read: false,
+		failedFields: ['memberId'],
+	},
+	{
+		name: 'custom data delete',
+		type: 'campaignCustomData',
+		parameters: { operation: 'delete', memberId: '={{ $json.id }}' },
+		input: [{ id: 'a' }, { id: 'b' }],
+		read: false,
+		failedFields: ['memberId'],
+	},
+	{
+		name: 'legacy data deleteKeys',
+		type: 'campaignLegacyData',
+		parameters: { operation: 'deleteKeys', memberId: '={{ $json.id }}', keys: 'grade, points' },
+		input: [{ id: 'a' }, { id: 'b' }],
+		read: false,
+		failedFields: ['memberId'],
+	},
+	{
+		name: 'members v1 get',
+		type: 'campaignMembers',
+		parameters: { apiVersion: 'v1', operation: 'get', memberId: 'm1' },
+		input: [{}],
+		read: true,
+		failedFields: [],
+	},
+	{
+		name: 'members v2 get',
+		type: 'campaignMembers',
+		parameters: { apiVersion: 'v2', operation: 'get', phoneNumber: '010-1234-5678' },
+		input: [{}],
+		read: true,
+		failedFields: [],
+	},
+	{
+		name: 'members v1 upsert',
+		type: 'campaignMembers',
+		parameters: { apiVersion: 'v1', operation: 'upsert' },
+		input: members,
+		read: false,
+		failedFields: ['memberId', 'phoneNumber'],
+	},
+	{
+		name: 'members v2 upsert',
+		type: 'campaignMembers',
+		parameters: { apiVersion: 'v2', operation: 'upsert' },
+		input: members,
+		read: false,
+		failedFields: ['memberId', 'phoneNumber'],
+	},
+	{
+		name: 'members v1 delete',
+		type: 'campaignMembers',
+		parameters: { apiVersion: 'v1', operation: 'delete', memberId: '={{ $json.memberId }}' },
+		input: members,
+		read: false,
+		failedFields: ['memberId'],
+	},
+	{
+		name: 'members v2 delete',
+		type: 'campaignMembers',
+		parameters: { apiVersion: 'v2', operation: 'delete', phoneNumber: '={{ $json.phoneNumber }}' },
+		input: members,
+		read: false,
+		failedFields: ['phoneNumber'],
+	},
 	{
 		name: 'alimtalk send',
 		type: 'campaignAlimtalk',
 		parameters: SEND_PARAMETERS,
-		input: sendJson(sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }, { campaign: 'PLAIN', phone: 1, k1: 'name', v1: 'Lee', k2: 'coupon', v2: 'Y' }])),
+		input: sendJson(
+			sendInputs([
+				{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
+				{ campaign: 'PLAIN', phone: 1, k1: 'name', v1: 'Lee', k2: 'coupon', v2: 'Y' },
+			]),
+		),
 		read: false,
 		failedFields: ['campaignKey', 'phoneNumber'],
 		send: true,
@@ -119,23 +408,37 @@ function problems(op: Op, bad: Bad, result: RunResult): string[] {
 	if (result.error) {
 		check(() => expectClearError(result, 'error'));
 		const e = result.error as unknown as { message?: string; description?: string };
-		if ((e.message ?? '').length > LIMIT || (e.description ?? '').length > LIMIT) found.push('the error message carries the body');
+		if ((e.message ?? '').length > LIMIT || (e.description ?? '').length > LIMIT)
+			found.push('the error message carries the body');
 		return found;
 	}
 	const out: INodeExecutionData[][] = result.out;
 	if (op.read) {
-		if (op.type === 'campaignMembers' ? (bad.memberReadFails ?? bad.readFails) : bad.readFails) found.push(`the read ended without an error (${out[0]?.length ?? 0} items)`);
+		if (op.type === 'campaignMembers' ? (bad.memberReadFails ?? bad.readFails) : bad.readFails)
+			found.push(`the read ended without an error (${out[0]?.length ?? 0} items)`);
 		for (const item of out[0] ?? []) {
 			const json = item.json;
 			if (json.error !== undefined) continue;
-			const wellFormed = op.type === 'campaignMembers' ? json.memberId !== null || json.phoneNumber !== null : typeof json.key === 'string' && json.key !== '' && json.memberId !== '';
-			if (!wellFormed) found.push(`a read item without its identity: ${JSON.stringify(json).slice(0, 200)}`);
+			const wellFormed =
+				op.type === 'campaignMembers'
+					? json.memberId !== null || json.phoneNumber !== null
+					: typeof json.key === 'string' && json.key !== '' && json.memberId !== '';
+			if (!wellFormed)
+				found.push(`a read item without its identity: ${JSON.stringify(json).slice(0, 200)}`);
 		}
 		return found;
 	}
-	check(() => checkWriteOutputs(out, op.input.length, { failedFields: op.failedFields, eachIndexOnce: false }));
-	const sendTolerates = op.send === true && /empty body, HTTP 200|JSON (null|array|string|number)|without a code/.test(bad.name);
-	if (bad.noSuccess && !sendTolerates && (out[0]?.length ?? 0) > 0) found.push(`${out[0].length} items on Success for an answer that says nothing`);
+	check(() =>
+		checkWriteOutputs(out, op.input.length, {
+			failedFields: op.failedFields,
+			eachIndexOnce: false,
+		}),
+	);
+	const sendTolerates =
+		op.send === true &&
+		/empty body, HTTP 200|JSON (null|array|string|number)|without a code/.test(bad.name);
+	if (bad.noSuccess && !sendTolerates && (out[0]?.length ?? 0) > 0)
+		found.push(`${out[0].length} items on Success for an answer that says nothing`);
 	if (JSON.stringify(out).length > LIMIT * 10 && !op.send) found.push('the outputs carry the body');
 	return found;
 }
@@ -149,14 +452,24 @@ describe.each(OPS.map((op): [string, Op] => [op.name, op]))('%s', (_name, op) =>
 				const result = await run(
 					{
 						type: op.type,
-						parameters: { ...op.parameters, options: { ...((op.parameters.options as IDataObject) ?? {}), maxRetries: 0, timeoutMs: 10000 } },
+						parameters: {
+							...op.parameters,
+							options: {
+								...((op.parameters.options as IDataObject) ?? {}),
+								maxRetries: 0,
+								timeoutMs: 10000,
+							},
+						},
 						input: op.input,
 						credentials: { baseUrl: server.baseUrl, apiKey: KEY, memberApiVersion: 'any' },
 					},
 					`${op.name} / ${bad.name}`,
 				);
 				tally.badResponses += server.seen.length;
-				scanRequests(op.name, server.seen.map((s) => ({ body: s.body, url: s.url })));
+				scanRequests(
+					op.name,
+					server.seen.map((s) => ({ body: s.body, url: s.url })),
+				);
 				if (server.seen.length === 0) found.push(`${bad.name}: no request was sent`);
 				for (const p of problems(op, bad, result)) found.push(`${bad.name}: ${p}`);
 			} finally {
@@ -169,16 +482,29 @@ describe.each(OPS.map((op): [string, Op] => [op.name, op]))('%s', (_name, op) =>
 
 describe('failure rows that name no member of the request', () => {
 	it('claim nothing stored: every item goes to Failed, none to Success', async () => {
-		const server = await startScripted(() => ({ body: envelope(1, [{ failCode: 'F02', failKey: 'grade' }]) }));
+		const server = await startScripted(() => ({
+			body: envelope(1, [{ failCode: 'F02', failKey: 'grade' }]),
+		}));
 		try {
-			const input = [{ memberId: 'a', grade: 'A' }, { memberId: 'b', points: 3 }];
+			const input = [
+				{ memberId: 'a', grade: 'A' },
+				{ memberId: 'b', points: 3 },
+			];
 			const result = await run(
-				{ type: 'campaignCustomData', parameters: { operation: 'create', options: { maxRetries: 0 } }, input, credentials: { baseUrl: server.baseUrl, apiKey: KEY } },
+				{
+					type: 'campaignCustomData',
+					parameters: { operation: 'create', options: { maxRetries: 0 } },
+					input,
+					credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+				},
 				'failure row naming no member',
 			);
 			tally.badResponses += server.seen.length;
 			expect(result.error).toBeUndefined();
-			checkWriteOutputs(result.out, input.length, { failedFields: ['memberId'], eachIndexOnce: false });
+			checkWriteOutputs(result.out, input.length, {
+				failedFields: ['memberId'],
+				eachIndexOnce: false,
+			});
 			expect(result.out[0]).toHaveLength(0);
 			expect(String(result.out[1][0].json.message)).toContain('named no member of this request');
 		} finally {

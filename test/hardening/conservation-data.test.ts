@@ -6,7 +6,15 @@
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { COMMON_IDS, DATA_KEYS, batchSize, dataItem, initialEntries, jsonValue, memberIdValue } from './arbitraries';
+import {
+	COMMON_IDS,
+	DATA_KEYS,
+	batchSize,
+	dataItem,
+	initialEntries,
+	jsonValue,
+	memberIdValue,
+} from './arbitraries';
 import { dataRows, prepareData } from './fixtures';
 import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';
 import {
@@ -30,16 +38,26 @@ function successKeys(items: INodeExecutionData[]): Array<[string, string[]]> {
 	const claims = new Map<string, Set<string>>();
 	for (const item of items) {
 		const id = String(item.json.memberId);
-		for (const key of item.json.keys as string[]) claims.set(id, (claims.get(id) ?? new Set()).add(key));
+		for (const key of item.json.keys as string[])
+			claims.set(id, (claims.get(id) ?? new Set()).add(key));
 	}
-	return [...claims].map(([id, keys]): [string, string[]] => [id, [...keys].sort()]).sort(([a], [b]) => (a < b ? -1 : 1));
+	return [...claims]
+		.map(([id, keys]): [string, string[]] => [id, [...keys].sort()])
+		.sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY });
 
 /** The keys parameter of deleteKeys as an item may give it: comma text with spaces, an array, or junk. */
 const keysValue: fc.Arbitrary<unknown> = fc.oneof(
-	{ weight: 5, arbitrary: fc.array(fc.tuple(fc.constantFrom(...DATA_KEYS), fc.constantFrom('', ' ', '  ')), { maxLength: 4 }).map((ks) => ks.map(([k, pad]) => `${pad}${k}${pad}`).join(',')) },
+	{
+		weight: 5,
+		arbitrary: fc
+			.array(fc.tuple(fc.constantFrom(...DATA_KEYS), fc.constantFrom('', ' ', '  ')), {
+				maxLength: 4,
+			})
+			.map((ks) => ks.map(([k, pad]) => `${pad}${k}${pad}`).join(',')),
+	},
 	{ weight: 2, arbitrary: fc.array(fc.constantFrom(...DATA_KEYS), { maxLength: 3 }) },
 	{ weight: 1, arbitrary: fc.constantFrom('', ' , ,', null, 7, { k: 'grade' }) },
 );
@@ -58,20 +76,31 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 					const input = JSON.parse(JSON.stringify(generated)) as IDataObject[];
 					const before = prepareData(sb, d.store, initial);
 					const result = await run(
-						{ type: d.type, parameters: { operation, options: { batchSize: size, skipNullValues: skipNull } }, input, credentials: credentials() },
+						{
+							type: d.type,
+							parameters: { operation, options: { batchSize: size, skipNullValues: skipNull } },
+							input,
+							credentials: credentials(),
+						},
 						`${d.type} ${operation}`,
 					);
 					countSandbox(d.type, sb.requests);
 					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
-					checkWriteOutputs(result.out, input.length, { failedFields: ['memberId'], eachIndexOnce: false });
+					checkWriteOutputs(result.out, input.length, {
+						failedFields: ['memberId'],
+						eachIndexOnce: false,
+					});
 					checkNoRowOnBoth(result.out, dataRows);
 					const model = expectedDataWrite(before, autoMapped(input), d.dialect);
 					expect(plainStore(d.store(sb))).toEqual(plainStore(model.store));
 					if (d.dialect === 'v2') {
-						const claimed = [...model.storedNow].map(([id, keys]): [string, string[]] => [id, [...keys].sort()]).sort(([a], [b]) => (a < b ? -1 : 1));
+						const claimed = [...model.storedNow]
+							.map(([id, keys]): [string, string[]] => [id, [...keys].sort()])
+							.sort(([a], [b]) => (a < b ? -1 : 1));
 						expect(successKeys(result.out[0])).toEqual(claimed);
 					}
-					for (const request of sb.requests) expect(Object.keys(request.body as object).length).toBeLessThanOrEqual(size);
+					for (const request of sb.requests)
+						expect(Object.keys(request.body as object).length).toBeLessThanOrEqual(size);
 				},
 			),
 			{ seed: SEED, numRuns: 45 },
@@ -80,34 +109,66 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 
 	it('create / update with Define Below (member id, keys and values from expressions): same promises', async () => {
 		const row = fc.record(
-			{ memberId: memberIdValue, k1: fc.constantFrom(...DATA_KEYS), v1: jsonValue, k2: fc.constantFrom(...DATA_KEYS), v2: jsonValue },
+			{
+				memberId: memberIdValue,
+				k1: fc.constantFrom(...DATA_KEYS),
+				v1: jsonValue,
+				k2: fc.constantFrom(...DATA_KEYS),
+				v2: jsonValue,
+			},
 			{ requiredKeys: ['k1', 'v1', 'k2', 'v2'] },
 		);
 		await fc.assert(
-			fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 20 }), batchSize, fc.constantFrom('create', 'update'), initialEntries, async (generated, size, operation, initial) => {
-				tally.generatedCases++;
-				const input = JSON.parse(JSON.stringify(generated)) as Array<{ memberId?: unknown; k1: string; v1: unknown; k2: string; v2: unknown }>;
-				const before = prepareData(sb, d.store, initial);
-				const parameters = {
-					operation,
-					mappingMode: 'defineBelow',
-					memberId: '={{ $json.memberId }}',
-					entries: {
-						entry: [
-							{ key: '={{ $json.k1 }}', value: '={{ $json.v1 }}' },
-							{ key: '={{ $json.k2 }}', value: '={{ $json.v2 }}' },
-						],
-					},
-					options: { batchSize: size },
-				};
-				const result = await run({ type: d.type, parameters, input: input as IDataObject[], credentials: credentials() }, `${d.type} ${operation} (define below)`);
-				countSandbox(d.type, sb.requests);
-				if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
-				checkWriteOutputs(result.out, input.length, { failedFields: ['memberId'], eachIndexOnce: false });
-				checkNoRowOnBoth(result.out, dataRows);
-				const rows = input.map((i) => ({ id: i.memberId, pairs: [[i.k1, i.v1], [i.k2, i.v2]] as Array<[string, unknown]> }));
-				expect(plainStore(d.store(sb))).toEqual(plainStore(expectedDataWrite(before, rows, d.dialect).store));
-			}),
+			fc.asyncProperty(
+				fc.array(row, { minLength: 1, maxLength: 20 }),
+				batchSize,
+				fc.constantFrom('create', 'update'),
+				initialEntries,
+				async (generated, size, operation, initial) => {
+					tally.generatedCases++;
+					const input = JSON.parse(JSON.stringify(generated)) as Array<{
+						memberId?: unknown;
+						k1: string;
+						v1: unknown;
+						k2: string;
+						v2: unknown;
+					}>;
+					const before = prepareData(sb, d.store, initial);
+					const parameters = {
+						operation,
+						mappingMode: 'defineBelow',
+						memberId: '={{ $json.memberId }}',
+						entries: {
+							entry: [
+								{ key: '={{ $json.k1 }}', value: '={{ $json.v1 }}' },
+								{ key: '={{ $json.k2 }}', value: '={{ $json.v2 }}' },
+							],
+						},
+						options: { batchSize: size },
+					};
+					const result = await run(
+						{ type: d.type, parameters, input: input as IDataObject[], credentials: credentials() },
+						`${d.type} ${operation} (define below)`,
+					);
+					countSandbox(d.type, sb.requests);
+					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
+					checkWriteOutputs(result.out, input.length, {
+						failedFields: ['memberId'],
+						eachIndexOnce: false,
+					});
+					checkNoRowOnBoth(result.out, dataRows);
+					const rows = input.map((i) => ({
+						id: i.memberId,
+						pairs: [
+							[i.k1, i.v1],
+							[i.k2, i.v2],
+						] as Array<[string, unknown]>,
+					}));
+					expect(plainStore(d.store(sb))).toEqual(
+						plainStore(expectedDataWrite(before, rows, d.dialect).store),
+					);
+				},
+			),
 			{ seed: SEED + 2, numRuns: 35 },
 		);
 	});
@@ -115,20 +176,34 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 	it('delete / deleteKeys with generated ids and keys: nothing lost, refused batches carry retryAfter, state as the model says', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc.array(fc.record({ id: memberIdValue, keys: keysValue }), { minLength: 1, maxLength: 25 }),
+				fc.array(fc.record({ id: memberIdValue, keys: keysValue }), {
+					minLength: 1,
+					maxLength: 25,
+				}),
 				batchSize,
 				fc.constantFrom('delete', 'deleteKeys'),
 				initialEntries,
-				fc.option(fc.tuple(fc.constantFrom(...COMMON_IDS), fc.constantFrom<-1009 | -1010>(-1009, -1010)), { freq: 3, nil: undefined }),
+				fc.option(
+					fc.tuple(fc.constantFrom(...COMMON_IDS), fc.constantFrom<-1009 | -1010>(-1009, -1010)),
+					{ freq: 3, nil: undefined },
+				),
 				async (generated, size, operation, initial, lock) => {
 					tally.generatedCases++;
-					const input = JSON.parse(JSON.stringify(generated)) as Array<{ id: unknown; keys?: unknown }>;
+					const input = JSON.parse(JSON.stringify(generated)) as Array<{
+						id: unknown;
+						keys?: unknown;
+					}>;
 					const before = prepareData(sb, d.store, initial);
 					if (lock) sb.state.lockedMembers.set(lock[0], lock[1]);
 					const result = await run(
 						{
 							type: d.type,
-							parameters: { operation, memberId: '={{ $json.id }}', keys: '={{ $json.keys }}', options: { batchSize: size } },
+							parameters: {
+								operation,
+								memberId: '={{ $json.id }}',
+								keys: '={{ $json.keys }}',
+								options: { batchSize: size },
+							},
 							input: input as IDataObject[],
 							credentials: credentials(),
 						},
@@ -136,8 +211,17 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 					);
 					countSandbox(d.type, sb.requests);
 					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
-					checkWriteOutputs(result.out, input.length, { failedFields: ['memberId'], eachIndexOnce: true });
-					const model = expectedDataDelete(before, input, operation === 'deleteKeys', size, new Set(lock ? [lock[0]] : []));
+					checkWriteOutputs(result.out, input.length, {
+						failedFields: ['memberId'],
+						eachIndexOnce: true,
+					});
+					const model = expectedDataDelete(
+						before,
+						input,
+						operation === 'deleteKeys',
+						size,
+						new Set(lock ? [lock[0]] : []),
+					);
 					expect(plainStore(d.store(sb))).toEqual(plainStore(model.store));
 					for (const item of result.out[1]) {
 						if (!['-1009', '-1010'].includes(String(item.json.code))) continue;
@@ -146,7 +230,9 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 						expect(wait).toBeGreaterThan(29 * 60000);
 						expect(wait).toBeLessThanOrEqual(30 * 60000);
 					}
-					expect(result.out[0].map((i) => String(i.json.memberId)).filter((id) => model.refused.has(id))).toEqual([]);
+					expect(
+						result.out[0].map((i) => String(i.json.memberId)).filter((id) => model.refused.has(id)),
+					).toEqual([]);
 				},
 			),
 			{ seed: SEED + 1, numRuns: 40 },

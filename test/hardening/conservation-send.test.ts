@@ -6,7 +6,15 @@
  */
 import fc from 'fast-check';
 import { sendItem } from './arbitraries';
-import { CAMPAIGN_RULES, SEND_PARAMETERS, byRef, outcomesOf, prepareCampaigns, sendInputs, sendJson } from './fixtures';
+import {
+	CAMPAIGN_RULES,
+	SEND_PARAMETERS,
+	byRef,
+	outcomesOf,
+	prepareCampaigns,
+	sendInputs,
+	sendJson,
+} from './fixtures';
 import { expectedSends, type SendInput } from './models';
 import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, run, tally } from './support';
 import { useSandbox } from '../support';
@@ -28,7 +36,10 @@ it('send with generated recipients and variables: each item once, each valid mes
 				const result = await run(
 					{
 						type: 'campaignAlimtalk',
-						parameters: { ...SEND_PARAMETERS, options: { convertPhoneNumbers: convert, concurrency } },
+						parameters: {
+							...SEND_PARAMETERS,
+							options: { convertPhoneNumbers: convert, concurrency },
+						},
 						input,
 						credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
 					},
@@ -36,10 +47,21 @@ it('send with generated recipients and variables: each item once, each valid mes
 				);
 				countSandbox('alimtalk', sb.requests);
 				if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
-				checkWriteOutputs(result.out, input.length, { failedFields: ['campaignKey', 'phoneNumber'], eachIndexOnce: true });
-				const model = expectedSends(JSON.parse(JSON.stringify(inputs)) as SendInput[], convert, CAMPAIGN_RULES);
+				checkWriteOutputs(result.out, input.length, {
+					failedFields: ['campaignKey', 'phoneNumber'],
+					eachIndexOnce: true,
+				});
+				const model = expectedSends(
+					JSON.parse(JSON.stringify(inputs)) as SendInput[],
+					convert,
+					CAMPAIGN_RULES,
+				);
 				expect(outcomesOf(result.out, input.length)).toEqual(model.outcomes);
-				const sent = sb.state.sent.map(({ campaignKey, phoneNumber, properties }) => ({ campaignKey, phoneNumber, properties }));
+				const sent = sb.state.sent.map(({ campaignKey, phoneNumber, properties }) => ({
+					campaignKey,
+					phoneNumber,
+					properties,
+				}));
 				expect(byRef(sent)).toEqual(byRef(JSON.parse(JSON.stringify(model.sent)) as typeof sent));
 				expect(sb.maxInFlight).toBeLessThanOrEqual(concurrency);
 			},

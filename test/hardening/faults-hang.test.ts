@@ -19,8 +19,10 @@ describe('a hanging server', () => {
 
 	/** One row every operation sends (the generated cases may hold none that passes the node's checks). */
 	const validInput = (op: WriteOp): IDataObject[] => {
-		if (/upsert/.test(op.name)) return [{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }];
-		if (/members .* delete/.test(op.name)) return [{ memberId: 'm1', phoneNumber: '010-1234-5678' }];
+		if (/upsert/.test(op.name))
+			return [{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }];
+		if (/members .* delete/.test(op.name))
+			return [{ memberId: 'm1', phoneNumber: '010-1234-5678' }];
 		if (/delete/.test(op.name)) return [{ id: 'm1', keys: 'grade' }];
 		return [{ memberId: 'm1', grade: 'A' }];
 	};
@@ -33,7 +35,13 @@ describe('a hanging server', () => {
 			valid.setup(sb);
 			hang(sb);
 			// A timeout that never fired would leave the run hanging until jest gives up on the test.
-			const result = await runWrite(sb, op, valid, { maxRetries: 0, timeoutMs: 1000 }, `${op.name} (hang)`);
+			const result = await runWrite(
+				sb,
+				op,
+				valid,
+				{ maxRetries: 0, timeoutMs: 1000 },
+				`${op.name} (hang)`,
+			);
 			sb.configure({ faults: undefined });
 			// Max Retries 0: the one request that hung, and nothing after it.
 			expect(sb.requests).toHaveLength(1);
@@ -42,34 +50,52 @@ describe('a hanging server', () => {
 		},
 	);
 
-	it.each(['v1', 'v2'])('members %s get: the read stops with a clear message, or becomes an error item under "Continue"', async (version) => {
-		hang(sb);
-		const result = await run(
-			{
-				type: 'campaignMembers',
-				parameters: { apiVersion: version, operation: 'get', memberId: 'm1', options: { maxRetries: 0, timeoutMs: 1000 } },
-				input: [{}, {}],
-				credentials: credentials(sb),
-				onError: 'continueRegularOutput',
-			},
-			`members ${version} get (hang)`,
-		);
-		countSandbox(`members ${version} get`, sb.requests);
-		sb.configure({ faults: undefined });
-		expect(result.error).toBeUndefined();
-		expect(result.out[0]).toHaveLength(2);
-		for (const [n, item] of result.out[0].entries()) {
-			expect(String(item.json.error)).toContain('the request timed out');
-			expect(pairsOf(item)).toEqual([n]);
-		}
-	});
+	it.each(['v1', 'v2'])(
+		'members %s get: the read stops with a clear message, or becomes an error item under "Continue"',
+		async (version) => {
+			hang(sb);
+			const result = await run(
+				{
+					type: 'campaignMembers',
+					parameters: {
+						apiVersion: version,
+						operation: 'get',
+						memberId: 'm1',
+						options: { maxRetries: 0, timeoutMs: 1000 },
+					},
+					input: [{}, {}],
+					credentials: credentials(sb),
+					onError: 'continueRegularOutput',
+				},
+				`members ${version} get (hang)`,
+			);
+			countSandbox(`members ${version} get`, sb.requests);
+			sb.configure({ faults: undefined });
+			expect(result.error).toBeUndefined();
+			expect(result.out[0]).toHaveLength(2);
+			for (const [n, item] of result.out[0].entries()) {
+				expect(String(item.json.error)).toContain('the request timed out');
+				expect(pairsOf(item)).toEqual([n]);
+			}
+		},
+	);
 
 	it('getAll: the read stops with a clear message, or becomes an error item under "Continue"', async () => {
 		const d = DIALECTS[0][1];
 		prepareData(sb, d.store, [['a', 'grade', 'x']]);
 		hang(sb);
 		const result = await run(
-			{ type: d.type, parameters: { operation: 'getAll', returnAll: true, options: { maxRetries: 0, timeoutMs: 1000 } }, input: [{}], credentials: credentials(sb), onError: 'continueRegularOutput' },
+			{
+				type: d.type,
+				parameters: {
+					operation: 'getAll',
+					returnAll: true,
+					options: { maxRetries: 0, timeoutMs: 1000 },
+				},
+				input: [{}],
+				credentials: credentials(sb),
+				onError: 'continueRegularOutput',
+			},
 			'getAll (hang)',
 		);
 		countSandbox('getAll', sb.requests);
@@ -83,7 +109,9 @@ describe('a hanging server', () => {
 	it('send: the item goes to Failed as "delivery unknown" with the timeout named, and is not sent again', async () => {
 		prepareCampaigns(sb);
 		hang(sb);
-		const inputs = sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]);
+		const inputs = sendInputs([
+			{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
+		]);
 		const result = await run(
 			{
 				type: 'campaignAlimtalk',
@@ -99,7 +127,11 @@ describe('a hanging server', () => {
 		expect(result.error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(result.out[0]).toHaveLength(0);
-		expect(result.out[1][0].json).toMatchObject({ code: 'ETIMEDOUT', deliveryUnknown: true, phoneNumber: '821012345678' });
+		expect(result.out[1][0].json).toMatchObject({
+			code: 'ETIMEDOUT',
+			deliveryUnknown: true,
+			phoneNumber: '821012345678',
+		});
 		expect(String(result.out[1][0].json.message)).toContain('timed out');
 	});
 });

@@ -8,14 +8,36 @@ import type { FaultKind, LoggedRequest, Sandbox } from '../../sandbox/server';
 import { KEY, countSandbox, pairsOf, run } from './support';
 import type { WriteCase, WriteOp } from './write-ops';
 
-export const WRITE_FAULTS: FaultKind[] = ['http500html', 'http503html', 'code-9999', 'code-1005', 'drop'];
+export const WRITE_FAULTS: FaultKind[] = [
+	'http500html',
+	'http503html',
+	'code-9999',
+	'code-1005',
+	'drop',
+];
 export const MAX_RETRIES = 6;
 
-export const credentials = (sb: Sandbox) => ({ baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' });
+export const credentials = (sb: Sandbox) => ({
+	baseUrl: sb.baseUrl,
+	apiKey: KEY,
+	memberApiVersion: 'any',
+});
 
-export async function runWrite(sb: Sandbox, op: WriteOp, c: WriteCase, options: IDataObject, label: string) {
-	const parameters = { ...c.parameters, options: { ...((c.parameters.options as IDataObject) ?? {}), ...options } };
-	const result = await run({ type: op.type, parameters, input: c.input, credentials: credentials(sb) }, label);
+export async function runWrite(
+	sb: Sandbox,
+	op: WriteOp,
+	c: WriteCase,
+	options: IDataObject,
+	label: string,
+) {
+	const parameters = {
+		...c.parameters,
+		options: { ...((c.parameters.options as IDataObject) ?? {}), ...options },
+	};
+	const result = await run(
+		{ type: op.type, parameters, input: c.input, credentials: credentials(sb) },
+		label,
+	);
 	countSandbox(label, sb.requests);
 	return result;
 }

@@ -5,15 +5,32 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import { KEY_FORMATS, SEND_PHONES } from './arbitraries';
-import { cloneStore, type CampaignRule, type MemberV1, type MemberV2, type SendInput, type Store, type Wire } from './models';
+import {
+	cloneStore,
+	type CampaignRule,
+	type MemberV1,
+	type MemberV2,
+	type SendInput,
+	type Store,
+	type Wire,
+} from './models';
 import { pairsOf, type RowRef } from './support';
 
 // ----- custom data -----
 
 /** Resets the sandbox, registers the keys, stores the initial entries; returns a copy of them. */
-export function prepareData(s: Sandbox, store: (s: Sandbox) => Store, initial: Array<[string, string, Wire]>): Store {
+export function prepareData(
+	s: Sandbox,
+	store: (s: Sandbox) => Store,
+	initial: Array<[string, string, Wire]>,
+): Store {
 	s.reset();
-	s.configure({ faults: undefined, pageSize: undefined, pagingEnd: undefined, stringCodes: undefined });
+	s.configure({
+		faults: undefined,
+		pageSize: undefined,
+		pagingEnd: undefined,
+		stringCodes: undefined,
+	});
 	for (const [key, format] of KEY_FORMATS) s.registerKey(key, format);
 	const entries = store(s);
 	for (const [id, key, value] of initial) {
@@ -30,10 +47,15 @@ export function dataRows(json: IDataObject, output: 0 | 1): RowRef[] {
 	const member = String(json.memberId);
 	if (output === 0) {
 		const values = (json.values ?? {}) as IDataObject;
-		return ((json.keys ?? []) as string[]).map((key) => ({ id: `${member}\u0001${key}`, value: stable(values[key]) }));
+		return ((json.keys ?? []) as string[]).map((key) => ({
+			id: `${member}\u0001${key}`,
+			value: stable(values[key]),
+		}));
 	}
-	if ('key' in json) return [{ id: `${member}\u0001${String(json.key)}`, value: stable(json.value) }];
-	if (Array.isArray(json.keys)) return (json.keys as string[]).map((key) => ({ id: `${member}\u0001${key}` }));
+	if ('key' in json)
+		return [{ id: `${member}\u0001${String(json.key)}`, value: stable(json.value) }];
+	if (Array.isArray(json.keys))
+		return (json.keys as string[]).map((key) => ({ id: `${member}\u0001${key}` }));
 	return [];
 }
 
@@ -44,9 +66,17 @@ export function prepareMembers(s: Sandbox, initial: Array<[string, string]>) {
 	s.configure({ faults: undefined });
 	for (const [memberId, phoneNumber] of initial) {
 		s.state.membersV1.set(memberId, { memberId, phoneNumber, isReceive: true, name: 'old' });
-		s.state.membersV2.set(phoneNumber.replace(/-/g, ''), { memberId, phoneNumber, isReceive: 'true', name: 'old' });
+		s.state.membersV2.set(phoneNumber.replace(/-/g, ''), {
+			memberId,
+			phoneNumber,
+			isReceive: 'true',
+			name: 'old',
+		});
 	}
-	return { v1: new Map(s.state.membersV1) as Map<string, MemberV1>, v2: new Map(s.state.membersV2) as Map<string, MemberV2> };
+	return {
+		v1: new Map(s.state.membersV1) as Map<string, MemberV1>,
+		v2: new Map(s.state.membersV2) as Map<string, MemberV2>,
+	};
 }
 
 /** Each item's outcome as the outputs say: 'ok' on Success, its code on Failed. */
@@ -92,10 +122,15 @@ export const SEND_PARAMETERS: IDataObject = {
 	},
 };
 
-export const sendInputs = (generated: Array<Omit<SendInput, 'ref'>>): SendInput[] => generated.map((g, i) => ({ ...g, ref: `r${i}` }));
+export const sendInputs = (generated: Array<Omit<SendInput, 'ref'>>): SendInput[] =>
+	generated.map((g, i) => ({ ...g, ref: `r${i}` }));
 
 export const sendJson = (inputs: SendInput[]): IDataObject[] =>
-	JSON.parse(JSON.stringify(inputs.map(({ phone, ...rest }) => ({ ...rest, phone: SEND_PHONES[phone].given })))) as IDataObject[];
+	JSON.parse(
+		JSON.stringify(
+			inputs.map(({ phone, ...rest }) => ({ ...rest, phone: SEND_PHONES[phone].given })),
+		),
+	) as IDataObject[];
 
 /** Sent messages in a comparable order (by their ref). */
 export const byRef = <T extends { properties: Record<string, unknown> }>(list: T[]) =>

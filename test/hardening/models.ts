@@ -27,7 +27,8 @@ function entriesOf(store: Store, id: string): Map<string, Wire> {
 
 /** Custom data member id: text trimmed (not blank, no control character), or a finite number. */
 export function dataMemberId(value: unknown): string | undefined {
-	if (typeof value === 'string') return value.trim() === '' || CONTROL.test(value.trim()) ? undefined : value.trim();
+	if (typeof value === 'string')
+		return value.trim() === '' || CONTROL.test(value.trim()) ? undefined : value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return undefined;
 }
@@ -56,7 +57,9 @@ function isIsoDate(value: unknown): boolean {
 export function storedValue(format: 'string' | 'number' | 'date', value: Wire): Wire | undefined {
 	if (format === 'number') {
 		if (typeof value === 'number') return value;
-		return /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value) ? Number(value) : undefined;
+		return /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)
+			? Number(value)
+			: undefined;
 	}
 	if (format === 'date') return isIsoDate(value) ? value : undefined;
 	return typeof value === 'number' ? String(value) : value;
@@ -75,8 +78,14 @@ export interface DataInput {
 }
 
 /** Map Automatically: the id field is the member, every other top-level field a pair. */
-export const autoMapped = (items: Array<Record<string, unknown>>, idField = 'memberId'): DataInput[] =>
-	items.map((item) => ({ id: item[idField], pairs: Object.entries(item).filter(([key]) => key !== idField) }));
+export const autoMapped = (
+	items: Array<Record<string, unknown>>,
+	idField = 'memberId',
+): DataInput[] =>
+	items.map((item) => ({
+		id: item[idField],
+		pairs: Object.entries(item).filter(([key]) => key !== idField),
+	}));
 
 export function expectedDataWrite(initial: Store, items: DataInput[], dialect: 'v2' | 'legacy') {
 	const rows = new Map<string, Map<string, Wire>>();
@@ -108,8 +117,16 @@ export function expectedDataWrite(initial: Store, items: DataInput[], dialect: '
 
 /** A comma-separated list (or an array) of key names: trimmed, blanks dropped. */
 export function keyList(raw: unknown): string[] {
-	const parts: unknown[] = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : typeof raw === 'number' ? [String(raw)] : [];
-	return parts.map((p) => (typeof p === 'string' ? p.trim() : typeof p === 'number' ? String(p) : '')).filter((p) => p !== '');
+	const parts: unknown[] = Array.isArray(raw)
+		? raw
+		: typeof raw === 'string'
+			? raw.split(',')
+			: typeof raw === 'number'
+				? [String(raw)]
+				: [];
+	return parts
+		.map((p) => (typeof p === 'string' ? p.trim() : typeof p === 'number' ? String(p) : ''))
+		.filter((p) => p !== '');
 }
 
 /**
@@ -191,7 +208,11 @@ const RULE_CODES = {
 };
 
 /** The phone the node sends for a PHONES row, or undefined when the node refuses it. */
-export function memberPhone(row: (typeof PHONES)[number], version: 'v1' | 'v2', normalize: boolean): string | undefined {
+export function memberPhone(
+	row: (typeof PHONES)[number],
+	version: 'v1' | 'v2',
+	normalize: boolean,
+): string | undefined {
 	if (normalize) return row.normalized ?? undefined;
 	const asGiven = version === 'v1' ? row.v1 !== 'node' : row.v2;
 	return asGiven ? memberText(row.given) : undefined;
@@ -222,12 +243,19 @@ export function expectedUpsert(
 ) {
 	const codes = RULE_CODES[version];
 	const outcomes: string[] = [];
-	const pending: Array<{ index: number; memberId: string; phoneNumber: string; isReceive: boolean; name?: string }> = [];
+	const pending: Array<{
+		index: number;
+		memberId: string;
+		phoneNumber: string;
+		isReceive: boolean;
+		name?: string;
+	}> = [];
 	items.forEach((item, index) => {
 		const id = memberIdText(item.json.memberId);
 		const phone = memberPhone(PHONES[item.phone], version, normalize);
 		const consent = item.consent === -1 ? false : CONSENTS[item.consent].value;
-		const name = item.name === undefined ? { ok: true as const, stored: undefined } : NAMES[item.name];
+		const name =
+			item.name === undefined ? { ok: true as const, stored: undefined } : NAMES[item.name];
 		let code: string | undefined;
 		if (id === undefined && phone === undefined) code = codes.both;
 		else if (id === undefined) code = codes.id;
@@ -236,7 +264,13 @@ export function expectedUpsert(
 		else if (!name.ok) code = codes.name;
 		outcomes[index] = code ?? 'ok';
 		if (code === undefined) {
-			pending.push({ index, memberId: id as string, phoneNumber: phone as string, isReceive: consent as boolean, ...(name.stored !== undefined ? { name: name.stored } : {}) });
+			pending.push({
+				index,
+				memberId: id as string,
+				phoneNumber: phone as string,
+				isReceive: consent as boolean,
+				...(name.stored !== undefined ? { name: name.stored } : {}),
+			});
 		}
 	});
 	const v1 = new Map(initialV1);
@@ -289,27 +323,57 @@ export interface CampaignRule {
  * campaign (7011), a blocked template (7007), a missing required variable (7011) and a date
  * variable that is not YYYY-MM-DD (1204). Gives each item's outcome and the messages sent.
  */
-export function expectedSends(items: SendInput[], convert: boolean, campaigns: Record<string, CampaignRule>) {
+export function expectedSends(
+	items: SendInput[],
+	convert: boolean,
+	campaigns: Record<string, CampaignRule>,
+) {
 	const outcomes: string[] = [];
-	const sent: Array<{ campaignKey: string; phoneNumber: string; properties: Record<string, unknown> }> = [];
+	const sent: Array<{
+		campaignKey: string;
+		phoneNumber: string;
+		properties: Record<string, unknown>;
+	}> = [];
 	items.forEach((item, index) => {
-		const campaignKey = typeof item.campaign === 'string' || typeof item.campaign === 'number' ? String(item.campaign).trim() : '';
+		const campaignKey =
+			typeof item.campaign === 'string' || typeof item.campaign === 'number'
+				? String(item.campaign).trim()
+				: '';
 		const table = SEND_PHONES[item.phone];
 		const phoneNumber = convert ? table.converted : table.asIs;
 		if (campaignKey === '') return void (outcomes[index] = '7011');
 		if (phoneNumber === null) return void (outcomes[index] = '7012');
 		const properties: Record<string, unknown> = {};
-		for (const [rawKey, value] of [['ref', item.ref], [item.k1, item.v1], [item.k2, item.v2]] as Array<[string, unknown]>) {
+		for (const [rawKey, value] of [
+			['ref', item.ref],
+			[item.k1, item.v1],
+			[item.k2, item.v2],
+		] as Array<[string, unknown]>) {
 			const key = rawKey.trim();
-			if (key === '' || /[\r\n]/.test(key) || hasOwn(properties, key)) return void (outcomes[index] = '1203');
-			Object.defineProperty(properties, key, { value, enumerable: true, configurable: true, writable: true });
+			if (key === '' || /[\r\n]/.test(key) || hasOwn(properties, key))
+				return void (outcomes[index] = '1203');
+			Object.defineProperty(properties, key, {
+				value,
+				enumerable: true,
+				configurable: true,
+				writable: true,
+			});
 		}
 		const rule = hasOwn(campaigns, campaignKey) ? campaigns[campaignKey] : undefined;
-		const missing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+		const missing = (v: unknown) =>
+			v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 		if (!rule) return void (outcomes[index] = '7011');
 		if (rule.templateBlocked) return void (outcomes[index] = '7007');
-		if ((rule.required ?? []).some((name) => missing(properties[name]))) return void (outcomes[index] = '7011');
-		if ((rule.dates ?? []).some((name) => properties[name] !== undefined && properties[name] !== null && !isIsoDate(properties[name]))) {
+		if ((rule.required ?? []).some((name) => missing(properties[name])))
+			return void (outcomes[index] = '7011');
+		if (
+			(rule.dates ?? []).some(
+				(name) =>
+					properties[name] !== undefined &&
+					properties[name] !== null &&
+					!isIsoDate(properties[name]),
+			)
+		) {
 			return void (outcomes[index] = '1204');
 		}
 		outcomes[index] = 'ok';

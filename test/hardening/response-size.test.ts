@@ -37,8 +37,15 @@ describe('an answer larger than the cap', () => {
 	it('stops a read with a clear error after reading about the cap, not the whole answer, and does not retry', async () => {
 		const server = await endless();
 		try {
-			const result = await runNode({ type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true, options: FAST }, input: [{}], credentials: { baseUrl: server.baseUrl, apiKey: KEY } });
-			expect((result.error as unknown as { message: string }).message).toContain('The service answered with more than 32 MB (HTTP 200); the answer was not read');
+			const result = await runNode({
+				type: 'campaignCustomData',
+				parameters: { operation: 'getAll', returnAll: true, options: FAST },
+				input: [{}],
+				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+			});
+			expect((result.error as unknown as { message: string }).message).toContain(
+				'The service answered with more than 32 MB (HTTP 200); the answer was not read',
+			);
 			expect(server.written).toHaveLength(1);
 			// The client closed the connection: the server wrote the cap plus what the sockets buffer, not 256 MB.
 			expect(server.written[0]).toBeLessThan(2 * MAX_RESPONSE_BYTES);
@@ -52,13 +59,23 @@ describe('an answer larger than the cap', () => {
 		try {
 			const result = await runNode({
 				type: 'campaignAlimtalk',
-				parameters: { operation: 'send', campaignKey: 'DEMO-WELCOME', phoneNumber: '821012345678', properties: { property: [{ key: 'name', value: 'Kim' }] }, options: FAST },
+				parameters: {
+					operation: 'send',
+					campaignKey: 'DEMO-WELCOME',
+					phoneNumber: '821012345678',
+					properties: { property: [{ key: 'name', value: 'Kim' }] },
+					options: FAST,
+				},
 				input: [{}],
 				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
 			});
 			expect(result.error).toBeUndefined();
 			expect(result.out[1].map((item) => item.json)).toEqual([
-				expect.objectContaining({ code: 'RESPONSE_TOO_LARGE', deliveryUnknown: true, message: expect.stringContaining('may or may not have been sent') }),
+				expect.objectContaining({
+					code: 'RESPONSE_TOO_LARGE',
+					deliveryUnknown: true,
+					message: expect.stringContaining('may or may not have been sent'),
+				}),
 			]);
 			expect(server.written).toHaveLength(1);
 		} finally {
@@ -73,8 +90,14 @@ describe('the largest real answer', () => {
 	it('reads a page of 1,000 entries with 1,000-character values as before (far under the cap)', async () => {
 		sb.configure({ pageSize: 1000 });
 		const value = '가'.repeat(1000);
-		for (let i = 0; i < 1000; i++) sb.state.custom.set(`m${String(i).padStart(4, '0')}`, new Map([['note', value]]));
-		const result = await runNode({ type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true, options: FAST }, input: [{}], credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey } });
+		for (let i = 0; i < 1000; i++)
+			sb.state.custom.set(`m${String(i).padStart(4, '0')}`, new Map([['note', value]]));
+		const result = await runNode({
+			type: 'campaignCustomData',
+			parameters: { operation: 'getAll', returnAll: true, options: FAST },
+			input: [{}],
+			credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey },
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.out[0]).toHaveLength(1000);
 		expect(result.out[0][999].json).toMatchObject({ memberId: 'm0999' });
@@ -82,11 +105,13 @@ describe('the largest real answer', () => {
 		expect(sb.requests.filter((r) => r.path === '/v2/custom')).toHaveLength(1);
 		// The page itself, as the service sends it: 3 bytes a Korean character, about 3 MB, a tenth of the cap.
 		const page = await new Promise<number>((resolve, reject) => {
-			http.get(`${sb.baseUrl}/v2/custom`, { headers: { 'x-api-key': sb.apiKey } }, (res) => {
-				let bytes = 0;
-				res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-				res.on('end', () => resolve(bytes));
-			}).on('error', reject);
+			http
+				.get(`${sb.baseUrl}/v2/custom`, { headers: { 'x-api-key': sb.apiKey } }, (res) => {
+					let bytes = 0;
+					res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+					res.on('end', () => resolve(bytes));
+				})
+				.on('error', reject);
 		});
 		expect(page).toBeGreaterThan(3_000_000);
 		expect(page).toBeLessThan(MAX_RESPONSE_BYTES / 10);

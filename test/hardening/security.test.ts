@@ -7,10 +7,34 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
+import {
+	envelope,
+	startScripted,
+	type Answer,
+	type ScriptedServer,
+} from '../support/scripted-server';
 import { HOSTILE_IDS, anyText } from './arbitraries';
-import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson, prepareMembers } from './fixtures';
-import { KEY, SEED, checkHeaders, countSandbox, expectClearError, finishSuite, pairsOf, run, scanRequests, tally, type RunResult } from './support';
+import {
+	SEND_PARAMETERS,
+	prepareCampaigns,
+	prepareData,
+	sendInputs,
+	sendJson,
+	prepareMembers,
+} from './fixtures';
+import {
+	KEY,
+	SEED,
+	checkHeaders,
+	countSandbox,
+	expectClearError,
+	finishSuite,
+	pairsOf,
+	run,
+	scanRequests,
+	tally,
+	type RunResult,
+} from './support';
 import { DIALECTS, useSandbox } from '../support';
 
 const sb = useSandbox({ apiKey: KEY });
@@ -41,26 +65,139 @@ async function scripted(answer: (index: number, url: URL) => Answer) {
 }
 
 const afterScripted = (label: string) => {
-	scanRequests(label, (server?.seen ?? []).map((s) => ({ body: s.body, url: s.url })));
+	scanRequests(
+		label,
+		(server?.seen ?? []).map((s) => ({ body: s.body, url: s.url })),
+	);
 	for (const s of server?.seen ?? []) checkHeaders(label, s.headers as Record<string, unknown>);
 };
 
 describe('the key echoed by the service never reaches an item, an error or a log', () => {
 	const echo = `echo of ${KEY} here`;
 	const cases: Array<[string, string, IDataObject, IDataObject[], Answer]> = [
-		['custom data failure rows', 'campaignCustomData', { operation: 'create' }, [{ memberId: 'a', grade: 'A' }], { body: envelope(1, [{ memberId: 'a', failKey: 'grade', failValue: KEY, failCode: 'F02', failMessage: echo }]) }],
-		['custom data failure row naming the key as member', 'campaignCustomData', { operation: 'create' }, [{ memberId: 'a', grade: 'A' }], { body: envelope(1, [{ memberId: KEY, failKey: KEY, failValue: echo, failCode: echo }]) }],
-		['custom data refused with a message', 'campaignCustomData', { operation: 'delete', memberId: 'a' }, [{}], { body: envelope(-1009, null, { message: echo }) }],
-		['custom data page entries', 'campaignCustomData', { operation: 'getAll', returnAll: true }, [{}], { body: envelope(0, { nextPageSeq: null, dataList: [{ memberId: KEY, customDataKey: echo, customDataValue: echo }] }) }],
-		['legacy count with a message', 'campaignLegacyData', { operation: 'create' }, [{ memberId: 'a', grade: 'A' }], { body: envelope(0, { count: 0, note: echo }, { message: echo }) }],
-		['member failure rows', 'campaignMembers', { apiVersion: 'v2', operation: 'upsert' }, [{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }], { body: envelope(0, [{ memberId: 'm1', phoneNumber: '010-1234-5678', failureCode: 'F03', failureMessage: echo }]) }],
-		['member unmatched failure row', 'campaignMembers', { apiVersion: 'v2', operation: 'upsert' }, [{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }], { body: envelope(0, [{ memberId: KEY, phoneNumber: echo, failureCode: 'F02', failureMessage: echo }]) }],
-		['member records', 'campaignMembers', { apiVersion: 'v1', operation: 'get', memberId: 'm1' }, [{}], { body: envelope(0, [{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true, name: echo }]) }],
-		['member v1 refusal', 'campaignMembers', { apiVersion: 'v1', operation: 'upsert' }, [{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }], { status: 503, body: envelope(-1006, { memberId: KEY }, { message: echo }) }],
-		['account failure', 'campaignCustomData', { operation: 'getAll', returnAll: true }, [{}], { body: envelope(-1001, null, { message: echo }) }],
-		['send success body', 'campaignAlimtalk', SEND_PARAMETERS, sendJson(sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }])), { body: { code: 0, message: echo, echo: { key: KEY } } }],
-		['send refusal', 'campaignAlimtalk', SEND_PARAMETERS, sendJson(sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }])), { status: 400, body: { code: 7011, message: echo } }],
-		['send account failure', 'campaignAlimtalk', SEND_PARAMETERS, sendJson(sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }])), { status: 401, body: { code: 1401, message: echo } }],
+		[
+			'custom data failure rows',
+			'campaignCustomData',
+			{ operation: 'create' },
+			[{ memberId: 'a', grade: 'A' }],
+			{
+				body: envelope(1, [
+					{ memberId: 'a', failKey: 'grade', failValue: KEY, failCode: 'F02', failMessage: echo },
+				]),
+			},
+		],
+		[
+			'custom data failure row naming the key as member',
+			'campaignCustomData',
+			{ operation: 'create' },
+			[{ memberId: 'a', grade: 'A' }],
+			{ body: envelope(1, [{ memberId: KEY, failKey: KEY, failValue: echo, failCode: echo }]) },
+		],
+		[
+			'custom data refused with a message',
+			'campaignCustomData',
+			{ operation: 'delete', memberId: 'a' },
+			[{}],
+			{ body: envelope(-1009, null, { message: echo }) },
+		],
+		[
+			'custom data page entries',
+			'campaignCustomData',
+			{ operation: 'getAll', returnAll: true },
+			[{}],
+			{
+				body: envelope(0, {
+					nextPageSeq: null,
+					dataList: [{ memberId: KEY, customDataKey: echo, customDataValue: echo }],
+				}),
+			},
+		],
+		[
+			'legacy count with a message',
+			'campaignLegacyData',
+			{ operation: 'create' },
+			[{ memberId: 'a', grade: 'A' }],
+			{ body: envelope(0, { count: 0, note: echo }, { message: echo }) },
+		],
+		[
+			'member failure rows',
+			'campaignMembers',
+			{ apiVersion: 'v2', operation: 'upsert' },
+			[{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }],
+			{
+				body: envelope(0, [
+					{
+						memberId: 'm1',
+						phoneNumber: '010-1234-5678',
+						failureCode: 'F03',
+						failureMessage: echo,
+					},
+				]),
+			},
+		],
+		[
+			'member unmatched failure row',
+			'campaignMembers',
+			{ apiVersion: 'v2', operation: 'upsert' },
+			[{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }],
+			{
+				body: envelope(0, [
+					{ memberId: KEY, phoneNumber: echo, failureCode: 'F02', failureMessage: echo },
+				]),
+			},
+		],
+		[
+			'member records',
+			'campaignMembers',
+			{ apiVersion: 'v1', operation: 'get', memberId: 'm1' },
+			[{}],
+			{
+				body: envelope(0, [
+					{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true, name: echo },
+				]),
+			},
+		],
+		[
+			'member v1 refusal',
+			'campaignMembers',
+			{ apiVersion: 'v1', operation: 'upsert' },
+			[{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }],
+			{ status: 503, body: envelope(-1006, { memberId: KEY }, { message: echo }) },
+		],
+		[
+			'account failure',
+			'campaignCustomData',
+			{ operation: 'getAll', returnAll: true },
+			[{}],
+			{ body: envelope(-1001, null, { message: echo }) },
+		],
+		[
+			'send success body',
+			'campaignAlimtalk',
+			SEND_PARAMETERS,
+			sendJson(
+				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
+			),
+			{ body: { code: 0, message: echo, echo: { key: KEY } } },
+		],
+		[
+			'send refusal',
+			'campaignAlimtalk',
+			SEND_PARAMETERS,
+			sendJson(
+				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
+			),
+			{ status: 400, body: { code: 7011, message: echo } },
+		],
+		[
+			'send account failure',
+			'campaignAlimtalk',
+			SEND_PARAMETERS,
+			sendJson(
+				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
+			),
+			{ status: 401, body: { code: 1401, message: echo } },
+		],
 		[
 			'the key written with JSON escapes',
 			'campaignCustomData',
@@ -72,12 +209,22 @@ describe('the key echoed by the service never reaches an item, an error or a log
 				body: `{"processCode":1,"processValue":[{"memberId":"a","failKey":"grade","failCode":"F02","failMessage":"${KEY.replace(/^h/, '\\u0068').replace(/-/g, '\\u002d')}"}]}`,
 			},
 		],
-		['an HTML page quoting the key', 'campaignCustomData', { operation: 'create' }, [{ memberId: 'a', grade: 'A' }], { status: 500, body: `<html>${echo}</html>` }],
+		[
+			'an HTML page quoting the key',
+			'campaignCustomData',
+			{ operation: 'create' },
+			[{ memberId: 'a', grade: 'A' }],
+			{ status: 500, body: `<html>${echo}</html>` },
+		],
 	];
 
 	it.each(cases)('%s', async (label, type, parameters, input, answer) => {
 		await scripted(() => answer);
-		for (const onError of ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const) {
+		for (const onError of [
+			'stopWorkflow',
+			'continueRegularOutput',
+			'continueErrorOutput',
+		] as const) {
 			const result = await run(
 				{
 					type,
@@ -96,7 +243,22 @@ describe('the key echoed by the service never reaches an item, an error or a log
 });
 
 describe('values never become headers, and arrive as exactly the query value they were', () => {
-	const memberIds = fc.oneof(fc.constantFrom(...HOSTILE_IDS), anyText(12), fc.constantFrom('a\r\nX-Evil: 1', 'x\nX-Evil:1', 'a\u0000b', 'a%0D%0AX-Evil:%201', '%', '+', 'a b', '김철수 😀', '?', '#frag'));
+	const memberIds = fc.oneof(
+		fc.constantFrom(...HOSTILE_IDS),
+		anyText(12),
+		fc.constantFrom(
+			'a\r\nX-Evil: 1',
+			'x\nX-Evil:1',
+			'a\u0000b',
+			'a%0D%0AX-Evil:%201',
+			'%',
+			'+',
+			'a b',
+			'김철수 😀',
+			'?',
+			'#frag',
+		),
+	);
 
 	/**
 	 * Whether the read went out: a value the node refuses (`refusedFor` names the field and rule
@@ -164,12 +326,17 @@ describe('values never become headers, and arrive as exactly the query value the
 	}
 
 	it('member get (v1 and v2): the member id in the query is the trimmed value, nothing else', async () => {
-		for (const id of HOSTILE_IDS) for (const version of ['v1', 'v2'] as const) await memberGet(id, version);
+		for (const id of HOSTILE_IDS)
+			for (const version of ['v1', 'v2'] as const) await memberGet(id, version);
 		await fc.assert(
-			fc.asyncProperty(memberIds, fc.constantFrom<'v1' | 'v2'>('v1', 'v2'), async (memberId, version) => {
-				tally.generatedCases++;
-				await memberGet(memberId, version);
-			}),
+			fc.asyncProperty(
+				memberIds,
+				fc.constantFrom<'v1' | 'v2'>('v1', 'v2'),
+				async (memberId, version) => {
+					tally.generatedCases++;
+					await memberGet(memberId, version);
+				},
+			),
 			{ seed: SEED + 40, numRuns: 50 },
 		);
 	});
@@ -189,11 +356,26 @@ describe('values never become headers, and arrive as exactly the query value the
 		const marker = 'x&memberId=evil#frag\r\nX-Evil: 1 %41 김';
 		await scripted((index) =>
 			index === 0
-				? { body: envelope(0, { nextPageSeq: marker, dataList: [{ memberId: 'a', customDataKey: 'k', customDataValue: 1 }] }) }
-				: { body: envelope(0, { nextPageSeq: null, dataList: [{ memberId: 'b', customDataKey: 'k', customDataValue: 2 }] }) },
+				? {
+						body: envelope(0, {
+							nextPageSeq: marker,
+							dataList: [{ memberId: 'a', customDataKey: 'k', customDataValue: 1 }],
+						}),
+					}
+				: {
+						body: envelope(0, {
+							nextPageSeq: null,
+							dataList: [{ memberId: 'b', customDataKey: 'k', customDataValue: 2 }],
+						}),
+					},
 		);
 		const result = await run(
-			{ type: 'campaignCustomData', parameters: { operation: 'getAll', returnAll: true }, input: [{}], credentials: { baseUrl: server?.baseUrl ?? '', apiKey: KEY } },
+			{
+				type: 'campaignCustomData',
+				parameters: { operation: 'getAll', returnAll: true },
+				input: [{}],
+				credentials: { baseUrl: server?.baseUrl ?? '', apiKey: KEY },
+			},
 			'getAll (marker)',
 		);
 		afterScripted('getAll (marker)');
@@ -209,18 +391,32 @@ describe('values never become headers, and arrive as exactly the query value the
 		prepareCampaigns(sb);
 		sb.addCampaign('W\r\nX-Evil: 1');
 		const inputs = sendInputs([
-			{ campaign: 'W\r\nX-Evil: 1', phone: 0, k1: 'name', v1: 'a\r\nX-Evil: 1', k2: 'coupon', v2: 'x' },
+			{
+				campaign: 'W\r\nX-Evil: 1',
+				phone: 0,
+				k1: 'name',
+				v1: 'a\r\nX-Evil: 1',
+				k2: 'coupon',
+				v2: 'x',
+			},
 			{ campaign: 'PLAIN', phone: 0, k1: 'a\r\nX-Evil: 1', v1: 'x', k2: 'coupon', v2: 'y' },
 			{ campaign: 'PLAIN', phone: 7, k1: 'name', v1: 'x', k2: 'coupon', v2: 'y' },
 		]);
 		const result = await run(
-			{ type: 'campaignAlimtalk', parameters: { ...SEND_PARAMETERS, options: { convertPhoneNumbers: false } }, input: sendJson(inputs), credentials: { baseUrl: sb.baseUrl, apiKey: KEY } },
+			{
+				type: 'campaignAlimtalk',
+				parameters: { ...SEND_PARAMETERS, options: { convertPhoneNumbers: false } },
+				input: sendJson(inputs),
+				credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
+			},
 			'send (CR/LF)',
 		);
 		countSandbox('send (CR/LF)', sb.requests);
 		expect(result.error).toBeUndefined();
 		expect(sb.requests).toHaveLength(1);
-		expect(sb.state.sent.map((s) => [s.campaignKey, s.properties.name])).toEqual([['W\r\nX-Evil: 1', 'a\r\nX-Evil: 1']]);
+		expect(sb.state.sent.map((s) => [s.campaignKey, s.properties.name])).toEqual([
+			['W\r\nX-Evil: 1', 'a\r\nX-Evil: 1'],
+		]);
 		expect(result.out[1].map((i) => [pairsOf(i)[0], i.json.code])).toEqual([
 			[1, '1203'],
 			[2, '7012'],
@@ -244,8 +440,15 @@ describe('a key that cannot travel in a header is refused before anything is sen
 			const result = await run(
 				{
 					type,
-					parameters: type === 'campaignCustomData' ? { operation: 'getAll', returnAll: true } : SEND_PARAMETERS,
-					input: sendJson(sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }])),
+					parameters:
+						type === 'campaignCustomData'
+							? { operation: 'getAll', returnAll: true }
+							: SEND_PARAMETERS,
+					input: sendJson(
+						sendInputs([
+							{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
+						]),
+					),
 					credentials: { baseUrl: server?.baseUrl ?? '', apiKey },
 				},
 				`key with ${_label}`,

@@ -58,7 +58,9 @@ export function scan(where: string, text: string | undefined): void {
 	const forms = [KEY, encodeURIComponent(KEY), JSON.stringify(KEY).slice(1, -1)];
 	if (forms.some((form) => text.includes(form))) {
 		tally.leaked++;
-		leaks.push(`${where}: ${text.slice(Math.max(0, text.indexOf(KEY) - 80), text.indexOf(KEY) + 80)}`);
+		leaks.push(
+			`${where}: ${text.slice(Math.max(0, text.indexOf(KEY) - 80), text.indexOf(KEY) + 80)}`,
+		);
 	}
 }
 
@@ -100,7 +102,10 @@ export async function run(options: NodeRun, label = options.type): Promise<RunRe
 }
 
 /** Scans what reached a test server: the key belongs in the x-api-key header only. */
-export function scanRequests(label: string, requests: Array<{ body?: unknown; query?: unknown; url?: string; path?: string }>): void {
+export function scanRequests(
+	label: string,
+	requests: Array<{ body?: unknown; query?: unknown; url?: string; path?: string }>,
+): void {
 	for (const request of requests) {
 		tally.requests++;
 		const { body, query, url, path: p } = request;
@@ -109,7 +114,16 @@ export function scanRequests(label: string, requests: Array<{ body?: unknown; qu
 }
 
 /** The only headers a request of the package carries (lower-cased; the rest are the HTTP client's own). */
-const HEADERS = new Set(['accept', 'accept-encoding', 'connection', 'content-length', 'content-type', 'host', 'user-agent', 'x-api-key']);
+const HEADERS = new Set([
+	'accept',
+	'accept-encoding',
+	'connection',
+	'content-length',
+	'content-type',
+	'host',
+	'user-agent',
+	'x-api-key',
+]);
 
 /** Records a request header the node never sets: a header injected through a value. */
 export function checkHeaders(label: string, headers: Record<string, unknown>): void {
@@ -136,7 +150,8 @@ let leaksReported = 0;
  * errors, run data, requests, and every line n8n logged meanwhile.
  */
 export function assertNoNewLeaks(): void {
-	for (; logsScanned < logLines.length; logsScanned++) scan(`log line ${logsScanned}`, logLines[logsScanned]);
+	for (; logsScanned < logLines.length; logsScanned++)
+		scan(`log line ${logsScanned}`, logLines[logsScanned]);
 	tally.logLines = logLines.length;
 	const fresh = leaks.slice(leaksReported);
 	leaksReported = leaks.length;
@@ -150,14 +165,21 @@ export function assertNoNewLeaks(): void {
 export function writeSummary(suite: string): void {
 	const dir = path.join(ROOT, 'test-artifacts', 'hardening');
 	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(path.join(dir, `${suite}.json`), `${JSON.stringify({ suite, finishedAt: new Date().toISOString(), suiteMs: Date.now() - loadedAt, ...tally }, null, 2)}\n`);
+	fs.writeFileSync(
+		path.join(dir, `${suite}.json`),
+		`${JSON.stringify({ suite, finishedAt: new Date().toISOString(), suiteMs: Date.now() - loadedAt, ...tally }, null, 2)}\n`,
+	);
 	const suites = fs
 		.readdirSync(dir)
 		.filter((f) => f.endsWith('.json'))
-		.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Record<string, number | string>);
+		.map(
+			(f) =>
+				JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Record<string, number | string>,
+		);
 	const totals: Record<string, number> = {};
 	for (const s of suites) {
-		for (const [k, v] of Object.entries(s)) if (typeof v === 'number') totals[k] = (totals[k] ?? 0) + v;
+		for (const [k, v] of Object.entries(s))
+			if (typeof v === 'number') totals[k] = (totals[k] ?? 0) + v;
 	}
 	const summary = { writtenAt: new Date().toISOString(), totals, suites };
 	const target = path.join(ROOT, 'test-artifacts', 'hardening-summary.json');
@@ -177,25 +199,35 @@ export function finishSuite(suite: string): void {
 
 export { expectClearText, pairsOf, type RowRef, type WriteCheck };
 
-export const checkWriteOutputs = (out: INodeExecutionData[][], count: number, check: WriteCheck): void =>
-	conservation.checkWriteOutputs(out, count, check, tally);
+export const checkWriteOutputs = (
+	out: INodeExecutionData[][],
+	count: number,
+	check: WriteCheck,
+): void => conservation.checkWriteOutputs(out, count, check, tally);
 
-export const checkNoRowOnBoth = (out: INodeExecutionData[][], rows: (json: IDataObject, output: 0 | 1) => RowRef[]): void =>
-	conservation.checkNoRowOnBoth(out, rows, tally);
+export const checkNoRowOnBoth = (
+	out: INodeExecutionData[][],
+	rows: (json: IDataObject, output: 0 | 1) => RowRef[],
+): void => conservation.checkNoRowOnBoth(out, rows, tally);
 
 /** The error of a run, when it stopped, must be a clear one (never a crash). */
 export function expectClearError(result: RunResult, where: string): void {
 	if (!result.error) return;
 	const e = result.error as unknown as { message?: unknown; description?: unknown; name?: unknown };
 	expectClearText(e.message, `${where}: error message`);
-	if (e.description !== undefined && e.description !== null && e.description !== '') expectClearText(e.description, `${where}: error description`);
+	if (e.description !== undefined && e.description !== null && e.description !== '')
+		expectClearText(e.description, `${where}: error description`);
 }
 
 const byKey = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A store of members' entries as sorted pairs, for equality checks. */
-export function plainStore<V>(store: Map<string, Map<string, V>>): Array<[string, Array<[string, V]>]> {
-	return [...store.entries()].map(([id, entries]): [string, Array<[string, V]>] => [id, [...entries.entries()].sort(byKey)]).sort(byKey);
+export function plainStore<V>(
+	store: Map<string, Map<string, V>>,
+): Array<[string, Array<[string, V]>]> {
+	return [...store.entries()]
+		.map(([id, entries]): [string, Array<[string, V]>] => [id, [...entries.entries()].sort(byKey)])
+		.sort(byKey);
 }
 
 /** A plain, sorted copy of any map (for state equality). */

@@ -6,7 +6,17 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import { COMMON_IDS, MEMBER_IDS, PHONES, batchSize, dataItem, initialEntries, initialMembers, memberIdValue, memberItem } from './arbitraries';
+import {
+	COMMON_IDS,
+	MEMBER_IDS,
+	PHONES,
+	batchSize,
+	dataItem,
+	initialEntries,
+	initialMembers,
+	memberIdValue,
+	memberItem,
+} from './arbitraries';
 import { DIALECTS } from '../support';
 import { prepareData, prepareMembers } from './fixtures';
 import { plainMap, plainStore } from './support';
@@ -36,7 +46,12 @@ const dataOps: WriteOp[] = DIALECTS.flatMap(([name, d]) => [
 		eachIndexOnce: false,
 		state: (s: Sandbox) => plainStore(d.store(s)),
 		cases: fc
-			.record({ items: fc.array(dataItem, { minLength: 1, maxLength: 20 }), size: batchSize, operation: fc.constantFrom('create', 'update'), initial: initialEntries })
+			.record({
+				items: fc.array(dataItem, { minLength: 1, maxLength: 20 }),
+				size: batchSize,
+				operation: fc.constantFrom('create', 'update'),
+				initial: initialEntries,
+			})
 			.map((c) => ({
 				parameters: { operation: c.operation, options: { batchSize: c.size } },
 				input: json(c.items) as IDataObject[],
@@ -51,14 +66,31 @@ const dataOps: WriteOp[] = DIALECTS.flatMap(([name, d]) => [
 		state: (s: Sandbox) => plainStore(d.store(s)),
 		cases: fc
 			.record({
-				items: fc.array(fc.record({ id: memberIdValue, keys: fc.constantFrom('grade', 'grade, points', ' joined ,등급', '', 'unregistered,points') }), { minLength: 1, maxLength: 20 }),
+				items: fc.array(
+					fc.record({
+						id: memberIdValue,
+						keys: fc.constantFrom(
+							'grade',
+							'grade, points',
+							' joined ,등급',
+							'',
+							'unregistered,points',
+						),
+					}),
+					{ minLength: 1, maxLength: 20 },
+				),
 				size: batchSize,
 				operation: fc.constantFrom('delete', 'deleteKeys'),
 				initial: initialEntries,
 				lock: fc.option(fc.constantFrom(...COMMON_IDS), { freq: 4, nil: undefined }),
 			})
 			.map((c) => ({
-				parameters: { operation: c.operation, memberId: '={{ $json.id }}', keys: '={{ $json.keys }}', options: { batchSize: c.size } },
+				parameters: {
+					operation: c.operation,
+					memberId: '={{ $json.id }}',
+					keys: '={{ $json.keys }}',
+					options: { batchSize: c.size },
+				},
 				input: json(c.items) as IDataObject[],
 				setup: (s: Sandbox) => {
 					prepareData(s, d.store, c.initial);
@@ -74,7 +106,8 @@ const memberOps: WriteOp[] = (['v1', 'v2'] as const).flatMap((version) => [
 		type: 'campaignMembers',
 		failedFields: ['memberId', 'phoneNumber'],
 		eachIndexOnce: true,
-		state: (s: Sandbox) => (version === 'v1' ? plainMap(s.state.membersV1) : plainMap(s.state.membersV2)),
+		state: (s: Sandbox) =>
+			version === 'v1' ? plainMap(s.state.membersV1) : plainMap(s.state.membersV2),
 		cases: fc
 			.record({
 				items: fc.array(memberItem, { minLength: 1, maxLength: 20 }),
@@ -84,11 +117,16 @@ const memberOps: WriteOp[] = (['v1', 'v2'] as const).flatMap((version) => [
 				hidden: fc.option(fc.constantFrom('m1', 'm2', '김'), { freq: 3, nil: undefined }),
 			})
 			.map((c) => ({
-				parameters: { apiVersion: version, operation: 'upsert', options: { batchSize: c.size, normalizePhoneNumbers: c.normalize } },
+				parameters: {
+					apiVersion: version,
+					operation: 'upsert',
+					options: { batchSize: c.size, normalizePhoneNumbers: c.normalize },
+				},
 				input: json(c.items.map((i) => i.json)) as IDataObject[],
 				setup: (s: Sandbox) => {
 					prepareMembers(s, c.initial);
-					if (version === 'v1' && c.hidden !== undefined) s.state.v1RejectMemberIds.set(c.hidden, -1007);
+					if (version === 'v1' && c.hidden !== undefined)
+						s.state.v1RejectMemberIds.set(c.hidden, -1007);
 				},
 			})),
 	},
@@ -97,10 +135,17 @@ const memberOps: WriteOp[] = (['v1', 'v2'] as const).flatMap((version) => [
 		type: 'campaignMembers',
 		failedFields: [version === 'v1' ? 'memberId' : 'phoneNumber'],
 		eachIndexOnce: true,
-		state: (s: Sandbox) => (version === 'v1' ? plainMap(s.state.membersV1) : plainMap(s.state.membersV2)),
+		state: (s: Sandbox) =>
+			version === 'v1' ? plainMap(s.state.membersV1) : plainMap(s.state.membersV2),
 		cases: fc
 			.record({
-				items: fc.array(fc.record({ memberId: fc.constantFrom(...MEMBER_IDS), phone: fc.nat({ max: PHONES.length - 1 }) }), { minLength: 1, maxLength: 20 }),
+				items: fc.array(
+					fc.record({
+						memberId: fc.constantFrom(...MEMBER_IDS),
+						phone: fc.nat({ max: PHONES.length - 1 }),
+					}),
+					{ minLength: 1, maxLength: 20 },
+				),
 				size: batchSize,
 				normalize: fc.boolean(),
 				allInformation: fc.boolean(),
@@ -112,9 +157,15 @@ const memberOps: WriteOp[] = (['v1', 'v2'] as const).flatMap((version) => [
 					operation: 'delete',
 					memberId: '={{ $json.memberId }}',
 					phoneNumber: '={{ $json.phoneNumber }}',
-					options: { batchSize: c.size, normalizePhoneNumbers: c.normalize, deleteAllInformation: c.allInformation },
+					options: {
+						batchSize: c.size,
+						normalizePhoneNumbers: c.normalize,
+						deleteAllInformation: c.allInformation,
+					},
 				},
-				input: json(c.items.map((i) => ({ memberId: i.memberId, phoneNumber: PHONES[i.phone].given }))) as IDataObject[],
+				input: json(
+					c.items.map((i) => ({ memberId: i.memberId, phoneNumber: PHONES[i.phone].given })),
+				) as IDataObject[],
 				setup: (s: Sandbox) => void prepareMembers(s, c.initial),
 			})),
 	},

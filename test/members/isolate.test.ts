@@ -3,7 +3,11 @@
  * stored, refused rows failed alone, and the bound on the requests spent doing it.
  */
 import fc from 'fast-check';
-import { MAX_ISOLATION_REQUESTS, sendIsolating, type SendOutcome } from '../../nodes/CampaignMembers/helpers/isolate';
+import {
+	MAX_ISOLATION_REQUESTS,
+	sendIsolating,
+	type SendOutcome,
+} from '../../nodes/CampaignMembers/helpers/isolate';
 
 describe('sendIsolating', () => {
 	/** A service that refuses a whole request when it holds any bad row. */
@@ -22,13 +26,21 @@ describe('sendIsolating', () => {
 		await fc.assert(
 			fc.asyncProperty(
 				fc.integer({ min: 1, max: 1000 }).chain((n) =>
-					fc.record({ n: fc.constant(n), bad: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { minLength: 0, maxLength: 5 }) }),
+					fc.record({
+						n: fc.constant(n),
+						bad: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), {
+							minLength: 0,
+							maxLength: 5,
+						}),
+					}),
 				),
 				async ({ n, bad }) => {
 					const rows = Array.from({ length: n }, (_, i) => i);
 					const { send } = service(new Set(bad));
 					const report = await sendIsolating(rows, send);
-					expect(report.failed.map((f) => f.row).sort((a, b) => a - b)).toEqual([...bad].sort((a, b) => a - b));
+					expect(report.failed.map((f) => f.row).sort((a, b) => a - b)).toEqual(
+						[...bad].sort((a, b) => a - b),
+					);
 					expect(report.succeeded).toHaveLength(n - bad.length);
 					expect(report.requests - 1).toBeLessThanOrEqual(2 * bad.length * Math.ceil(Math.log2(n)));
 				},
@@ -39,7 +51,10 @@ describe('sendIsolating', () => {
 
 	it('1,000 rows with one bad row cost exactly 20 extra requests, and the valid rows are sent in order', async () => {
 		const { send, requests } = service(new Set([537]));
-		const report = await sendIsolating(Array.from({ length: 1000 }, (_, i) => i), send);
+		const report = await sendIsolating(
+			Array.from({ length: 1000 }, (_, i) => i),
+			send,
+		);
 		expect(report.requests).toBe(21);
 		expect(requests).toHaveLength(21);
 		const stored = requests.filter((r) => !r.includes(537)).flat();

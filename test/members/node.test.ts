@@ -4,7 +4,14 @@
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
-import { errorItemsAt, loadPackage, PACKAGE_NAME, runWorkflow, SOURCE_TYPE, useSandbox } from '../support';
+import {
+	errorItemsAt,
+	loadPackage,
+	PACKAGE_NAME,
+	runWorkflow,
+	SOURCE_TYPE,
+	useSandbox,
+} from '../support';
 import { requestsTo, runMembers } from './support';
 
 const sb = useSandbox();
@@ -32,7 +39,14 @@ describe('outputs depend on the operation', () => {
 	const outputsFor = (parameters: IDataObject) => {
 		const { nodes } = loadPackage();
 		const description = nodes.get(TYPE)!.description;
-		const node: INode = { id: 'm', name: 'Members', type: TYPE, typeVersion: 1, position: [0, 0], parameters: parameters as INode['parameters'] };
+		const node: INode = {
+			id: 'm',
+			name: 'Members',
+			type: TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: parameters as INode['parameters'],
+		};
 		const nodeTypes = {
 			getByName: () => nodes.get(TYPE)!,
 			getByNameAndVersion: () => nodes.get(TYPE)!,
@@ -65,21 +79,54 @@ describe('outputs depend on the operation', () => {
 		};
 		const result = await runWorkflow({
 			nodes: [
-				{ id: 's', name: 'Source', type: SOURCE_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify([{ memberId: 'a', phoneNumber: '010-1234-5678' }, { memberId: 'b', phoneNumber: 'bad' }]) } },
+				{
+					id: 's',
+					name: 'Source',
+					type: SOURCE_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {
+						items: JSON.stringify([
+							{ memberId: 'a', phoneNumber: '010-1234-5678' },
+							{ memberId: 'b', phoneNumber: 'bad' },
+						]),
+					},
+				},
 				members,
-				{ id: 'ok', name: 'OnSuccess', type: 'test.sink', typeVersion: 1, position: [400, 0], parameters: {} },
-				{ id: 'ko', name: 'OnFailed', type: 'test.sink', typeVersion: 1, position: [400, 200], parameters: {} },
+				{
+					id: 'ok',
+					name: 'OnSuccess',
+					type: 'test.sink',
+					typeVersion: 1,
+					position: [400, 0],
+					parameters: {},
+				},
+				{
+					id: 'ko',
+					name: 'OnFailed',
+					type: 'test.sink',
+					typeVersion: 1,
+					position: [400, 200],
+					parameters: {},
+				},
 			],
 			connections: {
 				Source: { main: [[{ node: 'Members', type: 'main', index: 0 }]] },
-				Members: { main: [[{ node: 'OnSuccess', type: 'main', index: 0 }], [{ node: 'OnFailed', type: 'main', index: 0 }]] },
+				Members: {
+					main: [
+						[{ node: 'OnSuccess', type: 'main', index: 0 }],
+						[{ node: 'OnFailed', type: 'main', index: 0 }],
+					],
+				},
 			},
 			extraTypes: { 'test.sink': sink },
 			credentials: { campaignApi: { baseUrl: sb.baseUrl, apiKey: sb.apiKey } },
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.outputs('OnSuccess')[0].map((i) => i.json.memberId)).toEqual(['a']);
-		expect(result.outputs('OnFailed')[0].map((i) => i.json)).toEqual([expect.objectContaining({ code: 'F02', memberId: 'b' })]);
+		expect(result.outputs('OnFailed')[0].map((i) => i.json)).toEqual([
+			expect.objectContaining({ code: 'F02', memberId: 'b' }),
+		]);
 	});
 });
 
@@ -89,34 +136,53 @@ describe('member API versions must not mix', () => {
 		['v2', 'v1', 'upsert'],
 		['v1', 'v2', 'get'],
 		['v2', 'v1', 'delete'],
-	] as const)('a credential pinned to %s refuses a %s node (%s) before sending anything', async (credential, node, operation) => {
-		const { error } = await runMembers(sb, {
-			parameters: { operation, apiVersion: node, memberId: 'm1', phoneNumber: '010-1234-5678' },
-			input: [{ memberId: 'm1', phoneNumber: '010-1234-5678' }],
-			memberApiVersion: credential,
-		});
-		expect(error?.message).toBe(`This node uses member API ${node}, but its Campaign API credential is set to member API ${credential} only`);
-		expect((error as unknown as { description: string }).description).toContain('forbids using member API v1 and v2 together');
-		expect((error as unknown as { description: string }).description).toContain(`Set "API Version" of this node to ${credential.toUpperCase()}`);
-		expect(sb.requests).toHaveLength(0);
-	});
+	] as const)(
+		'a credential pinned to %s refuses a %s node (%s) before sending anything',
+		async (credential, node, operation) => {
+			const { error } = await runMembers(sb, {
+				parameters: { operation, apiVersion: node, memberId: 'm1', phoneNumber: '010-1234-5678' },
+				input: [{ memberId: 'm1', phoneNumber: '010-1234-5678' }],
+				memberApiVersion: credential,
+			});
+			expect(error?.message).toBe(
+				`This node uses member API ${node}, but its Campaign API credential is set to member API ${credential} only`,
+			);
+			expect((error as unknown as { description: string }).description).toContain(
+				'forbids using member API v1 and v2 together',
+			);
+			expect((error as unknown as { description: string }).description).toContain(
+				`Set "API Version" of this node to ${credential.toUpperCase()}`,
+			);
+			expect(sb.requests).toHaveLength(0);
+		},
+	);
 
-	it.each(['any', 'v2'] as const)('a credential set to %s lets a v2 node through', async (memberApiVersion) => {
-		const { error, out } = await runMembers(sb, {
-			parameters: { operation: 'upsert', apiVersion: 'v2' },
-			input: [{ memberId: 'm1', phoneNumber: '010-1234-5678' }],
-			memberApiVersion,
-		});
-		expect(error).toBeUndefined();
-		expect(out[0]).toHaveLength(1);
-	});
+	it.each(['any', 'v2'] as const)(
+		'a credential set to %s lets a v2 node through',
+		async (memberApiVersion) => {
+			const { error, out } = await runMembers(sb, {
+				parameters: { operation: 'upsert', apiVersion: 'v2' },
+				input: [{ memberId: 'm1', phoneNumber: '010-1234-5678' }],
+				memberApiVersion,
+			});
+			expect(error).toBeUndefined();
+			expect(out[0]).toHaveLength(1);
+		},
+	);
 });
 
 describe('whole-call failures follow "On Error"', () => {
-	const input = [{ memberId: 'a', phoneNumber: '010-1234-5678' }, { memberId: 'b', phoneNumber: '010-2345-6789' }];
+	const input = [
+		{ memberId: 'a', phoneNumber: '010-1234-5678' },
+		{ memberId: 'b', phoneNumber: '010-2345-6789' },
+	];
 
 	it('a wrong key stops the workflow with the service meaning, without leaking the key', async () => {
-		const { error } = await runMembers(sb, { parameters: { operation: 'upsert', apiVersion: 'v1' }, input, wrongKey: true });
+		const { error } = await runMembers(sb, {
+			parameters: { operation: 'upsert', apiVersion: 'v1' },
+			input,
+			wrongKey: true,
+		});
 		expect(error?.message).toContain('-1001');
 		expect(JSON.stringify(error)).not.toContain('wrong-key-12345');
 		expect(requestsTo(sb, 'POST', '/v1/users/sms')).toHaveLength(1);

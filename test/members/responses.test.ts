@@ -2,11 +2,20 @@
  * What the member endpoints answer (nodes/CampaignMembers/helpers/responses.ts), on its own:
  * failure rows and records in every shape, and matching failure rows back to the rows sent.
  */
-import { failureRowsOf, matchFailures, recordsOf } from '../../nodes/CampaignMembers/helpers/responses';
+import {
+	failureRowsOf,
+	matchFailures,
+	recordsOf,
+} from '../../nodes/CampaignMembers/helpers/responses';
 
 describe('reading answers', () => {
 	it('finds failure rows in a bare array, a wrapper object, or nowhere', () => {
-		const row = { memberId: 'a', phoneNumber: '010-1234-5678', failureCode: 'F11', failureMessage: 'dup' };
+		const row = {
+			memberId: 'a',
+			phoneNumber: '010-1234-5678',
+			failureCode: 'F11',
+			failureMessage: 'dup',
+		};
 		const expected = [{ code: 'F11', message: 'dup', memberId: 'a', phoneNumber: '010-1234-5678' }];
 		expect(failureRowsOf([row])).toEqual(expected);
 		expect(failureRowsOf({ failList: [row] })).toEqual(expected);

@@ -35,7 +35,12 @@ describe('parseConsent', () => {
 
 describe('checkSaveRow', () => {
 	it('counts name length in characters, not bytes or UTF-16 units', () => {
-		const row = (name: string) => checkSaveRow({ memberId: 'm', phoneNumber: '01012345678', isReceive: true, name }, DIALECTS.v2, true);
+		const row = (name: string) =>
+			checkSaveRow(
+				{ memberId: 'm', phoneNumber: '01012345678', isReceive: true, name },
+				DIALECTS.v2,
+				true,
+			);
 		expect(row('가'.repeat(20))).toHaveProperty('row');
 		expect(row('😀'.repeat(20))).toHaveProperty('row'); // 40 UTF-16 units
 		expect(row('가'.repeat(21))).toMatchObject({ failure: { code: 'F03' } });
@@ -51,23 +56,36 @@ describe('checkSaveRow', () => {
 	});
 
 	it('takes a numeric member id as text', () => {
-		expect(checkSaveRow({ memberId: 42, phoneNumber: '010-1234-5678', isReceive: undefined, name: undefined }, DIALECTS.v1, true)).toEqual({
+		expect(
+			checkSaveRow(
+				{ memberId: 42, phoneNumber: '010-1234-5678', isReceive: undefined, name: undefined },
+				DIALECTS.v1,
+				true,
+			),
+		).toEqual({
 			row: { memberId: '42', phoneNumber: '010-1234-5678', isReceive: false },
 		});
 	});
 });
 
 describe('a member name that is not text', () => {
-	it.each([true, { first: 'Kim' }, ['Kim']])('%p is refused for what it is, not as too long', (name) => {
-		for (const version of ['v1', 'v2'] as const) {
-			const checked = checkSaveRow({ memberId: 'kim', phoneNumber: '010-1234-5678', isReceive: true, name }, DIALECTS[version], true);
-			expect('failure' in checked).toBe(true);
-			if (!('failure' in checked)) return;
-			expect(checked.failure.code).toBe(DIALECTS[version].codes.nameTooLong);
-			expect(checked.failure.message).not.toMatch(/longer than/);
-			expect(checked.failure.message).toMatch(/name must be text/i);
-		}
-	});
+	it.each([true, { first: 'Kim' }, ['Kim']])(
+		'%p is refused for what it is, not as too long',
+		(name) => {
+			for (const version of ['v1', 'v2'] as const) {
+				const checked = checkSaveRow(
+					{ memberId: 'kim', phoneNumber: '010-1234-5678', isReceive: true, name },
+					DIALECTS[version],
+					true,
+				);
+				expect('failure' in checked).toBe(true);
+				if (!('failure' in checked)) return;
+				expect(checked.failure.code).toBe(DIALECTS[version].codes.nameTooLong);
+				expect(checked.failure.message).not.toMatch(/longer than/);
+				expect(checked.failure.message).toMatch(/name must be text/i);
+			}
+		},
+	);
 });
 
 describe('memberRecord', () => {
@@ -79,7 +97,9 @@ describe('memberRecord', () => {
 			name: null,
 			apiVersion: 'v2',
 		});
-		expect(memberRecord({ memberId: 'a', phoneNumber: '010-1', isReceive: false, name: 'N' }, 'v1')).toEqual({
+		expect(
+			memberRecord({ memberId: 'a', phoneNumber: '010-1', isReceive: false, name: 'N' }, 'v1'),
+		).toEqual({
 			memberId: 'a',
 			phoneNumber: '010-1',
 			isReceive: false,

@@ -20,12 +20,17 @@ export async function runMembers(sb: Sandbox, run: MembersRun) {
 		type: 'campaignMembers',
 		parameters: withFast(run.parameters),
 		input: run.input,
-		credentials: { baseUrl: sb.baseUrl, apiKey: run.wrongKey ? 'wrong-key-12345' : sb.apiKey, memberApiVersion: run.memberApiVersion ?? 'any' },
+		credentials: {
+			baseUrl: sb.baseUrl,
+			apiKey: run.wrongKey ? 'wrong-key-12345' : sb.apiKey,
+			memberApiVersion: run.memberApiVersion ?? 'any',
+		},
 		onError: run.onError,
 	});
 }
 
-export const json = (items: INodeExecutionData[] | undefined): IDataObject[] => (items ?? []).map((i) => i.json);
+export const json = (items: INodeExecutionData[] | undefined): IDataObject[] =>
+	(items ?? []).map((i) => i.json);
 
 /** 010-XXXX-YYYY for n, distinct for n < 10^8. */
 export function phoneFor(n: number): string {

@@ -30,24 +30,52 @@ describe('members v2 upsert', () => {
 		expect(saves).toHaveLength(2);
 		expect((saves[0].body as unknown[]).length).toBe(1000);
 		expect((saves[1].body as unknown[]).length).toBe(497);
-		const sentIds = new Set([...(saves[0].body as IDataObject[]), ...(saves[1].body as IDataObject[])].map((r) => r.phoneNumber));
+		const sentIds = new Set(
+			[...(saves[0].body as IDataObject[]), ...(saves[1].body as IDataObject[])].map(
+				(r) => r.phoneNumber,
+			),
+		);
 		expect(sentIds.has('not-a-phone')).toBe(false);
 
 		const byIndex = new Map(failed.map((item) => [pairsOf(item)[0], item.json]));
 		expect([...byIndex.keys()].sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 41, 1301]);
-		expect(byIndex.get(10)).toMatchObject({ code: 'F02', memberId: 'm10', phoneNumber: 'not-a-phone', apiVersion: 'v2' });
-		expect(byIndex.get(20)).toMatchObject({ code: 'F01', memberId: null, phoneNumber: phoneFor(20) });
+		expect(byIndex.get(10)).toMatchObject({
+			code: 'F02',
+			memberId: 'm10',
+			phoneNumber: 'not-a-phone',
+			apiVersion: 'v2',
+		});
+		expect(byIndex.get(20)).toMatchObject({
+			code: 'F01',
+			memberId: null,
+			phoneNumber: phoneFor(20),
+		});
 		expect(byIndex.get(30)).toMatchObject({ code: 'F03', memberId: 'm30' });
 		expect(String(byIndex.get(30)?.message)).toContain('21 characters');
-		expect(byIndex.get(40)).toMatchObject({ code: 'F11', memberId: 'm40', phoneNumber: phoneFor(5), duplicateOfItem: 5 });
+		expect(byIndex.get(40)).toMatchObject({
+			code: 'F11',
+			memberId: 'm40',
+			phoneNumber: phoneFor(5),
+			duplicateOfItem: 5,
+		});
 		expect(String(byIndex.get(40)?.message)).toMatch(/Input item 5 \(member ID "m5"\)/);
 		expect(byIndex.get(41)).toMatchObject({ code: 'F11', memberId: 'm41', duplicateOfItem: 5 });
-		expect(byIndex.get(1301)).toMatchObject({ code: 'F11', memberId: 'm1301', duplicateOfItem: 1300 });
+		expect(byIndex.get(1301)).toMatchObject({
+			code: 'F11',
+			memberId: 'm1301',
+			duplicateOfItem: 1300,
+		});
 		for (const failure of byIndex.values()) expect(typeof failure.message).toBe('string');
 
 		expect(success).toHaveLength(1494);
 		expectEachInputOnce(result.out, 1500);
-		expect(success[0].json).toEqual({ memberId: 'm0', phoneNumber: phoneFor(0), isReceive: true, name: 'Member 0', apiVersion: 'v2' });
+		expect(success[0].json).toEqual({
+			memberId: 'm0',
+			phoneNumber: phoneFor(0),
+			isReceive: true,
+			name: 'Member 0',
+			apiVersion: 'v2',
+		});
 
 		const stored = sb.state.membersV2;
 		// 1500 - 3 refused - 3 duplicates left out - 1 number reused across requests (later one wins)
@@ -55,7 +83,12 @@ describe('members v2 upsert', () => {
 		expect(stored.get(phoneFor(5).replace(/-/g, ''))?.memberId).toBe('m5');
 		expect(stored.get(phoneFor(6).replace(/-/g, ''))?.memberId).toBe('m1200');
 		expect(stored.get(phoneFor(31).replace(/-/g, ''))?.name).toBe('가'.repeat(20));
-		expect(stored.get(phoneFor(1).replace(/-/g, ''))).toEqual({ memberId: 'm1', phoneNumber: phoneFor(1), isReceive: 'false', name: 'Member 1' });
+		expect(stored.get(phoneFor(1).replace(/-/g, ''))).toEqual({
+			memberId: 'm1',
+			phoneNumber: phoneFor(1),
+			isReceive: 'false',
+			name: 'Member 1',
+		});
 	});
 
 	it.each([
@@ -72,22 +105,83 @@ describe('members v2 upsert', () => {
 		expect(error).toBeUndefined();
 		expect(json(out[0]).map((r) => r.memberId)).toEqual(['a', 'c']);
 		expect(out[1]).toHaveLength(1);
-		expect(out[1][0].json).toMatchObject({ code: 'F11', memberId: 'b', phoneNumber: '010-1111-2222', duplicateOfItem: 0 });
+		expect(out[1][0].json).toMatchObject({
+			code: 'F11',
+			memberId: 'b',
+			phoneNumber: '010-1111-2222',
+			duplicateOfItem: 0,
+		});
 		expect(out[1][0].pairedItem).toEqual({ item: 1 });
 		// The service's own failureMessage is kept next to the plain words.
-		expect(String(out[1][0].json.message)).toContain('phoneNumber repeats an earlier row of this request');
+		expect(String(out[1][0].json.message)).toContain(
+			'phoneNumber repeats an earlier row of this request',
+		);
 	});
 
 	it('takes every isReceive form, sends it as "true"/"false", and fails anything else naming the value', async () => {
-		const forms: unknown[] = [true, false, 'true', 'FALSE', 'Y', 'n', 1, 0, '1', '0', undefined, null, '', 'maybe', 2];
-		const input = forms.map((isReceive, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive }) as IDataObject);
+		const forms: unknown[] = [
+			true,
+			false,
+			'true',
+			'FALSE',
+			'Y',
+			'n',
+			1,
+			0,
+			'1',
+			'0',
+			undefined,
+			null,
+			'',
+			'maybe',
+			2,
+		];
+		const input = forms.map(
+			(isReceive, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive }) as IDataObject,
+		);
 		const { out } = await runMembers(sb, { parameters: UPSERT_V2, input });
 		const sent = requestsTo(sb, 'POST', '/v2/users/sms')[0].body as IDataObject[];
-		expect(sent.map((r) => r.isReceive)).toEqual(['true', 'false', 'true', 'false', 'true', 'false', 'true', 'false', 'true', 'false', 'false', 'false', 'false']);
-		expect(json(out[0]).map((r) => r.isReceive)).toEqual([true, false, true, false, true, false, true, false, true, false, false, false, false]);
+		expect(sent.map((r) => r.isReceive)).toEqual([
+			'true',
+			'false',
+			'true',
+			'false',
+			'true',
+			'false',
+			'true',
+			'false',
+			'true',
+			'false',
+			'false',
+			'false',
+			'false',
+		]);
+		expect(json(out[0]).map((r) => r.isReceive)).toEqual([
+			true,
+			false,
+			true,
+			false,
+			true,
+			false,
+			true,
+			false,
+			true,
+			false,
+			false,
+			false,
+			false,
+		]);
 		expect(json(out[1])).toEqual([
-			expect.objectContaining({ code: '-9997', memberId: 'm13', message: expect.stringContaining('"maybe"') }),
-			expect.objectContaining({ code: '-9997', memberId: 'm14', message: expect.stringContaining('isReceive is 2') }),
+			expect.objectContaining({
+				code: '-9997',
+				memberId: 'm13',
+				message: expect.stringContaining('"maybe"'),
+			}),
+			expect.objectContaining({
+				code: '-9997',
+				memberId: 'm14',
+				message: expect.stringContaining('isReceive is 2'),
+			}),
 		]);
 		expectEachInputOnce(out, forms.length);
 	});
@@ -102,15 +196,22 @@ describe('members v2 upsert', () => {
 			{ memberId: 'f', phoneNumber: '' },
 		];
 		const { out } = await runMembers(sb, { parameters: UPSERT_V2, input });
-		expect(json(out[0]).map((r) => r.phoneNumber)).toEqual(['010-1234-5678', '010-2345-6789', '010-3456-7890', '011-123-4567']);
-		expect((requestsTo(sb, 'POST', '/v2/users/sms')[0].body as IDataObject[]).map((r) => r.phoneNumber)).toEqual([
+		expect(json(out[0]).map((r) => r.phoneNumber)).toEqual([
 			'010-1234-5678',
 			'010-2345-6789',
 			'010-3456-7890',
 			'011-123-4567',
 		]);
+		expect(
+			(requestsTo(sb, 'POST', '/v2/users/sms')[0].body as IDataObject[]).map((r) => r.phoneNumber),
+		).toEqual(['010-1234-5678', '010-2345-6789', '010-3456-7890', '011-123-4567']);
 		expect(json(out[1])).toEqual([
-			expect.objectContaining({ code: 'F02', memberId: 'e', phoneNumber: '12345', message: expect.stringContaining('"12345"') }),
+			expect.objectContaining({
+				code: 'F02',
+				memberId: 'e',
+				phoneNumber: '12345',
+				message: expect.stringContaining('"12345"'),
+			}),
 			expect.objectContaining({ code: 'F02', memberId: 'f', phoneNumber: null }),
 		]);
 	});
@@ -125,9 +226,15 @@ describe('members v2 upsert', () => {
 			input,
 		});
 		expect(json(out[0]).map((r) => r.memberId)).toEqual(['a']);
-		expect(out[1][0].json).toMatchObject({ code: 'F02', memberId: 'b', phoneNumber: '01023456789' });
+		expect(out[1][0].json).toMatchObject({
+			code: 'F02',
+			memberId: 'b',
+			phoneNumber: '01023456789',
+		});
 		expect(String(out[1][0].json.message)).toContain('Normalize Phone Numbers');
-		expect(requestsTo(sb, 'POST', '/v2/users/sms')[0].body).toEqual([{ memberId: 'a', phoneNumber: '010-1234-5678', isReceive: 'false' }]);
+		expect(requestsTo(sb, 'POST', '/v2/users/sms')[0].body).toEqual([
+			{ memberId: 'a', phoneNumber: '010-1234-5678', isReceive: 'false' },
+		]);
 	});
 
 	it('refuses both a missing id and a bad phone as F00', async () => {
@@ -152,8 +259,20 @@ describe('members v2 upsert', () => {
 			],
 		});
 		expect(json(out[0])).toEqual([
-			{ memberId: 'u1', phoneNumber: '010-9999-8888', isReceive: true, name: '김철수', apiVersion: 'v2' },
-			{ memberId: 'u2', phoneNumber: '010-7777-6666', isReceive: false, name: null, apiVersion: 'v2' },
+			{
+				memberId: 'u1',
+				phoneNumber: '010-9999-8888',
+				isReceive: true,
+				name: '김철수',
+				apiVersion: 'v2',
+			},
+			{
+				memberId: 'u2',
+				phoneNumber: '010-7777-6666',
+				isReceive: false,
+				name: null,
+				apiVersion: 'v2',
+			},
 		]);
 		expect(requestsTo(sb, 'POST', '/v2/users/sms')[0].body).toEqual([
 			{ memberId: 'u1', phoneNumber: '010-9999-8888', isReceive: 'true', name: '김철수' },
@@ -162,9 +281,17 @@ describe('members v2 upsert', () => {
 	});
 
 	it('chunks at the Batch Size option', async () => {
-		const input = Array.from({ length: 25 }, (_, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i) }));
-		const { out } = await runMembers(sb, { parameters: { ...UPSERT_V2, options: { batchSize: 10 } }, input });
-		expect(requestsTo(sb, 'POST', '/v2/users/sms').map((r) => (r.body as unknown[]).length)).toEqual([10, 10, 5]);
+		const input = Array.from({ length: 25 }, (_, i) => ({
+			memberId: `m${i}`,
+			phoneNumber: phoneFor(i),
+		}));
+		const { out } = await runMembers(sb, {
+			parameters: { ...UPSERT_V2, options: { batchSize: 10 } },
+			input,
+		});
+		expect(
+			requestsTo(sb, 'POST', '/v2/users/sms').map((r) => (r.body as unknown[]).length),
+		).toEqual([10, 10, 5]);
 		expect(out[0]).toHaveLength(25);
 		expect(sb.state.membersV2.size).toBe(25);
 	});

@@ -9,7 +9,17 @@ import * as rt from '../../scripts/runtime';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { delay, fs, path, proc, ROOT } from '../support/node';
 import { fire, type Json } from './cluster';
-import { dedupWorkflow, events, type ExecutionRecord, IN_FLIGHT, killRoundVerdict, pairs, ROUND_EVENTS, tally, webhookReady } from './dedup-support';
+import {
+	dedupWorkflow,
+	events,
+	type ExecutionRecord,
+	IN_FLIGHT,
+	killRoundVerdict,
+	pairs,
+	ROUND_EVENTS,
+	tally,
+	webhookReady,
+} from './dedup-support';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dedup-single');
 const figures: Record<string, unknown> = {};
@@ -34,8 +44,18 @@ const KILL_LATENCY_MS = 1500;
 const KILL_TIMEOUT_MS = 3000;
 
 const ROUNDS = [
-	{ name: 'SINGLE-REDELIVERY', id: 'cmDedupSingleA', webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a1', options: {} },
-	{ name: 'SINGLE-COPIES', id: 'cmDedupSingleB', webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a2', options: {} },
+	{
+		name: 'SINGLE-REDELIVERY',
+		id: 'cmDedupSingleA',
+		webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a1',
+		options: {},
+	},
+	{
+		name: 'SINGLE-COPIES',
+		id: 'cmDedupSingleB',
+		webhookId: '5f0c2d4e-0000-4000-8000-0000000dd0a2',
+		options: {},
+	},
 	...KILL_RUNS.map(({ run }) => ({
 		name: `SINGLE-KILL-${run}`,
 		id: `cmDedupSingleK${run}`,
@@ -64,7 +84,10 @@ function killN8n(pid: number): void {
 		.filter((entry) => /^\d+$/.test(entry))
 		.filter((entry) => {
 			try {
-				return fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(pid);
+				return (
+					fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] ===
+					String(pid)
+				);
 			} catch {
 				return false;
 			}
@@ -79,10 +102,19 @@ function killN8n(pid: number): void {
 }
 
 /** GET on n8n's REST API with the owner's session: HTTP status, `data` of the answer, and the body. */
-async function restGet(route: string): Promise<{ status: number; data: Json | undefined; body: string }> {
+async function restGet(
+	route: string,
+): Promise<{ status: number; data: Json | undefined; body: string }> {
 	if (!cookie) cookie = (await rt.setupOwner(n8n?.url ?? '')).cookie;
-	const res = await rt.httpRequest('GET', `${n8n?.url}/rest${route}`, { headers: { cookie }, timeoutMs: 60000 });
-	return { status: res.status, data: res.status === 200 ? JSON.parse(res.body).data : undefined, body: res.body.slice(0, 300) };
+	const res = await rt.httpRequest('GET', `${n8n?.url}/rest${route}`, {
+		headers: { cookie },
+		timeoutMs: 60000,
+	});
+	return {
+		status: res.status,
+		data: res.status === 200 ? JSON.parse(res.body).data : undefined,
+		body: res.body.slice(0, 300),
+	};
 }
 
 /** The highest execution id among the latest ones (every earlier round has finished). */
@@ -98,62 +130,96 @@ const FINAL = ['success', 'error', 'crashed', 'canceled'];
  * numbers them from 1 up; the list pages by start time, which can skip some), up to five missing
  * ids in a row. With `finalCount`, reads again until that many of them are final.
  */
-async function executionsAfter(workflowId: string, afterId: number, finalCount = 0): Promise<ExecutionRecord[]> {
+async function executionsAfter(
+	workflowId: string,
+	afterId: number,
+	finalCount = 0,
+): Promise<ExecutionRecord[]> {
 	const seen = new Map<number, ExecutionRecord & { workflowId: string }>();
 	const until = Date.now() + 10 * 60 * 1000;
 	for (;;) {
 		for (let id = afterId + 1, misses = 0; misses < 5; id++) {
 			if (FINAL.includes(seen.get(id)?.status ?? '')) continue;
 			const res = await restGet(`/executions/${id}`);
-			const record = res.data?.id ? res.data : /unavailable/.test(res.body) ? { workflowId, status: 'noData' } : undefined;
+			const record = res.data?.id
+				? res.data
+				: /unavailable/.test(res.body)
+					? { workflowId, status: 'noData' }
+					: undefined;
 			misses = record ? 0 : misses + 1;
 			if (!record) continue;
-			const data = typeof record.data === 'string' ? rt.parseRunData(paths, record.data) : undefined;
-			seen.set(id, { id, workflowId: String(record.workflowId), status: String(record.status), data });
+			const data =
+				typeof record.data === 'string' ? rt.parseRunData(paths, record.data) : undefined;
+			seen.set(id, {
+				id,
+				workflowId: String(record.workflowId),
+				status: String(record.status),
+				data,
+			});
 		}
 		const mine = [...seen.values()].filter((e) => e.workflowId === workflowId);
 		const final = mine.filter((e) => FINAL.includes(e.status)).length;
 		if (final >= finalCount) return mine;
-		if (Date.now() > until) throw new Error(`${final} of ${finalCount} executions of ${workflowId} after ${afterId} are final after 10 minutes`);
+		if (Date.now() > until)
+			throw new Error(
+				`${final} of ${finalCount} executions of ${workflowId} after ${afterId} are final after 10 minutes`,
+			);
 		await delay(2000);
 	}
 }
 
-beforeAll(async () => {
-	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
-	fs.mkdirSync(ARTIFACTS, { recursive: true });
-	paths = await rt.ensureRuntime();
-	sb = await startSandbox({ latencyMs: 20 });
-	userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
-	await rt.installPackage(userFolder, await rt.packPackage(path.join(ARTIFACTS, 'pack')));
-	await rt.importCredentials(paths, userFolder, [
-		{ ...rt.SANDBOX_CREDENTIAL, data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' } },
-	]);
-	const files = ROUNDS.map((round) => {
-		sb.addCampaign(round.name);
-		const file = path.join(ARTIFACTS, `${round.id}.json`);
-		const workflow = dedupWorkflow(round.name.toLowerCase(), round.name, round.webhookId, round.options);
-		fs.writeFileSync(file, JSON.stringify({ ...workflow, id: round.id, active: false }));
-		return file;
-	});
-	await rt.importWorkflows(paths, userFolder, files);
-	// Published before n8n starts: n8n registers production webhooks when it starts.
-	for (const round of ROUNDS) await rt.n8nCli(paths, userFolder, ['publish:workflow', `--id=${round.id}`]);
-	// At most 20 executions at once for the first rounds, as the queue-mode rounds' two workers of
-	// 10 (n8n's own setting; without it every event received runs at once).
-	await start(IN_FLIGHT);
-}, 30 * 60 * 1000);
+beforeAll(
+	async () => {
+		fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+		fs.mkdirSync(ARTIFACTS, { recursive: true });
+		paths = await rt.ensureRuntime();
+		sb = await startSandbox({ latencyMs: 20 });
+		userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
+		await rt.installPackage(userFolder, await rt.packPackage(path.join(ARTIFACTS, 'pack')));
+		await rt.importCredentials(paths, userFolder, [
+			{
+				...rt.SANDBOX_CREDENTIAL,
+				data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
+			},
+		]);
+		const files = ROUNDS.map((round) => {
+			sb.addCampaign(round.name);
+			const file = path.join(ARTIFACTS, `${round.id}.json`);
+			const workflow = dedupWorkflow(
+				round.name.toLowerCase(),
+				round.name,
+				round.webhookId,
+				round.options,
+			);
+			fs.writeFileSync(file, JSON.stringify({ ...workflow, id: round.id, active: false }));
+			return file;
+		});
+		await rt.importWorkflows(paths, userFolder, files);
+		// Published before n8n starts: n8n registers production webhooks when it starts.
+		for (const round of ROUNDS)
+			await rt.n8nCli(paths, userFolder, ['publish:workflow', `--id=${round.id}`]);
+		// At most 20 executions at once for the first rounds, as the queue-mode rounds' two workers of
+		// 10 (n8n's own setting; without it every event received runs at once).
+		await start(IN_FLIGHT);
+	},
+	30 * 60 * 1000,
+);
 
 afterAll(async () => {
 	await n8n?.stop();
 	await sb?.close();
-	fs.writeFileSync(path.join(ROOT, 'test-artifacts', 'dedup-single.json'), `${JSON.stringify(figures, null, 2)}\n`);
+	fs.writeFileSync(
+		path.join(ROOT, 'test-artifacts', 'dedup-single.json'),
+		`${JSON.stringify(figures, null, 2)}\n`,
+	);
 	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 });
 
 /** POSTs the bodies, then waits until the sandbox has seen no new message for a while. */
 async function deliver(round: (typeof ROUNDS)[number], bodies: unknown[]) {
-	const fired = await fire(`${n8n?.url}/webhook/${round.name.toLowerCase()}`, bodies, { concurrency: IN_FLIGHT });
+	const fired = await fire(`${n8n?.url}/webhook/${round.name.toLowerCase()}`, bodies, {
+		concurrency: IN_FLIGHT,
+	});
 	expect(fired.errors).toEqual([]);
 	expect(fired.statuses.filter((s) => s !== 200)).toEqual([]);
 	// The webhook answers on receipt: the executions finish after it.
@@ -171,8 +237,18 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 		await deliver(round, bodies);
 		await deliver(round, bodies);
 		const result = tally(sb, round.name, bodies);
-		figures.redelivery = { events: bodies.length, deliveries: bodies.length * 2, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
-		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({ sent: ROUND_EVENTS, missing: [], doubled: [] });
+		figures.redelivery = {
+			events: bodies.length,
+			deliveries: bodies.length * 2,
+			sent: result.sent,
+			missing: result.missing.length,
+			doubled: result.doubled.length,
+		};
+		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({
+			sent: ROUND_EVENTS,
+			missing: [],
+			doubled: [],
+		});
 	});
 
 	test(`concurrent copies: ${ROUND_EVENTS} events each delivered twice at once`, async () => {
@@ -180,7 +256,13 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 		const bodies = events('single-copy');
 		await deliver(round, pairs(bodies));
 		const result = tally(sb, round.name, bodies);
-		figures.concurrentCopies = { events: bodies.length, deliveries: bodies.length * 2, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
+		figures.concurrentCopies = {
+			events: bodies.length,
+			deliveries: bodies.length * 2,
+			sent: result.sent,
+			missing: result.missing.length,
+			doubled: result.doubled.length,
+		};
 		expect(result.missing).toEqual([]);
 		expect(result.doubled).toEqual([]);
 	});
@@ -197,8 +279,12 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 			const bodies = events(`single-kill-${run}`, KILL_EVENTS);
 			const firstId = await lastExecutionId();
 			const received = sb.requests.length;
-			const progress = () => (when === 'received' ? sb.requests.length - received : tally(sb, round.name, bodies).sent);
-			const fired = fire(`${n8n?.url}/webhook/${round.name.toLowerCase()}`, bodies, { concurrency: IN_FLIGHT, timeoutMs: 20000 });
+			const progress = () =>
+				when === 'received' ? sb.requests.length - received : tally(sb, round.name, bodies).sent;
+			const fired = fire(`${n8n?.url}/webhook/${round.name.toLowerCase()}`, bodies, {
+				concurrency: IN_FLIGHT,
+				timeoutMs: 20000,
+			});
 			const until = Date.now() + 5 * 60 * 1000;
 			while (progress() < at && Date.now() < until) await delay(10);
 			killN8n((n8n as unknown as { process: { pid: number } }).process.pid);
@@ -213,12 +299,33 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 			await deliver(round, bodies);
 			await executionsAfter(round.id, redeliveredAfter, bodies.length);
 			const all = await executionsAfter(round.id, firstId);
-			const { problems, figures: outcome } = killRoundVerdict(sb, round.name, bodies, all, redeliveredAfter);
+			const { problems, figures: outcome } = killRoundVerdict(
+				sb,
+				round.name,
+				bodies,
+				all,
+				redeliveredAfter,
+			);
 			const statuses: Record<string, number> = {};
-			for (const e of all.filter((x) => x.id <= redeliveredAfter)) statuses[e.status] = (statuses[e.status] ?? 0) + 1;
-			figures[`processKill${run}`] = { killedOnce: `${at} sends ${when}`, answeredBeforeKill: answered, sentBeforeRestart, killedRunExecutions: statuses, ...outcome };
-			fs.writeFileSync(path.join(ARTIFACTS, `kill-${run}-problems.json`), `${JSON.stringify(problems, null, 2)}\n`);
-			expect(problems).toEqual({ doubled: [], answeredSuccessNeverSent: [], redeliveryUnanswered: [], neverSentNotDeliveryUnknown: [] });
+			for (const e of all.filter((x) => x.id <= redeliveredAfter))
+				statuses[e.status] = (statuses[e.status] ?? 0) + 1;
+			figures[`processKill${run}`] = {
+				killedOnce: `${at} sends ${when}`,
+				answeredBeforeKill: answered,
+				sentBeforeRestart,
+				killedRunExecutions: statuses,
+				...outcome,
+			};
+			fs.writeFileSync(
+				path.join(ARTIFACTS, `kill-${run}-problems.json`),
+				`${JSON.stringify(problems, null, 2)}\n`,
+			);
+			expect(problems).toEqual({
+				doubled: [],
+				answeredSuccessNeverSent: [],
+				redeliveryUnanswered: [],
+				neverSentNotDeliveryUnknown: [],
+			});
 		},
 	);
 });

@@ -21,15 +21,25 @@ const SEND_NODE = 'Campaign Alimtalk';
  * into the send node's options too (e.g. a short `timeoutMs`, which is also the longest an
  * item waits for another execution's send of its key).
  */
-export function dedupWorkflow(path: string, campaignKey: string, webhookId: string, options: Json = {}): Json {
+export function dedupWorkflow(
+	path: string,
+	campaignKey: string,
+	webhookId: string,
+	options: Json = {},
+): Json {
 	const workflow = wf.webhookSendWorkflow({ path, campaignKey, webhookId }) as Json;
 	const send = (workflow.nodes as Json[]).find((n) => n.name === SEND_NODE) as Json;
-	send.parameters.options = { ...send.parameters.options, deduplicationKey: '={{ $json.body.eventId }}', ...options };
+	send.parameters.options = {
+		...send.parameters.options,
+		deduplicationKey: '={{ $json.body.eventId }}',
+		...options,
+	};
 	workflow.name = `dedup: ${path}`;
 	return workflow;
 }
 
-export const events = (prefix: string, count = ROUND_EVENTS) => Array.from({ length: count }, (_, i) => wf.eventBody(i, prefix));
+export const events = (prefix: string, count = ROUND_EVENTS) =>
+	Array.from({ length: count }, (_, i) => wf.eventBody(i, prefix));
 
 /** Per event id, how many messages of `campaignKey` the sandbox received. */
 function sentPerEvent(sandbox: Sandbox, campaignKey: string): Map<string, number> {
@@ -65,7 +75,8 @@ export async function webhookReady(url: string, timeoutMs = 120000): Promise<voi
 	while (streak < 3) {
 		const res = await rt.httpRequest('GET', url, { timeoutMs: 5000 }).catch(() => undefined);
 		streak = res && /POST request/.test(res.body) ? streak + 1 : 0;
-		if (Date.now() > until) throw new Error(`the webhook ${url} was not registered after ${timeoutMs} ms`);
+		if (Date.now() > until)
+			throw new Error(`the webhook ${url} was not registered after ${timeoutMs} ms`);
 		await delay(500);
 	}
 }
@@ -94,11 +105,18 @@ export function sendAnswers(executions: ExecutionRecord[]): SendAnswer[] {
 		if (execution.status === 'crashed') return [];
 		const runData = (execution.data?.resultData?.runData ?? {}) as Json;
 		const eventId = runData[WEBHOOK_NODE]?.[0]?.data?.main?.[0]?.[0]?.json?.body?.eventId;
-		const outputs = (runData[SEND_NODE]?.[0]?.data?.main ?? []) as Array<Array<{ json: Json }> | null>;
+		const outputs = (runData[SEND_NODE]?.[0]?.data?.main ?? []) as Array<Array<{
+			json: Json;
+		}> | null>;
 		return (['success', 'failed'] as const).flatMap((output, n) =>
 			(outputs[n] ?? [])
 				.filter((entry) => !entry.json.isArtificialRecoveredEventItem)
-				.map((entry) => ({ executionId: execution.id, eventId: String(eventId ?? entry.json.deduplicationKey), output, item: entry.json })),
+				.map((entry) => ({
+					executionId: execution.id,
+					eventId: String(eventId ?? entry.json.deduplicationKey),
+					output,
+					item: entry.json,
+				})),
 		);
 	});
 }
@@ -120,30 +138,45 @@ export function killRoundVerdict(
 	const perEvent = sentPerEvent(sandbox, campaignKey);
 	const answers = sendAnswers(executions);
 	const last = new Map<string, SendAnswer>();
-	for (const answer of answers) if (answer.executionId > redeliveredAfter) last.set(answer.eventId, answer);
+	for (const answer of answers)
+		if (answer.executionId > redeliveredAfter) last.set(answer.eventId, answer);
 	const sentCount = (eventId: string) => perEvent.get(eventId) ?? 0;
-	const isUnknown = (answer?: SendAnswer) => answer?.output === 'failed' && answer.item.deliveryUnknown === true;
+	const isUnknown = (answer?: SendAnswer) =>
+		answer?.output === 'failed' && answer.item.deliveryUnknown === true;
 	const problems = {
-		doubled: bodies.filter((b) => sentCount(b.eventId) > 1).map((b) => `${b.eventId}: sent ${sentCount(b.eventId)} times`),
-		answeredSuccessNeverSent: answers.filter((a) => a.output === 'success' && sentCount(a.eventId) === 0),
+		doubled: bodies
+			.filter((b) => sentCount(b.eventId) > 1)
+			.map((b) => `${b.eventId}: sent ${sentCount(b.eventId)} times`),
+		answeredSuccessNeverSent: answers.filter(
+			(a) => a.output === 'success' && sentCount(a.eventId) === 0,
+		),
 		redeliveryUnanswered: bodies.filter((b) => !last.has(b.eventId)).map((b) => b.eventId),
 		neverSentNotDeliveryUnknown: bodies
-			.filter((b) => sentCount(b.eventId) === 0 && last.has(b.eventId) && !isUnknown(last.get(b.eventId)))
+			.filter(
+				(b) => sentCount(b.eventId) === 0 && last.has(b.eventId) && !isUnknown(last.get(b.eventId)),
+			)
 			.map((b) => last.get(b.eventId)),
 	};
-	const redelivery = bodies.map((b) => last.get(b.eventId)).filter((a): a is SendAnswer => a !== undefined);
+	const redelivery = bodies
+		.map((b) => last.get(b.eventId))
+		.filter((a): a is SendAnswer => a !== undefined);
 	const unknownCodes: Record<string, number> = {};
-	for (const a of redelivery.filter((r) => isUnknown(r))) unknownCodes[a.item.code] = (unknownCodes[a.item.code] ?? 0) + 1;
+	for (const a of redelivery.filter((r) => isUnknown(r)))
+		unknownCodes[a.item.code] = (unknownCodes[a.item.code] ?? 0) + 1;
 	const figures = {
 		events: bodies.length,
 		sentOnce: bodies.filter((b) => sentCount(b.eventId) === 1).length,
 		neverSent: bodies.filter((b) => sentCount(b.eventId) === 0).length,
 		redelivery: {
 			sent: redelivery.filter((a) => a.output === 'success' && a.item.status === 'sent').length,
-			duplicate: redelivery.filter((a) => a.output === 'success' && a.item.duplicate === true).length,
+			duplicate: redelivery.filter((a) => a.output === 'success' && a.item.duplicate === true)
+				.length,
 			deliveryUnknown: unknownCodes,
-			deliveryUnknownNeverSent: redelivery.filter((a) => isUnknown(a) && sentCount(a.eventId) === 0).length,
-			otherFailed: redelivery.filter((a) => a.output === 'failed' && !isUnknown(a)).map((a) => `${a.eventId}: ${a.item.code}`),
+			deliveryUnknownNeverSent: redelivery.filter((a) => isUnknown(a) && sentCount(a.eventId) === 0)
+				.length,
+			otherFailed: redelivery
+				.filter((a) => a.output === 'failed' && !isUnknown(a))
+				.map((a) => `${a.eventId}: ${a.item.code}`),
 		},
 		answeredSuccessNeverSent: problems.answeredSuccessNeverSent.length,
 		doubled: problems.doubled.length,

@@ -10,24 +10,43 @@
  */
 import { delay, fs, path, ROOT } from '../support/node';
 import { startQueueCluster, type Json, type QueueCluster } from './cluster';
-import { dedupWorkflow, events, IN_FLIGHT, killRoundVerdict, pairs, ROUND_EVENTS, tally, webhookReady } from './dedup-support';
+import {
+	dedupWorkflow,
+	events,
+	IN_FLIGHT,
+	killRoundVerdict,
+	pairs,
+	ROUND_EVENTS,
+	tally,
+	webhookReady,
+} from './dedup-support';
 
 let c: QueueCluster;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-	c = await startQueueCluster({ workers: 2, concurrency: 10, sandboxLatencyMs: 20, demoData: false });
+	c = await startQueueCluster({
+		workers: 2,
+		concurrency: 10,
+		sandboxLatencyMs: 20,
+		demoData: false,
+	});
 });
 
 afterAll(async () => {
 	fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-	fs.writeFileSync(path.join(ROOT, 'test-artifacts', 'dedup-queue.json'), `${JSON.stringify(figures, null, 2)}\n`);
+	fs.writeFileSync(
+		path.join(ROOT, 'test-artifacts', 'dedup-queue.json'),
+		`${JSON.stringify(figures, null, 2)}\n`,
+	);
 	await c?.stop();
 });
 
 async function deployed(name: string, n: number, options: Json = {}): Promise<string> {
 	c.sandbox.addCampaign(name);
-	const id = await c.createWorkflow(dedupWorkflow(name.toLowerCase(), name, `5f0c2d4e-0000-4000-8000-0000000dd00${n}`, options));
+	const id = await c.createWorkflow(
+		dedupWorkflow(name.toLowerCase(), name, `5f0c2d4e-0000-4000-8000-0000000dd00${n}`, options),
+	);
 	await c.activate(id);
 	await webhookReady(c.webhookUrl(name.toLowerCase()));
 	return id;
@@ -37,7 +56,11 @@ async function deliver(name: string, id: string, bodies: unknown[], already: num
 	const fired = await c.fireWebhooks(name.toLowerCase(), bodies, { concurrency: IN_FLIGHT });
 	expect(fired.errors).toEqual([]);
 	expect(fired.statuses.filter((s) => s !== 200)).toEqual([]);
-	return await c.db.waitForExecutions({ workflowId: id, count: already + bodies.length, timeoutMs: 10 * 60 * 1000 });
+	return await c.db.waitForExecutions({
+		workflowId: id,
+		count: already + bodies.length,
+		timeoutMs: 10 * 60 * 1000,
+	});
 }
 
 describe('Deduplication Key in queue mode (two workers, 20 executions in flight)', () => {
@@ -48,8 +71,18 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 		const rows = await deliver('DEDUP-REDELIVERY', id, bodies, bodies.length);
 		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
 		const result = tally(c.sandbox, 'DEDUP-REDELIVERY', bodies);
-		figures.redelivery = { events: bodies.length, deliveries: rows.length, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
-		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({ sent: ROUND_EVENTS, missing: [], doubled: [] });
+		figures.redelivery = {
+			events: bodies.length,
+			deliveries: rows.length,
+			sent: result.sent,
+			missing: result.missing.length,
+			doubled: result.doubled.length,
+		};
+		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({
+			sent: ROUND_EVENTS,
+			missing: [],
+			doubled: [],
+		});
 		const workers = new Set(rows.map((r) => c.workerOf(r.id)));
 		expect([...workers].sort()).toEqual(['worker-1', 'worker-2']);
 	});
@@ -60,7 +93,13 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 		const rows = await deliver('DEDUP-COPIES', id, pairs(bodies), 0);
 		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
 		const result = tally(c.sandbox, 'DEDUP-COPIES', bodies);
-		figures.concurrentCopies = { events: bodies.length, deliveries: rows.length, sent: result.sent, missing: result.missing.length, doubled: result.doubled.length };
+		figures.concurrentCopies = {
+			events: bodies.length,
+			deliveries: rows.length,
+			sent: result.sent,
+			missing: result.missing.length,
+			doubled: result.doubled.length,
+		};
 		expect(result.missing).toEqual([]);
 		expect(result.doubled).toEqual([]);
 	});
@@ -73,10 +112,15 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 		const bodies = events('kill', 200);
 		const fired = c.fireWebhooks('dedup-kill', bodies, { concurrency: IN_FLIGHT });
 		const victim = c.workers[0];
-		while (c.sandbox.state.sent.filter((m) => m.campaignKey === 'DEDUP-KILL').length < 40) await delay(20);
+		while (c.sandbox.state.sent.filter((m) => m.campaignKey === 'DEDUP-KILL').length < 40)
+			await delay(20);
 		await victim.kill('SIGKILL');
 		await fired;
-		const rows = await c.db.waitForExecutions({ workflowId: id, count: bodies.length, timeoutMs: 10 * 60 * 1000 });
+		const rows = await c.db.waitForExecutions({
+			workflowId: id,
+			count: bodies.length,
+			timeoutMs: 10 * 60 * 1000,
+		});
 		const failed = rows.filter((r) => r.status !== 'success');
 		const before = tally(c.sandbox, 'DEDUP-KILL', bodies);
 		expect(failed.length).toBeGreaterThan(0);
@@ -94,27 +138,53 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 		}
 		const retriedOk = retried.filter((r) => !r.includes(':')).length;
 		expect(retriedOk).toBe(failed.length);
-		const retries = (await c.db.waitForExecutions({ workflowId: id, count: bodies.length + retriedOk, timeoutMs: 5 * 60 * 1000 })).slice(bodies.length);
+		const retries = (
+			await c.db.waitForExecutions({
+				workflowId: id,
+				count: bodies.length + retriedOk,
+				timeoutMs: 5 * 60 * 1000,
+			})
+		).slice(bodies.length);
 		const afterRetry = tally(c.sandbox, 'DEDUP-KILL', bodies);
 		expect(afterRetry.doubled).toEqual([]);
 		// A caller that saw no confirmation delivers the same events again (each one, to be sure).
-		const redeliveredAfter = Math.max(...(await c.db.executions({ workflowId: id })).map((r) => r.id));
+		const redeliveredAfter = Math.max(
+			...(await c.db.executions({ workflowId: id })).map((r) => r.id),
+		);
 		const all = await deliver('DEDUP-KILL', id, bodies, bodies.length + retriedOk);
 		const records = [];
-		for (const r of all) records.push({ id: r.id, status: r.status, data: await c.db.runData(r.id) });
-		const { problems, figures: outcome } = killRoundVerdict(c.sandbox, 'DEDUP-KILL', bodies, records, redeliveredAfter);
+		for (const r of all)
+			records.push({ id: r.id, status: r.status, data: await c.db.runData(r.id) });
+		const { problems, figures: outcome } = killRoundVerdict(
+			c.sandbox,
+			'DEDUP-KILL',
+			bodies,
+			records,
+			redeliveredAfter,
+		);
 		figures.workerKill = {
 			failedExecutions: failed.length,
 			retriedExecutions: await Promise.all(
-				retries.map(async (r) => `${r.id} ${r.status}: ${String((await c.db.runData(r.id))?.resultData?.error?.message ?? '').slice(0, 200)}`),
+				retries.map(
+					async (r) =>
+						`${r.id} ${r.status}: ${String((await c.db.runData(r.id))?.resultData?.error?.message ?? '').slice(0, 200)}`,
+				),
 			),
 			sentBeforeRetry: before.sent,
 			sentAfterRetry: afterRetry.sent,
 			...outcome,
 		};
 		fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-		fs.writeFileSync(path.join(ROOT, 'test-artifacts', 'dedup-queue-kill-problems.json'), `${JSON.stringify(problems, null, 2)}\n`);
-		expect(problems).toEqual({ doubled: [], answeredSuccessNeverSent: [], redeliveryUnanswered: [], neverSentNotDeliveryUnknown: [] });
+		fs.writeFileSync(
+			path.join(ROOT, 'test-artifacts', 'dedup-queue-kill-problems.json'),
+			`${JSON.stringify(problems, null, 2)}\n`,
+		);
+		expect(problems).toEqual({
+			doubled: [],
+			answeredSuccessNeverSent: [],
+			redeliveryUnanswered: [],
+			neverSentNotDeliveryUnknown: [],
+		});
 	});
 
 	test('stopping the cluster leaves nothing behind', async () => {

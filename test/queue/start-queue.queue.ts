@@ -6,8 +6,21 @@
  * n8n process and the sandbox, removes the data folder, and leaves nothing running.
  */
 import * as rt from '../../scripts/runtime';
-import { describe as describeProcess, startCommand, waitGone, type RunningCommand } from '../support/commands';
-import { EVENT_EXAMPLE, finishedExecutions, postEvent, readBanner, signIn, stoppedAnswering, type Banner } from '../support/demo';
+import {
+	describe as describeProcess,
+	startCommand,
+	waitGone,
+	type RunningCommand,
+} from '../support/commands';
+import {
+	EVENT_EXAMPLE,
+	finishedExecutions,
+	postEvent,
+	readBanner,
+	signIn,
+	stoppedAnswering,
+	type Banner,
+} from '../support/demo';
 import { fs, proc } from '../support/node';
 
 const MINUTE = 60 * 1000;
@@ -38,25 +51,41 @@ test("the published example's webhook runs an execution on a worker that succeed
 	const [run, ...more] = await finishedExecutions(banner, await signIn(banner), EVENT_EXAMPLE, 1);
 	expect({ status: run?.status, more: more.length }).toEqual({ status: 'success', more: 0 });
 	const sent = run.output('Campaign Alimtalk');
-	expect(sent).toEqual([expect.objectContaining({ campaignKey: 'DEMO-WELCOME', phoneNumber: event.phoneNumber, status: 'sent' })]);
+	expect(sent).toEqual([
+		expect.objectContaining({
+			campaignKey: 'DEMO-WELCOME',
+			phoneNumber: event.phoneNumber,
+			status: 'sent',
+		}),
+	]);
 	expect(Object.keys((sent[0].response ?? {}) as object).length).toBeGreaterThan(0);
 	// A worker ran it: the log of one of the printed workers says so.
-	const workerLogs = [...start.stdout().matchAll(/^\s+worker-\d+\s+pid \d+, .*, log (\S+)$/gm)].map((m) => m[1]);
+	const workerLogs = [...start.stdout().matchAll(/^\s+worker-\d+\s+pid \d+, .*, log (\S+)$/gm)].map(
+		(m) => m[1],
+	);
 	expect(workerLogs).toHaveLength(2);
-	const ranOn = workerLogs.filter((file) => new RegExp(`Worker started execution ${run.id} \\(job`).test(fs.readFileSync(file, 'utf8')));
+	const ranOn = workerLogs.filter((file) =>
+		new RegExp(`Worker started execution ${run.id} \\(job`).test(fs.readFileSync(file, 'utf8')),
+	);
 	expect(ranOn).toHaveLength(1);
 });
 
-test('Ctrl-C stops everything, removes the data and leaves nothing running', async () => {
-	const started = start.tree();
-	// npm, the script, the sandbox, PostgreSQL, Redis, main, webhook and two workers at least.
-	expect(started.length).toBeGreaterThanOrEqual(9);
-	const result = await start.interrupt(3 * MINUTE);
-	expect(result.stdout).toContain('SIGINT: stopping n8n (main, webhook, workers), PostgreSQL, Redis and the sandbox...');
-	expect(result.stderr).not.toMatch(/while stopping|unexpectedly|failed/);
-	expect((await waitGone(started)).map(describeProcess)).toEqual([]);
-	expect(await stoppedAnswering(banner.editor)).toBe(true);
-	expect(await stoppedAnswering(banner.webhook)).toBe(true);
-	expect(await stoppedAnswering(banner.sandbox)).toBe(true);
-	expect(fs.existsSync(dataDir)).toBe(false);
-}, 4 * MINUTE);
+test(
+	'Ctrl-C stops everything, removes the data and leaves nothing running',
+	async () => {
+		const started = start.tree();
+		// npm, the script, the sandbox, PostgreSQL, Redis, main, webhook and two workers at least.
+		expect(started.length).toBeGreaterThanOrEqual(9);
+		const result = await start.interrupt(3 * MINUTE);
+		expect(result.stdout).toContain(
+			'SIGINT: stopping n8n (main, webhook, workers), PostgreSQL, Redis and the sandbox...',
+		);
+		expect(result.stderr).not.toMatch(/while stopping|unexpectedly|failed/);
+		expect((await waitGone(started)).map(describeProcess)).toEqual([]);
+		expect(await stoppedAnswering(banner.editor)).toBe(true);
+		expect(await stoppedAnswering(banner.webhook)).toBe(true);
+		expect(await stoppedAnswering(banner.sandbox)).toBe(true);
+		expect(fs.existsSync(dataDir)).toBe(false);
+	},
+	4 * MINUTE,
+);

@@ -101,10 +101,12 @@ describe('example workflows, imported through main and run by the workers', () =
 		const before = c.sandbox.state.sent.length;
 		const run = await runExample('event-to-message.json');
 		// Sent concurrently: the order they reach the service in is not fixed.
-		expect(c.sandbox.state.sent.slice(before).map((m) => m.phoneNumber).sort()).toEqual([
-			'821055550101',
-			'821055550102',
-		]);
+		expect(
+			c.sandbox.state.sent
+				.slice(before)
+				.map((m) => m.phoneNumber)
+				.sort(),
+		).toEqual(['821055550101', '821055550102']);
 		expect(run.out('Retry queue')).toEqual([
 			expect.objectContaining({ phoneNumber: '010-5555', code: '7012' }),
 		]);

@@ -48,7 +48,10 @@ export function seed(sb: Sandbox, members: number): Entry[] {
 }
 
 /** Follows nextPageSeq until the end (at most 20 pages). */
-export async function readAll(sb: Sandbox, path = '/v2/custom'): Promise<{ pages: Page[]; entries: Entry[] }> {
+export async function readAll(
+	sb: Sandbox,
+	path = '/v2/custom',
+): Promise<{ pages: Page[]; entries: Entry[] }> {
 	const pages: Page[] = [];
 	let next: Page['nextPageSeq'] = undefined;
 	for (let i = 0; i < 20; i++) {

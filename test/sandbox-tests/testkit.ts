@@ -17,7 +17,8 @@ export const ACCOUNTS: Record<string, AccountStatus> = {
 };
 
 /** The file's sandbox (see test/support/sandbox.ts), with every account status. */
-export const useTestSandbox = (options: SandboxOptions = {}): Sandbox => useSandbox({ accounts: ACCOUNTS, ...options });
+export const useTestSandbox = (options: SandboxOptions = {}): Sandbox =>
+	useSandbox({ accounts: ACCOUNTS, ...options });
 
 export interface EnvelopeBody {
 	httpStatus: { code?: number | string; col?: number | string; reasonPhrase: string };

@@ -33,17 +33,27 @@ export interface RunningCommand {
 }
 
 /** Starts a command line (`['npm', 'start']`) the way a user does in a terminal, in the repository. */
-export function startCommand(argv: string[], extraEnv: Record<string, string> = {}): RunningCommand {
+export function startCommand(
+	argv: string[],
+	extraEnv: Record<string, string> = {},
+): RunningCommand {
 	const started = Date.now();
 	const [file, ...args] = argv;
 	// A user's shell: without what jest and the outer `npm run` set for themselves (cleanEnv).
-	const child = childProcess.spawn(file, args, { cwd: ROOT, env: cleanEnv(extraEnv), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = childProcess.spawn(file, args, {
+		cwd: ROOT,
+		env: cleanEnv(extraEnv),
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let out = '';
 	let err = '';
 	child.stdout.on('data', (d: Buffer) => (out += d.toString()));
 	child.stderr.on('data', (d: Buffer) => (err += d.toString()));
 	const exited = new Promise<CommandResult>((resolve) =>
-		child.once('exit', (code, signal) => resolve({ code, signal, stdout: out, stderr: err, ms: Date.now() - started })),
+		child.once('exit', (code, signal) =>
+			resolve({ code, signal, stdout: out, stderr: err, ms: Date.now() - started }),
+		),
 	);
 	const done = () => child.exitCode !== null || child.signalCode !== null;
 	const pid = child.pid as number;
@@ -64,8 +74,14 @@ export function startCommand(argv: string[], extraEnv: Record<string, string> = 
 				const match = pattern.exec(out);
 				if (match) return match;
 				tree();
-				if (done()) throw new Error(`${argv.join(' ')} exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${tail(out, err)}`);
-				if (Date.now() > until) throw new Error(`${argv.join(' ')} did not print ${pattern} within ${timeoutMs} ms:\n${tail(out, err)}`);
+				if (done())
+					throw new Error(
+						`${argv.join(' ')} exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${tail(out, err)}`,
+					);
+				if (Date.now() > until)
+					throw new Error(
+						`${argv.join(' ')} did not print ${pattern} within ${timeoutMs} ms:\n${tail(out, err)}`,
+					);
 				await delay(250);
 			}
 		},
@@ -74,7 +90,10 @@ export function startCommand(argv: string[], extraEnv: Record<string, string> = 
 			tree();
 			signalGroup(pid, 'SIGINT');
 			const result = await within(exited, timeoutMs);
-			if (!result) throw new Error(`${argv.join(' ')} did not exit within ${timeoutMs} ms of Ctrl-C:\n${tail(out, err)}`);
+			if (!result)
+				throw new Error(
+					`${argv.join(' ')} did not exit within ${timeoutMs} ms of Ctrl-C:\n${tail(out, err)}`,
+				);
 			return result;
 		},
 		kill() {
@@ -85,17 +104,25 @@ export function startCommand(argv: string[], extraEnv: Record<string, string> = 
 }
 
 /** Runs a command line to its end (no stdin) and resolves with what it printed. */
-export async function runCommand(argv: string[], extraEnv: Record<string, string> = {}, timeoutMs = 10 * 60 * 1000): Promise<CommandResult> {
+export async function runCommand(
+	argv: string[],
+	extraEnv: Record<string, string> = {},
+	timeoutMs = 10 * 60 * 1000,
+): Promise<CommandResult> {
 	const command = startCommand(argv, extraEnv);
 	const result = await within(command.exited, timeoutMs);
 	if (result) return result;
 	command.kill();
-	throw new Error(`${argv.join(' ')} did not finish within ${timeoutMs} ms:\n${tail(command.stdout(), command.stderr())}`);
+	throw new Error(
+		`${argv.join(' ')} did not finish within ${timeoutMs} ms:\n${tail(command.stdout(), command.stderr())}`,
+	);
 }
 
 /** Lines a command wrote to stderr, without npm's own warnings about the machine's npm config. */
 export function ownStderrLines(stderr: string): string[] {
-	return stderr.split('\n').filter((line) => line.trim() !== '' && !/^npm (warn|notice)\b/.test(line));
+	return stderr
+		.split('\n')
+		.filter((line) => line.trim() !== '' && !/^npm (warn|notice)\b/.test(line));
 }
 
 /** Waits until none of `pids` is alive; resolves with those still alive after `timeoutMs`. */

@@ -15,7 +15,6 @@ export interface ConservationCounts {
 
 const ignored = (): ConservationCounts => ({ itemsAccounted: 0, lost: 0, doubled: 0 });
 
-
 /** Words that only appear when code crashed or printed something it did not mean to. */
 const CRASH_WORDS =
 	/TypeError|ReferenceError|URIError|RangeError|Cannot read|is not a function|is not iterable|undefined is not|\[object Object\]|\bNaN\b|Unexpected token|Maximum call stack|unknown code (HTTP_|E[A-Z])/;
@@ -42,16 +41,23 @@ export interface WriteCheck {
  * indexes; every input index reachable; Failed items with a code, plain words and the
  * identifying fields. Throws (with the reason) on any violation.
  */
-export function checkWriteOutputs(out: INodeExecutionData[][], count: number, check: WriteCheck, counts: ConservationCounts = ignored()): void {
+export function checkWriteOutputs(
+	out: INodeExecutionData[][],
+	count: number,
+	check: WriteCheck,
+	counts: ConservationCounts = ignored(),
+): void {
 	counts.itemsAccounted += count;
-	if (out.length !== 2) throw new Error(`expected the two outputs Success and Failed, got ${out.length}`);
+	if (out.length !== 2)
+		throw new Error(`expected the two outputs Success and Failed, got ${out.length}`);
 	const hits = new Map<number, number>();
 	out.forEach((output, o) => {
 		for (const [n, item] of output.entries()) {
 			const indexes = pairsOf(item);
 			if (indexes.length === 0) throw new Error(`output ${o} item ${n} has no pairedItem`);
 			for (const i of indexes) {
-				if (!Number.isInteger(i) || i < 0 || i >= count) throw new Error(`output ${o} item ${n} is paired to ${i}, not an input index`);
+				if (!Number.isInteger(i) || i < 0 || i >= count)
+					throw new Error(`output ${o} item ${n} is paired to ${i}, not an input index`);
 				hits.set(i, (hits.get(i) ?? 0) + 1);
 			}
 		}
@@ -70,10 +76,14 @@ export function checkWriteOutputs(out: INodeExecutionData[][], count: number, ch
 	}
 	for (const [n, item] of out[1].entries()) {
 		const json = item.json;
-		if (typeof json.code !== 'string' || json.code.trim() === '') throw new Error(`Failed item ${n} has no code: ${JSON.stringify(json)}`);
+		if (typeof json.code !== 'string' || json.code.trim() === '')
+			throw new Error(`Failed item ${n} has no code: ${JSON.stringify(json)}`);
 		expectClearText(json.message, `Failed item ${n} (code ${json.code})`);
 		for (const field of check.failedFields) {
-			if (!(field in json)) throw new Error(`Failed item ${n} lacks the identifying field ${field}: ${JSON.stringify(json)}`);
+			if (!(field in json))
+				throw new Error(
+					`Failed item ${n} lacks the identifying field ${field}: ${JSON.stringify(json)}`,
+				);
 		}
 	}
 }
@@ -111,7 +121,8 @@ export function checkNoRowOnBoth(
 			for (const row of rows(item.json, 1)) {
 				const values = success.get(`${i}\u0000${row.id}`);
 				if (!values) continue;
-				if (row.value === undefined || values.has(undefined) || values.has(row.value)) both.push(`item ${i}: ${JSON.stringify(row)}`);
+				if (row.value === undefined || values.has(undefined) || values.has(row.value))
+					both.push(`item ${i}: ${JSON.stringify(row)}`);
 			}
 		}
 	}

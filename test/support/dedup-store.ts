@@ -53,7 +53,8 @@ export class ProcessedDataStore implements IDataDeduplicator {
 
 	static context(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
 		if (scope === 'node') {
-			if (!contextData.node) throw new Error("No node information has been provided and so cannot use scope 'node'");
+			if (!contextData.node)
+				throw new Error("No node information has been provided and so cannot use scope 'node'");
 			return `n:${contextData.node.id}`;
 		}
 		return '';
@@ -82,7 +83,8 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	}
 
 	private id(contextData: ICheckProcessedContextData, context: string): string {
-		if (!contextData.workflow.id) throw new Error('The expression evaluated to a falsy value: contextData.workflow.id');
+		if (!contextData.workflow.id)
+			throw new Error('The expression evaluated to a falsy value: contextData.workflow.id');
 		return `${contextData.workflow.id}\u0000${context}`;
 	}
 
@@ -95,7 +97,9 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	private async insert(id: string, row: Row): Promise<void> {
 		await this.step();
 		if (this.rows.has(id)) {
-			throw new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context');
+			throw new Error(
+				'SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context',
+			);
 		}
 		this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
 	}
@@ -115,7 +119,9 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		const id = this.id(contextData, context);
 		const row = await this.find(id);
 		if (row && row.mode !== options.mode) {
-			throw new Error('Deduplication Failed: Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.');
+			throw new Error(
+				'Deduplication Failed: Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.',
+			);
 		}
 		if (LATEST.includes(options.mode)) return await this.latest(id, items, options, row);
 		const hashes = items.map((item) => ProcessedDataStore.hash(item));
@@ -140,8 +146,14 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		return out;
 	}
 
-	private async latest(id: string, items: DeduplicationItemTypes[], options: ICheckProcessedOptions, row: Row | undefined): Promise<IDeduplicationOutput> {
-		const value = (v: DeduplicationItemTypes) => (options.mode === 'latestDate' ? Date.parse(String(v)) : Number(v));
+	private async latest(
+		id: string,
+		items: DeduplicationItemTypes[],
+		options: ICheckProcessedOptions,
+		row: Row | undefined,
+	): Promise<IDeduplicationOutput> {
+		const value = (v: DeduplicationItemTypes) =>
+			options.mode === 'latestDate' ? Date.parse(String(v)) : Number(v);
 		const sorted = [...items].sort((a, b) => value(a) - value(b));
 		if (!row) {
 			await this.insert(id, { mode: options.mode, data: sorted[sorted.length - 1] });
@@ -166,7 +178,10 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<void> {
-		if (LATEST.includes(options.mode)) throw new Error('Deduplication Failed: Removing processed data is not possible in mode "latest"');
+		if (LATEST.includes(options.mode))
+			throw new Error(
+				'Deduplication Failed: Removing processed data is not possible in mode "latest"',
+			);
 		const id = this.id(contextData, ProcessedDataStore.context(scope, contextData));
 		const row = await this.find(id);
 		if (!row || !Array.isArray(row.data)) return;
@@ -178,7 +193,10 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		await this.update(id, row);
 	}
 
-	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
+	async clearAllProcessedItems(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
 		const id = this.id(contextData, ProcessedDataStore.context(scope, contextData));
 		await this.step();
 		this.rows.delete(id);
@@ -189,7 +207,9 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<number> {
-		const row = await this.find(this.id(contextData, ProcessedDataStore.context(scope, contextData)));
+		const row = await this.find(
+			this.id(contextData, ProcessedDataStore.context(scope, contextData)),
+		);
 		return options.mode === 'entries' && row && Array.isArray(row.data) ? row.data.length : 0;
 	}
 }

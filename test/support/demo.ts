@@ -60,21 +60,36 @@ type RunData = Record<string, Array<{ data?: { main?: Item[][] } }>>;
  * Waits until the workflow has `count` finished executions; resolves with their statuses and the
  * items each node put out on its first output, per execution.
  */
-export async function finishedExecutions(banner: Banner, cookie: string, workflowId: string, count: number) {
+export async function finishedExecutions(
+	banner: Banner,
+	cookie: string,
+	workflowId: string,
+	count: number,
+) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	let results: Array<{ id: string; status: string }> = [];
 	for (let i = 0; i < 240; i++) {
-		const res = await rt.httpRequest('GET', `${banner.editor}/rest/executions?filter=${filter}`, { headers: { cookie } });
+		const res = await rt.httpRequest('GET', `${banner.editor}/rest/executions?filter=${filter}`, {
+			headers: { cookie },
+		});
 		if (res.status !== 200) throw new Error(`GET /rest/executions: HTTP ${res.status}`);
 		results = JSON.parse(res.body).data.results;
-		if (results.length >= count && results.every((e) => !['new', 'running', 'waiting'].includes(e.status))) break;
+		if (
+			results.length >= count &&
+			results.every((e) => !['new', 'running', 'waiting'].includes(e.status))
+		)
+			break;
 		await delay(500);
 	}
 	return Promise.all(
 		results.map(async ({ id, status }) => {
-			const res = await rt.httpRequest('GET', `${banner.editor}/rest/executions/${id}`, { headers: { cookie } });
-			const runData = rt.parseRunData(rt.runtimePaths(), JSON.parse(res.body).data.data).resultData.runData as RunData;
-			const output = (node: string) => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+			const res = await rt.httpRequest('GET', `${banner.editor}/rest/executions/${id}`, {
+				headers: { cookie },
+			});
+			const runData = rt.parseRunData(rt.runtimePaths(), JSON.parse(res.body).data.data).resultData
+				.runData as RunData;
+			const output = (node: string) =>
+				(runData[node]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 			return { id, status, nodes: Object.keys(runData), output };
 		}),
 	);

@@ -17,7 +17,12 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
-import { PACKAGE_NAME, PackageNodeTypes, TestCredentialsHelper, loadPackage } from './package-loader';
+import {
+	PACKAGE_NAME,
+	PackageNodeTypes,
+	TestCredentialsHelper,
+	loadPackage,
+} from './package-loader';
 
 export { PACKAGE_NAME, loadPackage, logLines } from './package-loader';
 
@@ -69,9 +74,15 @@ export interface RunResult {
  * arguments (workflow, start node) in older ones (1.x, 2.0): the compatibility tests
  * (jest.compat.config.js) run this harness against both.
  */
-async function runEngine(execute: WorkflowExecute, workflow: Workflow, startNode: INode | undefined): Promise<IRun> {
+async function runEngine(
+	execute: WorkflowExecute,
+	workflow: Workflow,
+	startNode: INode | undefined,
+): Promise<IRun> {
 	const run = execute.run as unknown as (...args: unknown[]) => Promise<IRun>;
-	return run.length === 1 ? await run.call(execute, { workflow, startNode }) : await run.call(execute, workflow, startNode);
+	return run.length === 1
+		? await run.call(execute, { workflow, startNode })
+		: await run.call(execute, workflow, startNode);
 }
 
 /** Runs a whole workflow from its first node. */
@@ -164,7 +175,9 @@ export interface NodeRun {
 export const NODE_NAME = 'Campaign';
 
 /** Runs Source -> the package node and returns the node's outputs. */
-export async function runNode(options: NodeRun): Promise<RunResult & { out: INodeExecutionData[][] }> {
+export async function runNode(
+	options: NodeRun,
+): Promise<RunResult & { out: INodeExecutionData[][] }> {
 	const node: INode = {
 		id: 'node-under-test',
 		name: NODE_NAME,

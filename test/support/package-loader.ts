@@ -49,7 +49,8 @@ export const PACKAGE_NAME = 'n8n-nodes-campaign-messaging';
 export const FROM_SOURCES = env.CAMPAIGN_PACKAGE_FROM === 'sources';
 
 /** The file to load for an entry of the `n8n` section: itself, or its TypeScript source. */
-const fileToLoad = (file: string): string => (FROM_SOURCES ? file.replace(/^dist\//, '').replace(/\.js$/, '.ts') : file);
+const fileToLoad = (file: string): string =>
+	FROM_SOURCES ? file.replace(/^dist\//, '').replace(/\.js$/, '.ts') : file;
 
 interface LoadedPackage {
 	nodes: Map<string, INodeType>;

@@ -22,7 +22,9 @@ const DEFAULTS: Partial<SandboxOptions> = {
 
 /** Clears state and log and puts every option except apiKey/accounts back to `options` or its default. */
 export function restore(sb: Sandbox, options: SandboxOptions = {}): void {
-	const changeable = Object.fromEntries(Object.entries(options).filter(([name]) => name in DEFAULTS));
+	const changeable = Object.fromEntries(
+		Object.entries(options).filter(([name]) => name in DEFAULTS),
+	);
 	sb.configure({ ...DEFAULTS, ...changeable });
 	sb.reset();
 }
@@ -37,14 +39,17 @@ export function useSandbox(options: SandboxOptions = {}): Sandbox {
 		await started?.close();
 	});
 	const current = (): Sandbox => {
-		if (!started) throw new Error('the sandbox is used outside its tests (useSandbox starts it in beforeAll)');
+		if (!started)
+			throw new Error('the sandbox is used outside its tests (useSandbox starts it in beforeAll)');
 		return started;
 	};
 	return new Proxy({} as Sandbox, {
 		get(_target, property) {
 			const sb = current();
 			const value: unknown = Reflect.get(sb, property, sb);
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(sb) : value;
+			return typeof value === 'function'
+				? (value as (...args: unknown[]) => unknown).bind(sb)
+				: value;
 		},
 		set(_target, property, value) {
 			return Reflect.set(current(), property, value);

@@ -22,13 +22,20 @@ export interface ScriptedServer {
 	close(): Promise<void>;
 }
 
-export async function startScripted(handler: (req: Seen, index: number) => Answer): Promise<ScriptedServer> {
+export async function startScripted(
+	handler: (req: Seen, index: number) => Answer,
+): Promise<ScriptedServer> {
 	const seen: Seen[] = [];
 	const server = http.createServer((req, res) => {
 		let body = '';
 		req.on('data', (c: Buffer) => (body += c.toString('utf8')));
 		req.on('end', () => {
-			const entry: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+			const entry: Seen = {
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body,
+			};
 			seen.push(entry);
 			const answer = handler(entry, seen.length - 1);
 			if (answer === 'hang') return;
@@ -36,7 +43,8 @@ export async function startScripted(handler: (req: Seen, index: number) => Answe
 				req.socket.destroy();
 				return;
 			}
-			const payload = typeof answer.body === 'object' ? JSON.stringify(answer.body) : (answer.body ?? '');
+			const payload =
+				typeof answer.body === 'object' ? JSON.stringify(answer.body) : (answer.body ?? '');
 			res.writeHead(answer.status ?? 200, {
 				'content-type': typeof answer.body === 'object' ? 'application/json' : 'text/html',
 				...answer.headers,
@@ -51,7 +59,9 @@ export async function startScripted(handler: (req: Seen, index: number) => Answe
  * Starts `server` on a free 127.0.0.1 port; close() ends its open connections too (a test server
  * must not keep a hanging or keep-alive socket open after its test).
  */
-export async function listen(server: http.Server): Promise<{ baseUrl: string; close(): Promise<void> }> {
+export async function listen(
+	server: http.Server,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
 	const sockets = new Set<net.Socket>();
 	server.on('connection', (socket: net.Socket) => {
 		sockets.add(socket);
@@ -70,6 +80,10 @@ export async function listen(server: http.Server): Promise<{ baseUrl: string; cl
 }
 
 /** The service's envelope. */
-export function envelope(processCode: number | string, processValue?: unknown, extra: object = {}): object {
+export function envelope(
+	processCode: number | string,
+	processValue?: unknown,
+	extra: object = {},
+): object {
 	return { httpStatus: { code: 200, reasonPhrase: 'OK' }, processCode, processValue, ...extra };
 }

@@ -8,5 +8,8 @@ export const FAST: IDataObject = { retryDelayMs: 0 };
 
 /** The node parameters with FAST under the test's own `options`. */
 export function withFast(parameters: IDataObject): IDataObject {
-	return { ...parameters, options: { ...FAST, ...((parameters.options as IDataObject | undefined) ?? {}) } };
+	return {
+		...parameters,
+		options: { ...FAST, ...((parameters.options as IDataObject | undefined) ?? {}) },
+	};
 }

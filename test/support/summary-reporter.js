@@ -6,7 +6,9 @@
 class SummaryReporter {
 	onRunComplete(_contexts, results) {
 		const skipped = results.numPendingTests + results.numTodoTests;
-		const outside = results.testResults.filter((file) => file.testExecError || (file.failureMessage && file.numFailingTests === 0)).length;
+		const outside = results.testResults.filter(
+			(file) => file.testExecError || (file.failureMessage && file.numFailingTests === 0),
+		).length;
 		const failed = results.numFailedTests + outside;
 		const line = `jest: ${results.numPassedTests} passed, ${failed} failed${outside ? ` (${outside} outside a test)` : ''}${skipped ? `, ${skipped} skipped` : ''}`;
 		process.stdout.write(`\n${line}\n`);

@@ -26,7 +26,10 @@ export const probeNode: INodeType = {
 		],
 	},
 	async execute(this: IExecuteFunctions) {
-		const options = JSON.parse(this.getNodeParameter('options', 0) as unknown as string) as Record<string, unknown>;
+		const options = JSON.parse(this.getNodeParameter('options', 0) as unknown as string) as Record<
+			string,
+			unknown
+		>;
 		const client = await CampaignClient.create(this, readTransportSettings(this, options));
 		const call = JSON.parse(this.getNodeParameter('call', 0) as unknown as string) as ApiCall;
 		const result = await client.call(call);

@@ -1,6 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { FAST, runNode } from '../support';
-import { envelope, startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
+import {
+	envelope,
+	startScripted,
+	type Answer,
+	type ScriptedServer,
+} from '../support/scripted-server';
 import { PROBE_TYPE, probeNode } from './probe-node';
 import { CODES } from '../../nodes/shared/codes';
 import { MAX_BACKOFF_MS, backoffDelay, normalizeBaseUrl } from '../../nodes/shared/transport';
@@ -44,10 +49,14 @@ describe('envelope parsing is tolerant', () => {
 	});
 
 	it('reads httpStatus.code as a string and its "col" misspelling without letting them decide', async () => {
-		const asString = await probe(() => ({ body: { httpStatus: { code: '200' }, processCode: '1', processValue: [] } }));
+		const asString = await probe(() => ({
+			body: { httpStatus: { code: '200' }, processCode: '1', processValue: [] },
+		}));
 		expect(asString.json).toMatchObject({ code: '1', kind: 'success' });
 		await server?.close();
-		const col = await probe(() => ({ body: { httpStatus: { col: 200, reasonPhrase: 'OK' }, processCode: 0 } }));
+		const col = await probe(() => ({
+			body: { httpStatus: { col: 200, reasonPhrase: 'OK' }, processCode: 0 },
+		}));
 		expect(col.json).toMatchObject({ code: '0', processValue: null });
 	});
 
@@ -103,16 +112,22 @@ describe('retries', () => {
 		['HTTP 429', { status: 429, body: '' }],
 		['a dropped connection', 'drop' as const],
 	])('retries %s and then succeeds', async (_label, fault) => {
-		const { json, requests } = await probe((i) => (i < 2 ? (fault as Answer) : { body: envelope(0) }));
+		const { json, requests } = await probe((i) =>
+			i < 2 ? (fault as Answer) : { body: envelope(0) },
+		);
 		expect(json).toMatchObject({ code: '0', attempts: 3 });
 		expect(requests).toBe(3);
 	});
 
 	it('stops after maxRetries and fails the node with the code and the attempts', async () => {
-		const { error, requests } = await probe(() => ({ status: 502, body: '<html>Bad gateway</html>' }), undefined, {
-			...PROBE_OPTIONS,
-			maxRetries: 2,
-		});
+		const { error, requests } = await probe(
+			() => ({ status: 502, body: '<html>Bad gateway</html>' }),
+			undefined,
+			{
+				...PROBE_OPTIONS,
+				maxRetries: 2,
+			},
+		);
 		expect(requests).toBe(3);
 		expect(error?.message).toContain('HTTP 502');
 		expect(error?.message).toContain('after 3 attempts');
@@ -125,7 +140,10 @@ describe('retries', () => {
 	});
 
 	it('honours maxRetries 0', async () => {
-		const { requests, error } = await probe(() => ({ body: envelope(-9999) }), undefined, { ...PROBE_OPTIONS, maxRetries: 0 });
+		const { requests, error } = await probe(() => ({ body: envelope(-9999) }), undefined, {
+			...PROBE_OPTIONS,
+			maxRetries: 0,
+		});
 		expect(requests).toBe(1);
 		expect(error?.message).toContain('-9999');
 	});
@@ -138,7 +156,12 @@ describe('retries', () => {
 			type: PROBE_TYPE,
 			extraTypes: { [PROBE_TYPE]: probeNode },
 			parameters: {
-				call: JSON.stringify({ method: 'POST', path: '/messages/alimtalk/trigger', body: {}, safety: 'unsafe' }),
+				call: JSON.stringify({
+					method: 'POST',
+					path: '/messages/alimtalk/trigger',
+					body: {},
+					safety: 'unsafe',
+				}),
 				options: JSON.stringify({ ...PROBE_OPTIONS, maxRetries: 2 }),
 			},
 			input: [{}],
@@ -150,7 +173,13 @@ describe('retries', () => {
 });
 
 describe('sends that may have been delivered are not repeated', () => {
-	const send = { method: 'POST', path: '/messages/alimtalk/trigger', body: {}, safety: 'unsafe', envelope: 'optional' };
+	const send = {
+		method: 'POST',
+		path: '/messages/alimtalk/trigger',
+		body: {},
+		safety: 'unsafe',
+		envelope: 'optional',
+	};
 
 	it.each([
 		['a dropped connection', 'drop' as const, 'ECONNRESET'],
@@ -165,22 +194,32 @@ describe('sends that may have been delivered are not repeated', () => {
 	});
 
 	it('repeats them when the caller accepts duplicates', async () => {
-		const { json, requests } = await probe((i) => (i === 0 ? { status: 500, body: { code: 2000 } } : { body: { code: 0 } }), {
-			...send,
-			retryUnknownDelivery: true,
-		});
+		const { json, requests } = await probe(
+			(i) => (i === 0 ? { status: 500, body: { code: 2000 } } : { body: { code: 0 } }),
+			{
+				...send,
+				retryUnknownDelivery: true,
+			},
+		);
 		expect(requests).toBe(2);
 		expect(json).toMatchObject({ code: '0', deliveryUnknown: false });
 	});
 
 	it('times out a hanging server and reports delivery unknown', async () => {
-		const { json, requests } = await probe(() => 'hang', send, { ...PROBE_OPTIONS, timeoutMs: 1000 });
+		const { json, requests } = await probe(() => 'hang', send, {
+			...PROBE_OPTIONS,
+			timeoutMs: 1000,
+		});
 		expect(requests).toBe(1);
 		expect(json).toMatchObject({ code: 'ETIMEDOUT', deliveryUnknown: true });
 	});
 
 	it('times out a hanging server on a read, retries, and fails clearly', async () => {
-		const { error, requests } = await probe(() => 'hang', undefined, { ...PROBE_OPTIONS, timeoutMs: 1000, maxRetries: 1 });
+		const { error, requests } = await probe(() => 'hang', undefined, {
+			...PROBE_OPTIONS,
+			timeoutMs: 1000,
+			maxRetries: 1,
+		});
 		expect(requests).toBe(2);
 		expect(error?.message).toContain('the request timed out');
 	});
@@ -200,7 +239,8 @@ describe('backoff between retries', () => {
 		expect(backoffDelay(1, 1000, '5', 0)).toBe(5000);
 		expect(backoffDelay(1, 1000, 5, 0.9)).toBe(5000);
 		expect(backoffDelay(4, 1000, '1', 0.9)).toBe(7600); // the backoff (8 s, 95 %) is longer than Retry-After's 1 s
-		for (const junk of ['soon', '-3', '', null, 'Wed, 21 Oct 2015 07:28:00 GMT']) expect(backoffDelay(1, 1000, junk, 0)).toBe(500);
+		for (const junk of ['soon', '-3', '', null, 'Wed, 21 Oct 2015 07:28:00 GMT'])
+			expect(backoffDelay(1, 1000, junk, 0)).toBe(500);
 		expect(backoffDelay(20, 1000, undefined, 0.5)).toBe(MAX_BACKOFF_MS);
 		expect(backoffDelay(1, 1000, '3600', 0)).toBe(MAX_BACKOFF_MS);
 	});
@@ -219,12 +259,24 @@ describe('base URL rules', () => {
 		['not a url', 'is not a valid URL'],
 		['', 'is empty'],
 	])('refuses %j', async (baseUrl, words) => {
-		const { error, requests } = await probe(() => ({ body: envelope(0) }), undefined, PROBE_OPTIONS, baseUrl);
+		const { error, requests } = await probe(
+			() => ({ body: envelope(0) }),
+			undefined,
+			PROBE_OPTIONS,
+			baseUrl,
+		);
 		expect(requests).toBe(0);
 		expect(error?.message).toContain(words);
 	});
 
-	const node = { id: 'n', name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} } as Parameters<typeof normalizeBaseUrl>[1];
+	const node = {
+		id: 'n',
+		name: 'Node',
+		type: 'test',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	} as Parameters<typeof normalizeBaseUrl>[1];
 	it.each([
 		'https://api.example.com/prefix/../../admin',
 		'https://api.example.com/a/%2e%2e/b',
@@ -233,7 +285,9 @@ describe('base URL rules', () => {
 		'https://api.example.com\\..\\admin',
 		'http://127.0.0.1:8080/v/../x',
 	])('refuses the path escape in %j (checked before URL parsing resolves it away)', (baseUrl) => {
-		expect(() => normalizeBaseUrl(baseUrl, node)).toThrow('must not contain "." or ".." path segments');
+		expect(() => normalizeBaseUrl(baseUrl, node)).toThrow(
+			'must not contain "." or ".." path segments',
+		);
 	});
 
 	it.each([
@@ -248,7 +302,12 @@ describe('base URL rules', () => {
 	});
 
 	it('tolerates trailing slashes and keeps a path prefix', async () => {
-		const { json } = await probe(() => ({ body: envelope(0) }), undefined, PROBE_OPTIONS, (url) => `${url}/gateway/campaign-api//`);
+		const { json } = await probe(
+			() => ({ body: envelope(0) }),
+			undefined,
+			PROBE_OPTIONS,
+			(url) => `${url}/gateway/campaign-api//`,
+		);
 		expect(json).toMatchObject({ code: '0' });
 		expect(server?.seen.map((s) => s.url)).toEqual(['/gateway/campaign-api/v2/custom']);
 	});
@@ -263,7 +322,10 @@ describe('API key rules', () => {
 		const result = await runNode({
 			type: PROBE_TYPE,
 			extraTypes: { [PROBE_TYPE]: probeNode },
-			parameters: { call: JSON.stringify({ method: 'GET', path: '/v2/custom' }), options: JSON.stringify(PROBE_OPTIONS) },
+			parameters: {
+				call: JSON.stringify({ method: 'GET', path: '/v2/custom' }),
+				options: JSON.stringify(PROBE_OPTIONS),
+			},
 			input: [{}],
 			credentials: { baseUrl: server.baseUrl, apiKey },
 		});
@@ -287,15 +349,23 @@ describe('API key rules', () => {
 
 describe('the API key never leaks', () => {
 	it('sends it only as the x-api-key header and redacts it from messages', async () => {
-		const { error } = await probe(() => ({ body: envelope(-1001, null, { message: `unknown key ${KEY}` }) }));
+		const { error } = await probe(() => ({
+			body: envelope(-1001, null, { message: `unknown key ${KEY}` }),
+		}));
 		expect(server?.seen[0].headers['x-api-key']).toBe(KEY);
-		const text = JSON.stringify({ message: error?.message, description: error?.description, context: error?.context });
+		const text = JSON.stringify({
+			message: error?.message,
+			description: error?.description,
+			context: error?.context,
+		});
 		expect(text).not.toContain(KEY);
 		expect(text).toContain('[redacted]');
 	});
 
 	it('keeps it out of results that echo it', async () => {
-		const { json } = await probe(() => ({ body: envelope(-9997, null, { message: `bad ${KEY}` }) }));
+		const { json } = await probe(() => ({
+			body: envelope(-9997, null, { message: `bad ${KEY}` }),
+		}));
 		expect(JSON.stringify(json)).not.toContain(KEY);
 		expect(json?.serviceMessage).toBe('bad [redacted]');
 	});
@@ -303,9 +373,9 @@ describe('the API key never leaks', () => {
 
 describe('the code table', () => {
 	const spec = [
-		0, 1, -1000, -1001, -1002, -1003, -1004, -1005, -1006, -1007, -1009, -1010, -1012, -1013, -9997, -9998, -9999,
-		1101, 1102, 1201, 1202, 1203, 1204, 1401, 1402, 1403, 1404, 1405, 2000, 7001, 7002, 7003, 7004, 7005, 7006, 7007,
-		7008, 7009, 7010, 7011, 7012, 7997, 7998, 7999,
+		0, 1, -1000, -1001, -1002, -1003, -1004, -1005, -1006, -1007, -1009, -1010, -1012, -1013, -9997,
+		-9998, -9999, 1101, 1102, 1201, 1202, 1203, 1204, 1401, 1402, 1403, 1404, 1405, 2000, 7001,
+		7002, 7003, 7004, 7005, 7006, 7007, 7008, 7009, 7010, 7011, 7012, 7997, 7998, 7999,
 	];
 	it('has plain words and a hint for every code of spec section 7', () => {
 		for (const code of spec) {

@@ -63,7 +63,9 @@ function batchOf(row: Row): Batch {
 /** Asks about one key in the next round (claiming it when it is free). */
 export async function ask(row: Row, markers: KeyMarkers): Promise<Answer> {
 	const batch = batchOf(row);
-	const answer = new Promise<Answer>((resolve, reject) => batch.asks.push({ markers, resolve, reject }));
+	const answer = new Promise<Answer>((resolve, reject) =>
+		batch.asks.push({ markers, resolve, reject }),
+	);
 	queueRound(row, batch);
 	return await answer;
 }
@@ -105,16 +107,29 @@ function judge(asks: Ask[], isNew: (value: string) => boolean, facts: Set<string
  * For the unconfirmed claims of a round (rare: a send that got no answer or a crash), when they
  * were made: one more record call over their possible hour markers, and one to take them back.
  */
-async function findHours(row: Row, asks: Ask[], answers: Answer[], historySize: number): Promise<void> {
-	const unconfirmed = asks.map((entry, n) => ({ entry, n })).filter(({ n }) => answers[n].verdict === 'unconfirmed');
+async function findHours(
+	row: Row,
+	asks: Ask[],
+	answers: Answer[],
+	historySize: number,
+): Promise<void> {
+	const unconfirmed = asks
+		.map((entry, n) => ({ entry, n }))
+		.filter(({ n }) => answers[n].verdict === 'unconfirmed');
 	if (unconfirmed.length === 0) return;
 	const now = Date.now();
 	const probes = unconfirmed.map(({ entry }) => hoursBack(entry.markers, now));
 	const values = [...new Set(probes.flat().map((probe) => probe.value))];
 	const mode = { mode: 'entries' as const };
-	const result = await row.ctx.helpers.checkProcessedAndRecord(values, row.scope, { ...mode, maxEntries: historySize + values.length });
+	const result = await row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
+		...mode,
+		maxEntries: historySize + values.length,
+	});
 	const fresh = new Set(result.new.map(String));
-	unconfirmed.forEach(({ n }, u) => (answers[n].claimedAt = probes[u].find((probe) => !fresh.has(probe.value))?.startMs));
+	unconfirmed.forEach(
+		({ n }, u) =>
+			(answers[n].claimedAt = probes[u].find((probe) => !fresh.has(probe.value))?.startMs),
+	);
 	if (fresh.size > 0) await row.ctx.helpers.removeProcessed([...fresh], row.scope, mode);
 }
 
@@ -135,15 +150,24 @@ async function round(row: Row, batch: Batch): Promise<void> {
 				const historySize = batch.historySize;
 				Object.assign(batch, { asks: [], facts: [], removals: [], waiters: [], queued: false });
 				batches.delete(lockRowId(ctx, scope));
-				const add = [...new Set([KEYS_ROW_ENTRY, ...facts, ...asks.flatMap((entry) => asked(entry.markers))])];
+				const add = [
+					...new Set([KEYS_ROW_ENTRY, ...facts, ...asks.flatMap((entry) => asked(entry.markers))]),
+				];
 				// Room for what this call adds, so that its probes never push out an older entry.
-				const result = add.length > 1 ? await ctx.helpers.checkProcessedAndRecord(add, scope, { ...mode, maxEntries: historySize + add.length }) : { new: [] };
+				const result =
+					add.length > 1
+						? await ctx.helpers.checkProcessedAndRecord(add, scope, {
+								...mode,
+								maxEntries: historySize + add.length,
+							})
+						: { new: [] };
 				const fresh = new Set(result.new.map(String));
 				const isNew = (value: string) => fresh.has(value);
 				const judged = judge(asks, isNew, facts);
 				const remove = new Set(removals);
 				asks.forEach((entry, n) => {
-					for (const value of takeBack(entry.markers, judged[n], isNew)) if (!facts.has(value)) remove.add(value);
+					for (const value of takeBack(entry.markers, judged[n], isNew))
+						if (!facts.has(value)) remove.add(value);
 					if (judged[n] === 'send') kept.push(...claimed(entry.markers));
 				});
 				for (const value of kept) remove.delete(value);

@@ -11,27 +11,39 @@ export function messageOf(error: unknown): string {
 /** A failure of n8n's deduplication store, named as the option's. */
 export function storeError(node: INode, error: unknown, description?: string): NodeOperationError {
 	if (error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, `Deduplication Key: n8n's deduplication store failed: ${messageOf(error)}`, { description });
+	return new NodeOperationError(
+		node,
+		`Deduplication Key: n8n's deduplication store failed: ${messageOf(error)}`,
+		{ description },
+	);
 }
 
 export const CONFLICT_CODE = 'deduplicationConflict';
 
 /** The lock row holds another node's data, or data of another mode. */
-export function conflictError(node: INode, lockScope: DeduplicationScope, cause?: unknown): NodeOperationError {
+export function conflictError(
+	node: INode,
+	lockScope: DeduplicationScope,
+	cause?: unknown,
+): NodeOperationError {
 	const detail = cause === undefined ? '' : ` (${messageOf(cause)})`;
 	const error =
 		lockScope === 'workflow'
-		? new NodeOperationError(
-				node,
-				`Deduplication Key: another node of this workflow keeps deduplication data with scope "Whole Workflow"${detail}; with Deduplication Scope "This Node", this node needs that record to coordinate executions`,
-				{
-					description:
-						'Set Deduplication Scope to "Whole Workflow" on this node too (it then shares keys with that node), or give the other node its own scope. If no other node uses that scope (this node used it before), clear it: Remove Duplicates node, operation "Clear Deduplication History", scope "Workflow". Nothing was sent.',
-				},
-			)
-		: new NodeOperationError(node, `Deduplication Key: this node's deduplication record holds data of another kind${detail}`, {
-				description: 'Nothing was sent. Run the workflow again; if it persists, report it.',
-			});
+			? new NodeOperationError(
+					node,
+					`Deduplication Key: another node of this workflow keeps deduplication data with scope "Whole Workflow"${detail}; with Deduplication Scope "This Node", this node needs that record to coordinate executions`,
+					{
+						description:
+							'Set Deduplication Scope to "Whole Workflow" on this node too (it then shares keys with that node), or give the other node its own scope. If no other node uses that scope (this node used it before), clear it: Remove Duplicates node, operation "Clear Deduplication History", scope "Workflow". Nothing was sent.',
+					},
+				)
+			: new NodeOperationError(
+					node,
+					`Deduplication Key: this node's deduplication record holds data of another kind${detail}`,
+					{
+						description: 'Nothing was sent. Run the workflow again; if it persists, report it.',
+					},
+				);
 	error.context.campaignCode = CONFLICT_CODE;
 	return error;
 }

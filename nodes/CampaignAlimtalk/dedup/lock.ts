@@ -44,7 +44,11 @@ export interface LockEnv {
 	random: () => number;
 }
 
-export const DEFAULT_ENV: LockEnv = { now: () => Date.now(), sleep: async (ms) => await sleep(ms), random: Math.random };
+export const DEFAULT_ENV: LockEnv = {
+	now: () => Date.now(),
+	sleep: async (ms) => await sleep(ms),
+	random: Math.random,
+};
 
 /** The lock row's four store calls (n8n's deduplication helpers, bound to the lock's scope). */
 export interface LockStore {
@@ -99,7 +103,8 @@ export class Holder {
 		const loop = async () => {
 			for (;;) {
 				// In slices, so that a stopped holder leaves no timer behind for long.
-				for (let slept = 0; slept < HEARTBEAT_MS && !this.stopped; slept += BEAT_SLICE_MS) await this.env.sleep(BEAT_SLICE_MS);
+				for (let slept = 0; slept < HEARTBEAT_MS && !this.stopped; slept += BEAT_SLICE_MS)
+					await this.env.sleep(BEAT_SLICE_MS);
 				if (this.stopped || this.state !== 'held') return;
 				this.beating = this.beat();
 				await this.beating;
@@ -136,13 +141,23 @@ export class Holder {
 }
 
 /** One store call, tried again after a passing database error (a busy database, a lost connection). */
-async function attempt<T>(env: LockEnv, node: INode, call: () => Promise<T>, onUnique?: () => T): Promise<T> {
+async function attempt<T>(
+	env: LockEnv,
+	node: INode,
+	call: () => Promise<T>,
+	onUnique?: () => T,
+): Promise<T> {
 	for (let tries = 1; ; tries++) {
 		try {
 			return await call();
 		} catch (error) {
 			if (onUnique && UNIQUE_VIOLATION.test(messageOf(error))) return onUnique();
-			if (tries >= STORE_TRIES) throw storeError(node, error, 'Nothing was sent. The deduplication lock could not be taken; run the workflow again.');
+			if (tries >= STORE_TRIES)
+				throw storeError(
+					node,
+					error,
+					'Nothing was sent. The deduplication lock could not be taken; run the workflow again.',
+				);
 			await env.sleep(50 * tries * (1 + env.random()));
 		}
 	}
@@ -151,10 +166,20 @@ async function attempt<T>(env: LockEnv, node: INode, call: () => Promise<T>, onU
 type Created = 'held' | 'busy' | 'notLock';
 
 /** One try to create the lock row; `held` only when the row is this call's, copy for copy. */
-async function create(store: LockStore, env: LockEnv, node: INode, copies: number): Promise<Created> {
+async function create(
+	store: LockStore,
+	env: LockEnv,
+	node: INode,
+	copies: number,
+): Promise<Created> {
 	const values = Array.from({ length: copies }, () => LOCK_ENTRY);
 	// A unique-key error: another process created the row first.
-	const result = await attempt<{ new: unknown[] } | 'busy'>(env, node, async () => await store.record(values), () => 'busy');
+	const result = await attempt<{ new: unknown[] } | 'busy'>(
+		env,
+		node,
+		async () => await store.record(values),
+		() => 'busy',
+	);
 	if (result === 'busy' || result.new.length === 0) return 'busy'; // no new entry: the row holds someone's lock
 	if (result.new.length < copies) {
 		// Only n8n lines that check repeats within a call get here: the row existed without the lock entry.
@@ -171,7 +196,12 @@ async function create(store: LockStore, env: LockEnv, node: INode, copies: numbe
  * node's own old keys (scope "node": cleared, the node uses that row as its lock now) or another
  * node's data in the workflow's shared record (a conflict: stop before sending).
  */
-export async function acquire(store: LockStore, env: LockEnv, node: INode, lockScope: DeduplicationScope): Promise<Holder> {
+export async function acquire(
+	store: LockStore,
+	env: LockEnv,
+	node: INode,
+	lockScope: DeduplicationScope,
+): Promise<Holder> {
 	let last = -1;
 	/** The last count of a lock seen: a new lock is made another size, so that everyone sees the change. */
 	let lastLock = 0;
@@ -195,8 +225,10 @@ export async function acquire(store: LockStore, env: LockEnv, node: INode, lockS
 			const startedAt = env.now();
 			const created = await create(store, env, node, copies);
 			if (created === 'held') return new Holder(store, env, copies, startedAt);
-			if (created === 'busy') changedAt = env.now(); // a new holder: the lock is alive
-			else if ((await attempt(env, node, store.count)) === 0) await attempt(env, node, store.clear); // an empty row is not a lock
+			if (created === 'busy')
+				changedAt = env.now(); // a new holder: the lock is alive
+			else if ((await attempt(env, node, store.count)) === 0)
+				await attempt(env, node, store.clear); // an empty row is not a lock
 			else await notLock(store, env, node, lockScope);
 		} else if (!probed && env.now() - changedAt >= FOREIGN_CHECK_MS) {
 			// The count stood still: a dead or slow holder, or a row of other data. One write tells.
@@ -220,7 +252,12 @@ export async function acquire(store: LockStore, env: LockEnv, node: INode, lockS
 }
 
 /** A row of other data where the lock belongs. */
-async function notLock(store: LockStore, env: LockEnv, node: INode, lockScope: DeduplicationScope): Promise<void> {
+async function notLock(
+	store: LockStore,
+	env: LockEnv,
+	node: INode,
+	lockScope: DeduplicationScope,
+): Promise<void> {
 	if (lockScope === 'workflow') throw conflictError(node, lockScope);
 	// This node's own row, holding the keys it kept while its scope was "This Node": they are not
 	// read under scope "Whole Workflow", and the row is needed as the lock.
@@ -236,7 +273,12 @@ export type Released = 'released' | 'foreign' | 'left';
  * are removed. Anything else (the lease ran out, fewer entries) leaves the row alone: if it is
  * still this holder's, waiters take it over once it is stale.
  */
-export async function release(holder: Holder, store: LockStore, env: LockEnv, node: INode): Promise<Released> {
+export async function release(
+	holder: Holder,
+	store: LockStore,
+	env: LockEnv,
+	node: INode,
+): Promise<Released> {
 	await holder.stop();
 	const leased = () => env.now() - holder.beatAt < LEASE_MS;
 	if (holder.state === 'lost' || !leased()) return 'left';

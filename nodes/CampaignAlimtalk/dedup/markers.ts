@@ -28,7 +28,11 @@ export const KEYS_ROW_ENTRY = 'campaign-alimtalk-deduplication-keys';
 
 /** The longest one send can take with these settings: every attempt timing out, every pause at its longest. */
 export function longestSendMs(settings: TransportSettings): number {
-	return (settings.maxRetries + 1) * settings.timeoutMs + settings.maxRetries * MAX_BACKOFF_MS + RECORD_MARGIN_MS;
+	return (
+		(settings.maxRetries + 1) * settings.timeoutMs +
+		settings.maxRetries * MAX_BACKOFF_MS +
+		RECORD_MARGIN_MS
+	);
 }
 
 export interface KeyMarkers {
@@ -48,7 +52,13 @@ export function markersOf(key: string, nowMs: number, longestMs: number): KeyMar
 	const first = Math.floor(nowMs / WINDOW_MS);
 	const last = Math.floor((nowMs + longestMs) / WINDOW_MS);
 	const windows = Array.from({ length: last - first + 1 }, (_, i) => `${claim}:${first + i}`);
-	return { sent, claim, hour: hourMarker(claim, Math.floor(nowMs / HOUR_MS)), now: windows[0], windows };
+	return {
+		sent,
+		claim,
+		hour: hourMarker(claim, Math.floor(nowMs / HOUR_MS)),
+		now: windows[0],
+		windows,
+	};
 }
 
 function hourMarker(claim: string, hour: number): string {
@@ -56,9 +66,15 @@ function hourMarker(claim: string, hour: number): string {
 }
 
 /** The hour markers a claim made in the last HOURS_BACK hours may have, newest first, with their hours. */
-export function hoursBack(markers: KeyMarkers, nowMs: number): Array<{ value: string; startMs: number }> {
+export function hoursBack(
+	markers: KeyMarkers,
+	nowMs: number,
+): Array<{ value: string; startMs: number }> {
 	const current = Math.floor(nowMs / HOUR_MS);
-	return Array.from({ length: HOURS_BACK }, (_, i) => ({ value: hourMarker(markers.claim, current - i), startMs: (current - i) * HOUR_MS }));
+	return Array.from({ length: HOURS_BACK }, (_, i) => ({
+		value: hourMarker(markers.claim, current - i),
+		startMs: (current - i) * HOUR_MS,
+	}));
 }
 
 /** What a claim keeps in the store while its send is under way (all but `sent`). */
@@ -81,7 +97,11 @@ export function asked(markers: KeyMarkers): string[] {
 }
 
 /** Of what a record call added for a key, the values to take back (all but the claim it keeps). */
-export function takeBack(markers: KeyMarkers, verdict: Verdict, isNew: (value: string) => boolean): string[] {
+export function takeBack(
+	markers: KeyMarkers,
+	verdict: Verdict,
+	isNew: (value: string) => boolean,
+): string[] {
 	const keep = new Set(verdict === 'send' ? claimed(markers) : []);
 	return asked(markers).filter((value) => isNew(value) && !keep.has(value));
 }

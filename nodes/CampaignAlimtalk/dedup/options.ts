@@ -14,7 +14,7 @@ export const dedupOptions: INodeProperties[] = [
 		default: '',
 		placeholder: '{{ $json.orderId }}-{{ $json.event }}',
 		description:
-			'A key per item that names the message, e.g. an order ID and an event. A message already sent with this key (by an earlier execution, or earlier in this one) is not sent again: its item goes to Success with duplicate set to true. One whose earlier send never got an answer goes to Failed with deliveryUnknown set to true. Keys are kept in n8n\'s database. Leave empty to turn this off.',
+			"A key per item that names the message, e.g. an order ID and an event. A message already sent with this key (by an earlier execution, or earlier in this one) is not sent again: its item goes to Success with duplicate set to true. One whose earlier send never got an answer goes to Failed with deliveryUnknown set to true. Keys are kept in n8n's database. Leave empty to turn this off.",
 	},
 	{
 		displayName: 'Deduplication Scope',
@@ -48,11 +48,22 @@ export interface DedupSettings {
 }
 
 /** The settings, or undefined when no Deduplication Key is set (judged on the unevaluated parameter). */
-export function readDedupSettings(ctx: IExecuteFunctions, options: Record<string, unknown>): DedupSettings | undefined {
-	const raw = (ctx.getNode().parameters.options as Record<string, unknown> | undefined)?.deduplicationKey;
+export function readDedupSettings(
+	ctx: IExecuteFunctions,
+	options: Record<string, unknown>,
+): DedupSettings | undefined {
+	const raw = (ctx.getNode().parameters.options as Record<string, unknown> | undefined)
+		?.deduplicationKey;
 	if (typeof raw !== 'string' || raw.trim() === '' || raw.trim() === '=') return undefined;
 	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
-	const historySize = optionNumber(ctx, options.deduplicationHistorySize, 'Deduplication History Size', MIN_HISTORY, MAX_HISTORY, DEFAULT_HISTORY);
+	const historySize = optionNumber(
+		ctx,
+		options.deduplicationHistorySize,
+		'Deduplication History Size',
+		MIN_HISTORY,
+		MAX_HISTORY,
+		DEFAULT_HISTORY,
+	);
 	return { scope, historySize };
 }
 
@@ -70,5 +81,8 @@ export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | und
  * UTF-16 code units first keeps such keys apart, and gives long keys a fixed size.
  */
 export function storedKey(key: string): string {
-	return createHash('sha256').update('campaign-alimtalk-key:').update(Buffer.from(key, 'utf16le')).digest('base64');
+	return createHash('sha256')
+		.update('campaign-alimtalk-key:')
+		.update(Buffer.from(key, 'utf16le'))
+		.digest('base64');
 }

@@ -17,7 +17,9 @@ export function lockScopeFor(keyScope: DeduplicationScope): DeduplicationScope {
 /** The database row the lock is, as n8n names it (workflow id and context). */
 export function lockRowId(ctx: IExecuteFunctions, keyScope: DeduplicationScope): string {
 	const workflowId = String(ctx.getWorkflow().id);
-	return lockScopeFor(keyScope) === 'workflow' ? `${workflowId}|` : `${workflowId}|n:${ctx.getNode().id}`;
+	return lockScopeFor(keyScope) === 'workflow'
+		? `${workflowId}|`
+		: `${workflowId}|n:${ctx.getNode().id}`;
 }
 
 /** n8n's deduplication helpers of `ctx`, bound to the lock's scope. */
@@ -47,7 +49,12 @@ interface Queue {
 /** Per lock row, the store work waiting in this process. An entry exists only while work waits. */
 const queues = new Map<string, Queue>();
 
-async function runRound(round: Job[], queue: Queue, lockScope: DeduplicationScope, env: LockEnv): Promise<void> {
+async function runRound(
+	round: Job[],
+	queue: Queue,
+	lockScope: DeduplicationScope,
+	env: LockEnv,
+): Promise<void> {
 	const ctx = round[0].ctx;
 	const node: INode = ctx.getNode();
 	const store = lockStoreOf(ctx, lockScope);
@@ -88,7 +95,12 @@ async function runRound(round: Job[], queue: Queue, lockScope: DeduplicationScop
 	ran.forEach((job, index) => job.done(failure ?? outcomes[index]));
 }
 
-async function runRounds(rowId: string, queue: Queue, lockScope: DeduplicationScope, env: LockEnv): Promise<void> {
+async function runRounds(
+	rowId: string,
+	queue: Queue,
+	lockScope: DeduplicationScope,
+	env: LockEnv,
+): Promise<void> {
 	while (queue.jobs.length > 0) {
 		await runRound(queue.jobs.splice(0, queue.jobs.length), queue, lockScope, env);
 		// Let a waiting process in before this one takes the lock again.

@@ -32,7 +32,9 @@ export const IN_PROGRESS_CODE = 'earlierSendInProgress';
 const WAIT_POLL_MS = 500;
 
 /** Success confirms; an unknown delivery keeps the claim; anything else released it (never left). */
-export function keyFate(result: { code: string; deliveryUnknown: boolean } | Error | undefined): KeyFate {
+export function keyFate(
+	result: { code: string; deliveryUnknown: boolean } | Error | undefined,
+): KeyFate {
 	if (result === undefined || result instanceof Error) return 'release';
 	if (result.code === '0') return 'confirm';
 	return result.deliveryUnknown ? 'keep' : 'release';
@@ -91,15 +93,24 @@ export class DedupSession {
 		if (!settings) return undefined;
 		const helpers = ctx.helpers as Partial<DeduplicationHelperFunctions>;
 		if (HELPERS.some((name) => typeof helpers[name] !== 'function')) {
-			throw new NodeOperationError(ctx.getNode(), `The Deduplication Key option needs n8n ${MIN_N8N_VERSION} or later`, {
-				description: `This n8n gives nodes no deduplication store. Update n8n to ${MIN_N8N_VERSION} or later, or clear the Deduplication Key option (nothing was sent).`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The Deduplication Key option needs n8n ${MIN_N8N_VERSION} or later`,
+				{
+					description: `This n8n gives nodes no deduplication store. Update n8n to ${MIN_N8N_VERSION} or later, or clear the Deduplication Key option (nothing was sent).`,
+				},
+			);
 		}
 		const workflowId = ctx.getWorkflow().id;
 		if (workflowId === undefined || workflowId === null || String(workflowId) === '') {
-			throw new NodeOperationError(ctx.getNode(), 'The Deduplication Key option needs a saved workflow', {
-				description: 'Keys are kept per workflow: save the workflow, then run it again (nothing was sent).',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'The Deduplication Key option needs a saved workflow',
+				{
+					description:
+						'Keys are kept per workflow: save the workflow, then run it again (nothing was sent).',
+				},
+			);
 		}
 		const session = new DedupSession(ctx, settings, transport);
 		const firstOfKey = new Map<string, number>();
@@ -109,7 +120,8 @@ export class DedupSession {
 			if (key === undefined) {
 				reject(i, {
 					code: NO_KEY_CODE,
-					message: 'Deduplication Key is empty for this item: while the option is set, every item needs a key (not sent)',
+					message:
+						'Deduplication Key is empty for this item: while the option is set, every item needs a key (not sent)',
 				});
 				continue;
 			}
@@ -155,7 +167,11 @@ export class DedupSession {
 		if (!markers) return;
 		this.fates.set(i, fate);
 		// A kept claim stays, without its windows: the attempt is over, its answer unknown.
-		queue(this.row, fate === 'confirm' ? [markers.sent] : [], fate === 'keep' ? markers.windows : claimed(markers));
+		queue(
+			this.row,
+			fate === 'confirm' ? [markers.sent] : [],
+			fate === 'keep' ? markers.windows : claimed(markers),
+		);
 		this.queued = true;
 	}
 
@@ -200,7 +216,9 @@ export class DedupSession {
 			deliveryUnknown: true,
 			deduplicationKey: this.keys.get(i) as string,
 			deduplicationKeyKept: true,
-			...(verdict === 'unconfirmed' && startedAt !== undefined ? { earlierSendStartedAt: new Date(startedAt).toISOString() } : {}),
+			...(verdict === 'unconfirmed' && startedAt !== undefined
+				? { earlierSendStartedAt: new Date(startedAt).toISOString() }
+				: {}),
 			hint: 'Check in the service whether the customer received it. To send it anyway, give it a new Deduplication Key (for example add "-resend" to the expression).',
 		};
 	}

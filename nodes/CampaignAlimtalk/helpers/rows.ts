@@ -25,17 +25,31 @@ export function repeatRow(first: Row, firstIndex: number, base: IDataObject, key
 }
 
 /** The row of an item whose send was attempted, or not reached because the node stopped. */
-export function sendRow(result: ApiResult | Error | undefined, stopError: Error | undefined, fields: IDataObject): Row {
+export function sendRow(
+	result: ApiResult | Error | undefined,
+	stopError: Error | undefined,
+	fields: IDataObject,
+): Row {
 	const { campaignKey, phoneNumber } = fields;
 	if (result === undefined || result instanceof Error) {
 		// The node stopped after some messages went out: those stay on Success, the rest are
 		// reported here instead of failing the node (a re-run would send the others twice).
 		const reason = (stopError ?? result) as (Error & { context?: IDataObject }) | undefined;
 		const code = String((reason?.context?.campaignCode as string) ?? 'notSent');
-		return { fail: { code, message: `Not sent: ${reason?.message ?? 'the node stopped'}`, ...fields } };
+		return {
+			fail: { code, message: `Not sent: ${reason?.message ?? 'the node stopped'}`, ...fields },
+		};
 	}
 	if (result.code === '0') {
-		return { ok: { campaignKey, phoneNumber, code: '0', status: 'sent', response: (result.body ?? null) as IDataObject } };
+		return {
+			ok: {
+				campaignKey,
+				phoneNumber,
+				code: '0',
+				status: 'sent',
+				response: (result.body ?? null) as IDataObject,
+			},
+		};
 	}
 	return {
 		fail: {

@@ -2,7 +2,14 @@
  * Alimtalk `send`: one request per input item (the service takes one recipient per request),
  * validated before sending, sent with bounded concurrency, output in input order.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	DEFAULT_CONCURRENCY,
@@ -31,100 +38,126 @@ export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 const PHONE_LENGTH = 12;
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['send'] } }, [
-	{
-		displayName: 'Campaign Key',
-		name: 'campaignKey',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'Key of the API-trigger campaign, issued when the campaign was created in the service',
-	},
-	{
-		displayName: 'Phone Number',
-		name: 'phoneNumber',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '821012345678',
-		description:
-			'Recipient phone number. The service requires exactly 12 characters (e.g. 821012345678); see the Convert Phone Numbers option.',
-	},
-	{
-		displayName: 'Variables Input',
-		name: 'variablesInput',
-		type: 'options',
-		default: 'fields',
-		options: [
-			{ name: 'Fields Below', value: 'fields', description: 'Add each template variable as a key and a value' },
-			{ name: 'JSON', value: 'json', description: 'Give all template variables as one JSON object' },
-		],
-		description: 'How to give the template variables of the recipient',
-	},
-	{
-		displayName: 'Template Variables',
-		name: 'properties',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add Variable',
-		displayOptions: { show: { variablesInput: ['fields'] } },
-		description: 'Personalisation variables of the campaign template, for this recipient',
-		options: [
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { operation: ['send'] } },
+	[
+		{
+			displayName: 'Campaign Key',
+			name: 'campaignKey',
+			type: 'string',
+			default: '',
+			required: true,
+			description:
+				'Key of the API-trigger campaign, issued when the campaign was created in the service',
+		},
+		{
+			displayName: 'Phone Number',
+			name: 'phoneNumber',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '821012345678',
+			description:
+				'Recipient phone number. The service requires exactly 12 characters (e.g. 821012345678); see the Convert Phone Numbers option.',
+		},
+		{
+			displayName: 'Variables Input',
+			name: 'variablesInput',
+			type: 'options',
+			default: 'fields',
+			options: [
+				{
+					name: 'Fields Below',
+					value: 'fields',
+					description: 'Add each template variable as a key and a value',
+				},
+				{
+					name: 'JSON',
+					value: 'json',
+					description: 'Give all template variables as one JSON object',
+				},
+			],
+			description: 'How to give the template variables of the recipient',
+		},
+		{
+			displayName: 'Template Variables',
+			name: 'properties',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			placeholder: 'Add Variable',
+			displayOptions: { show: { variablesInput: ['fields'] } },
+			description: 'Personalisation variables of the campaign template, for this recipient',
+			options: [
+				{
+					displayName: 'Variable',
+					name: 'property',
+					values: [
+						{
+							displayName: 'Key',
+							name: 'key',
+							type: 'string',
+							default: '',
+							description: 'Variable name in the template',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: 'Value for this recipient',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Template Variables (JSON)',
+			name: 'propertiesJson',
+			type: 'json',
+			default: '{}',
+			displayOptions: { show: { variablesInput: ['json'] } },
+			description:
+				'An object of variable name to value, e.g. {"name": "Kim", "coupon": "WELCOME10"}',
+		},
+		optionsCollection([
 			{
-				displayName: 'Variable',
-				name: 'property',
-				values: [
-					{ displayName: 'Key', name: 'key', type: 'string', default: '', description: 'Variable name in the template' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this recipient' },
-				],
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: MIN_CONCURRENCY, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+				default: DEFAULT_CONCURRENCY,
+				description: `How many send requests may be in flight at once (${MIN_CONCURRENCY} to ${MAX_CONCURRENCY})`,
 			},
-		],
-	},
-	{
-		displayName: 'Template Variables (JSON)',
-		name: 'propertiesJson',
-		type: 'json',
-		default: '{}',
-		displayOptions: { show: { variablesInput: ['json'] } },
-		description: 'An object of variable name to value, e.g. {"name": "Kim", "coupon": "WELCOME10"}',
-	},
-	optionsCollection([
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: MIN_CONCURRENCY, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-			default: DEFAULT_CONCURRENCY,
-			description: `How many send requests may be in flight at once (${MIN_CONCURRENCY} to ${MAX_CONCURRENCY})`,
-		},
-		{
-			displayName: 'Convert Phone Numbers',
-			name: 'convertPhoneNumbers',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to convert Korean mobile numbers such as 010-1234-5678 or +82 10 1234 5678 to the 12-character form 821012345678. This assumes the service expects the international form without "+", which its documentation implies but does not state.',
-		},
-		{
-			displayName: 'Pause Between Requests (Ms)',
-			name: 'pauseMs',
-			type: 'number',
-			typeOptions: { minValue: MIN_PAUSE_MS, maxValue: MAX_PAUSE_MS, numberPrecision: 0 },
-			default: DEFAULT_PAUSE_MS,
-			description: 'Milliseconds each concurrent sender waits after a request before the next one',
-		},
-		{
-			displayName: 'Retry When Delivery Is Unknown (May Send Twice)',
-			name: 'retryUnknownDelivery',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
-		},
-		...dedupOptions, // Deduplication Key (dedup/)
-	]),
-]);
+			{
+				displayName: 'Convert Phone Numbers',
+				name: 'convertPhoneNumbers',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to convert Korean mobile numbers such as 010-1234-5678 or +82 10 1234 5678 to the 12-character form 821012345678. This assumes the service expects the international form without "+", which its documentation implies but does not state.',
+			},
+			{
+				displayName: 'Pause Between Requests (Ms)',
+				name: 'pauseMs',
+				type: 'number',
+				typeOptions: { minValue: MIN_PAUSE_MS, maxValue: MAX_PAUSE_MS, numberPrecision: 0 },
+				default: DEFAULT_PAUSE_MS,
+				description:
+					'Milliseconds each concurrent sender waits after a request before the next one',
+			},
+			{
+				displayName: 'Retry When Delivery Is Unknown (May Send Twice)',
+				name: 'retryUnknownDelivery',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
+			},
+			...dedupOptions, // Deduplication Key (dedup/)
+		]),
+	],
+);
 
 interface PreparedSend {
 	campaignKey: string;
@@ -132,7 +165,9 @@ interface PreparedSend {
 	properties: IDataObject;
 }
 
-type Prepared = { send: PreparedSend } | { failure: IDataObject & { code: string; message: string } };
+type Prepared =
+	| { send: PreparedSend }
+	| { failure: IDataObject & { code: string; message: string } };
 
 function rule(code: string, message: string, fields: IDataObject): Prepared {
 	return { failure: { code, message, ...fields } };
@@ -155,15 +190,20 @@ function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string 
 		}
 		pairs = Object.entries(raw);
 	} else {
-		const collection = ctx.getNodeParameter('properties.property', i, []) as Array<{ key?: unknown; value?: unknown }>;
+		const collection = ctx.getNodeParameter('properties.property', i, []) as Array<{
+			key?: unknown;
+			value?: unknown;
+		}>;
 		pairs = collection.map((p) => [p.key, p.value]);
 	}
 	const variables: IDataObject = {};
 	for (const [rawKey, value] of pairs) {
 		const key = typeof rawKey === 'string' ? rawKey.trim() : '';
 		if (key === '') return 'A template variable has an empty key';
-		if (/[\r\n]/.test(key)) return `Template variable key "${key.replace(/[\r\n]+/g, ' ')}" contains a line break`;
-		if (Object.prototype.hasOwnProperty.call(variables, key)) return `Template variable key "${key}" is given twice; keys must be unique`;
+		if (/[\r\n]/.test(key))
+			return `Template variable key "${key.replace(/[\r\n]+/g, ' ')}" contains a line break`;
+		if (Object.prototype.hasOwnProperty.call(variables, key))
+			return `Template variable key "${key}" is given twice; keys must be unique`;
 		setField(variables, key, value); // a key named __proto__ is sent as a key, like every other
 	}
 	return variables;
@@ -173,10 +213,13 @@ function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string 
 function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared {
 	const rawKey = ctx.getNodeParameter('campaignKey', i, '') as unknown;
 	const rawPhone = ctx.getNodeParameter('phoneNumber', i, '') as unknown;
-	const campaignKey = typeof rawKey === 'string' || typeof rawKey === 'number' ? String(rawKey).trim() : '';
-	const given = typeof rawPhone === 'string' || typeof rawPhone === 'number' ? String(rawPhone).trim() : '';
+	const campaignKey =
+		typeof rawKey === 'string' || typeof rawKey === 'number' ? String(rawKey).trim() : '';
+	const given =
+		typeof rawPhone === 'string' || typeof rawPhone === 'number' ? String(rawPhone).trim() : '';
 	const fields = { campaignKey, phoneNumber: given };
-	if (campaignKey === '') return rule('7011', 'Campaign Key is empty: set the key of the API-trigger campaign', fields);
+	if (campaignKey === '')
+		return rule('7011', 'Campaign Key is empty: set the key of the API-trigger campaign', fields);
 	if (given === '') return rule('7012', 'Phone Number is empty', fields);
 	const phoneNumber = convert ? (internationalMobile(given) ?? given) : given;
 	if (phoneNumber.length !== PHONE_LENGTH) {
@@ -191,11 +234,28 @@ function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared 
 	return { send: { campaignKey, phoneNumber, properties: variables } };
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
 	const options = readOptions(this);
 	const settings = readTransportSettings(this, options);
-	const concurrency = optionNumber(this, options.concurrency, 'Concurrency', MIN_CONCURRENCY, MAX_CONCURRENCY, DEFAULT_CONCURRENCY);
-	const pauseMs = optionNumber(this, options.pauseMs, 'Pause Between Requests (Ms)', MIN_PAUSE_MS, MAX_PAUSE_MS, DEFAULT_PAUSE_MS);
+	const concurrency = optionNumber(
+		this,
+		options.concurrency,
+		'Concurrency',
+		MIN_CONCURRENCY,
+		MAX_CONCURRENCY,
+		DEFAULT_CONCURRENCY,
+	);
+	const pauseMs = optionNumber(
+		this,
+		options.pauseMs,
+		'Pause Between Requests (Ms)',
+		MIN_PAUSE_MS,
+		MAX_PAUSE_MS,
+		DEFAULT_PAUSE_MS,
+	);
 	const convert = options.convertPhoneNumbers === true;
 	const retryUnknownDelivery = options.retryUnknownDelivery === true;
 
@@ -203,10 +263,24 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// then never stop the node half-way through, after some messages went out.
 	const prepared = items.map((_, i) => prepare(this, i, convert));
 	// Deduplication Key (dedup/): undefined when the option is off.
-	const dedup = DedupSession.open(this, options, settings, items.length, (i) => 'send' in prepared[i], (i, failure) => {
-		const entry = prepared[i];
-		if ('send' in entry) prepared[i] = { failure: { ...failure, campaignKey: entry.send.campaignKey, phoneNumber: entry.send.phoneNumber } };
-	});
+	const dedup = DedupSession.open(
+		this,
+		options,
+		settings,
+		items.length,
+		(i) => 'send' in prepared[i],
+		(i, failure) => {
+			const entry = prepared[i];
+			if ('send' in entry)
+				prepared[i] = {
+					failure: {
+						...failure,
+						campaignKey: entry.send.campaignKey,
+						phoneNumber: entry.send.phoneNumber,
+					},
+				};
+		},
+	);
 	const client = await CampaignClient.create(this, settings);
 
 	// The first failure that stops the node: one the transport throws (an account failure, or a
@@ -264,14 +338,24 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const { campaignKey, phoneNumber } = entry.send;
 		const first = dedup?.repeatOf(i);
 		if (first !== undefined) {
-			rows.push(repeatRow(rows[first], first, { campaignKey, phoneNumber }, dedup?.failureFields(i).deduplicationKey));
+			rows.push(
+				repeatRow(
+					rows[first],
+					first,
+					{ campaignKey, phoneNumber },
+					dedup?.failureFields(i).deduplicationKey,
+				),
+			);
 			return;
 		}
 		const duplicate = dedup?.duplicateFields(i);
 		const unconfirmed = dedup?.unconfirmedFields(i);
 		if (duplicate) rows.push({ ok: { campaignKey, phoneNumber, ...duplicate } });
 		else if (unconfirmed) rows.push({ fail: { ...unconfirmed, campaignKey, phoneNumber } });
-		else rows.push(sendRow(results[i], stopError, { campaignKey, phoneNumber, ...dedup?.failureFields(i) }));
+		else
+			rows.push(
+				sendRow(results[i], stopError, { campaignKey, phoneNumber, ...dedup?.failureFields(i) }),
+			);
 	});
 	const out = new WriteOutputs();
 	rows.forEach((row, i) => ('ok' in row ? out.ok(row.ok, i) : out.fail(row.fail, i)));

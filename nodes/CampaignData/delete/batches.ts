@@ -39,7 +39,15 @@ export class DeleteBatches {
 	memberId(i: number, raw: unknown): string | undefined {
 		const id = readMemberId(raw);
 		if (id.ok) return id.value;
-		this.out.fail({ code: NODE_RULE_CODES.badMemberId, message: `Member ID ${id.reason}`, memberId: jsonSafe(raw), field: 'memberId' }, i);
+		this.out.fail(
+			{
+				code: NODE_RULE_CODES.badMemberId,
+				message: `Member ID ${id.reason}`,
+				memberId: jsonSafe(raw),
+				field: 'memberId',
+			},
+			i,
+		);
 		return undefined;
 	}
 
@@ -70,17 +78,33 @@ export class DeleteBatches {
 		const batches = chunk([...this.rows.values()], this.batchSize);
 		const fields = (row: DeleteRow): IDataObject => (row.keys ? { keys: [...row.keys] } : {});
 		for (const [n, part] of batches.entries()) {
-			const call = { method: 'DELETE' as const, path, body: body(part), safety: 'idempotent' as const };
+			const call = {
+				method: 'DELETE' as const,
+				path,
+				body: body(part),
+				safety: 'idempotent' as const,
+			};
 			let result;
 			try {
 				result = await client.call(call);
 			} catch (error) {
-				out.success.push(...continueAfterStored(ctx, n, batches.slice(n).flatMap((b) => b.flatMap((row) => row.sources)), error));
+				out.success.push(
+					...continueAfterStored(
+						ctx,
+						n,
+						batches.slice(n).flatMap((b) => b.flatMap((row) => row.sources)),
+						error,
+					),
+				);
 				break;
 			}
 			if (result.code !== '0') {
 				failChunk(
-					part.map((row) => ({ memberId: row.memberId, sources: row.sources, fields: fields(row) })),
+					part.map((row) => ({
+						memberId: row.memberId,
+						sources: row.sources,
+						fields: fields(row),
+					})),
 					result,
 					out,
 				);
@@ -88,7 +112,15 @@ export class DeleteBatches {
 			}
 			const count = readCount(result.processValue);
 			for (const row of part) {
-				out.ok({ memberId: row.memberId, ...fields(row), deleted: true, batchDeletedCount: count ?? null }, row.sources);
+				out.ok(
+					{
+						memberId: row.memberId,
+						...fields(row),
+						deleted: true,
+						batchDeletedCount: count ?? null,
+					},
+					row.sources,
+				);
 			}
 		}
 		return out.toArray();

@@ -36,7 +36,8 @@ export const LEGACY_DATA: DataDialect = {
 };
 
 /** The path of "delete some keys" (docs/service-rules.md#custom-data). */
-export const deleteKeysPath = (dialect: DataDialect): string => `${dialect.basePath}/data-format-name`;
+export const deleteKeysPath = (dialect: DataDialect): string =>
+	`${dialect.basePath}/data-format-name`;
 
 /**
  * Failed rows the node rejects itself carry the code the service uses for the same rule

@@ -35,9 +35,13 @@ export function writeFields(dialect: DataDialect): INodeProperties[] {
 			default: 'memberId',
 			required: true,
 			displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
-			description: 'Name of the top-level input field that holds the member ID; every other field is written as a key',
+			description:
+				'Name of the top-level input field that holds the member ID; every other field is written as a key',
 		},
-		{ ...memberIdField('ID of the member to write'), displayOptions: { show: { mappingMode: ['defineBelow'] } } },
+		{
+			...memberIdField('ID of the member to write'),
+			displayOptions: { show: { mappingMode: ['defineBelow'] } },
+		},
 		{
 			displayName: 'Keys and Values',
 			name: 'entries',
@@ -109,8 +113,16 @@ export const readOptionsField: INodeProperties = optionsCollection([
 		type: 'options',
 		default: 'entry',
 		options: [
-			{ name: 'One Item per Entry', value: 'entry', description: 'Each item holds memberId, key and value' },
-			{ name: 'One Item per Member', value: 'member', description: 'Each item holds memberId and every key of the member as a field' },
+			{
+				name: 'One Item per Entry',
+				value: 'entry',
+				description: 'Each item holds memberId, key and value',
+			},
+			{
+				name: 'One Item per Member',
+				value: 'member',
+				description: 'Each item holds memberId and every key of the member as a field',
+			},
 		],
 		description: 'How to turn the entries into items',
 	},

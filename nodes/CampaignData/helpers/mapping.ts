@@ -19,7 +19,8 @@ export function splitList(raw: unknown): string[] {
 	else parts = [];
 	const seen = new Set<string>();
 	for (const part of parts) {
-		const text = typeof part === 'string' ? part.trim() : typeof part === 'number' ? String(part) : '';
+		const text =
+			typeof part === 'string' ? part.trim() : typeof part === 'number' ? String(part) : '';
 		if (text !== '') seen.add(text);
 	}
 	return [...seen];
@@ -46,7 +47,8 @@ export class DateFormatter {
 		const parts: Record<string, string> = {};
 		for (const part of this.format.formatToParts(new Date(instant))) parts[part.type] = part.value;
 		const year = Number(parts.year);
-		if (!/^A/i.test(parts.era ?? 'AD') || !Number.isInteger(year) || year < 1 || year > 9999) return undefined;
+		if (!/^A/i.test(parts.era ?? 'AD') || !Number.isInteger(year) || year < 1 || year > 9999)
+			return undefined;
 		return `${String(year).padStart(4, '0')}-${parts.month}-${parts.day}`;
 	}
 }
@@ -54,7 +56,9 @@ export class DateFormatter {
 function isRealDate(year: number, month: number, day: number): boolean {
 	const date = new Date(Date.UTC(2000, month - 1, day));
 	date.setUTCFullYear(year);
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return (
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+	);
 }
 
 /** ISO 8601 date-time: date, `T`, hours and minutes, optional seconds and fraction, optional zone. */
@@ -69,7 +73,9 @@ const ISO_DATE_TIME =
 export function isoDateTimeToDay(text: string, dates: DateFormatter): string | undefined {
 	const m = ISO_DATE_TIME.exec(text);
 	if (!m) return undefined;
-	const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
+	const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(
+		Number,
+	);
 	if (!isRealDate(year, month, day) || hour > 24 || minute > 59 || second > 60) return undefined;
 	if (hour === 24 && (minute !== 0 || second !== 0)) return undefined;
 	const zone = m[8];
@@ -83,7 +89,9 @@ export function isoDateTimeToDay(text: string, dates: DateFormatter): string | u
 		offsetMinutes = (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
 	}
 	const fraction = m[7] === undefined ? 0 : Number(`0.${m[7]}`) * 1000;
-	const utc = new Date(Date.UTC(2000, month - 1, day, hour, minute, Math.min(second, 59), fraction));
+	const utc = new Date(
+		Date.UTC(2000, month - 1, day, hour, minute, Math.min(second, 59), fraction),
+	);
 	utc.setUTCFullYear(year);
 	return dates.day(utc.getTime() - offsetMinutes * 60000);
 }
@@ -118,10 +126,15 @@ interface MomentLike {
  * - other text is sent as it is;
  * - null, undefined, objects and arrays are rejected.
  */
-export function wireValue(value: unknown, dates: DateFormatter): WireValue | { ok: false; reason: string } {
+export function wireValue(
+	value: unknown,
+	dates: DateFormatter,
+): WireValue | { ok: false; reason: string } {
 	switch (typeof value) {
 		case 'number':
-			return Number.isFinite(value) ? value : { ok: false, reason: `is not a finite number (${String(value)})` };
+			return Number.isFinite(value)
+				? value
+				: { ok: false, reason: `is not a finite number (${String(value)})` };
 		case 'boolean':
 			return value ? 'true' : 'false';
 		case 'bigint':
@@ -136,10 +149,16 @@ export function wireValue(value: unknown, dates: DateFormatter): WireValue | { o
 			return day ?? value;
 		}
 		case 'undefined':
-			return { ok: false, reason: 'has no value (undefined); a value must be text, a number, a boolean or a date' };
+			return {
+				ok: false,
+				reason: 'has no value (undefined); a value must be text, a number, a boolean or a date',
+			};
 		case 'object': {
 			if (value === null) {
-				return { ok: false, reason: 'is null; a value must be text, a number, a boolean or a date' };
+				return {
+					ok: false,
+					reason: 'is null; a value must be text, a number, a boolean or a date',
+				};
 			}
 			let instant: number | undefined;
 			let invalid = '';

@@ -15,12 +15,25 @@ import { isObject } from '../../shared/values';
 /** A count answered by a v1 write or any delete: a number, numeric text, or an object with a count. */
 export function readCount(processValue: unknown): number | undefined {
 	const asCount = (value: unknown): number | undefined => {
-		const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+		const n =
+			typeof value === 'number'
+				? value
+				: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+					? Number(value)
+					: NaN;
 		return Number.isInteger(n) && n >= 0 ? n : undefined;
 	};
 	const direct = asCount(processValue);
 	if (direct !== undefined || !isObject(processValue)) return direct;
-	for (const name of ['count', 'storedCount', 'savedCount', 'changedCount', 'deletedCount', 'deleteCount', 'totalCount']) {
+	for (const name of [
+		'count',
+		'storedCount',
+		'savedCount',
+		'changedCount',
+		'deletedCount',
+		'deleteCount',
+		'totalCount',
+	]) {
 		const n = asCount(processValue[name]);
 		if (n !== undefined) return n;
 	}
@@ -39,7 +52,11 @@ export interface ChunkMember {
  * Failed with the code and the code table's message, nothing is lost. A refused delete
  * (-1009/-1010) also carries `retryAfter`, 30 minutes on.
  */
-export function failChunk(members: readonly ChunkMember[], result: ApiResult, out: WriteOutputs): void {
+export function failChunk(
+	members: readonly ChunkMember[],
+	result: ApiResult,
+	out: WriteOutputs,
+): void {
 	const message = resultWords(result);
 	const refused = result.info.kind === 'deleteRefused';
 	const retry = refused ? retryAfter() : undefined;
@@ -63,7 +80,12 @@ export function failChunk(members: readonly ChunkMember[], result: ApiResult, ou
  * stored stays on Success and each item not yet sent gets an error item on the first output,
  * as a whole-call failure gives them; otherwise the failure stops the node as usual.
  */
-export function continueAfterStored(ctx: IExecuteFunctions, answered: number, unsent: readonly number[], error: unknown): INodeExecutionData[] {
+export function continueAfterStored(
+	ctx: IExecuteFunctions,
+	answered: number,
+	unsent: readonly number[],
+	error: unknown,
+): INodeExecutionData[] {
 	if (answered === 0 || !ctx.continueOnFail()) throw error;
 	return errorItems(ctx.getNode(), error, unsent);
 }

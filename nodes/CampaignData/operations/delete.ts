@@ -6,10 +6,17 @@ import type { DataDialect } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 
 export const description = (): INodeProperties[] =>
-	updateDisplayOptions({ show: { operation: ['delete'] } }, [memberIdField('ID of the member whose entries to delete'), deleteOptions]);
+	updateDisplayOptions({ show: { operation: ['delete'] } }, [
+		memberIdField('ID of the member whose entries to delete'),
+		deleteOptions,
+	]);
 
 /** One member per item; each request's body is the list of its member ids. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<INodeExecutionData[][]> {
 	const batches = new DeleteBatches(this);
 	for (let i = 0; i < items.length; i++) {
 		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));

@@ -27,7 +27,11 @@ export const description = (): INodeProperties[] =>
  * One member and its keys per item (an item without key names goes to Failed); the keys of a
  * member named by several items are merged. Each request's body is `{ memberId: [keys] }`.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<INodeExecutionData[][]> {
 	const batches = new DeleteBatches(this);
 	for (let i = 0; i < items.length; i++) {
 		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));

@@ -7,10 +7,17 @@ import { memberIdField, readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
 
 export const description = (): INodeProperties[] =>
-	updateDisplayOptions({ show: { operation: ['get'] } }, [memberIdField('ID of the member whose entries to get'), readOptionsField]);
+	updateDisplayOptions({ show: { operation: ['get'] } }, [
+		memberIdField('ID of the member whose entries to get'),
+		readOptionsField,
+	]);
 
 /** Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's error. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<INodeExecutionData[][]> {
 	return await readEntries.call(this, items, dialect, (i) => {
 		const id = readMemberId(this.getNodeParameter('memberId', i, ''));
 		if (!id.ok) {

@@ -32,9 +32,23 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** Each item reads every member's entries, up to its Limit unless Return All is on. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<INodeExecutionData[][]> {
 	return await readEntries.call(this, items, dialect, (i) => {
 		if (this.getNodeParameter('returnAll', i, false) === true) return {};
-		return { limit: wholeNumber(this, this.getNodeParameter('limit', i, DEFAULT_LIMIT), 'Limit', MIN_LIMIT, Infinity, DEFAULT_LIMIT, i) };
+		return {
+			limit: wholeNumber(
+				this,
+				this.getNodeParameter('limit', i, DEFAULT_LIMIT),
+				'Limit',
+				MIN_LIMIT,
+				Infinity,
+				DEFAULT_LIMIT,
+				i,
+			),
+		};
 	});
 }

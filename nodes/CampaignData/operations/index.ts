@@ -8,7 +8,14 @@ import * as get from './get';
 import * as getAll from './getAll';
 import * as update from './update';
 
-export const OPERATIONS = { create, delete: deleteAll, deleteKeys, get, getAll, update } satisfies Record<string, Operation<[DataDialect]>>;
+export const OPERATIONS = {
+	create,
+	delete: deleteAll,
+	deleteKeys,
+	get,
+	getAll,
+	update,
+} satisfies Record<string, Operation<[DataDialect]>>;
 
 /** Operations with one output; the others (create, update, delete, deleteKeys) have Success and Failed. */
 export const ONE_OUTPUT = ['get', 'getAll'] as const;

@@ -5,9 +5,14 @@ import type { DataDialect } from '../helpers/dialect';
 import { writeFields } from '../helpers/fields';
 import { writeEntries } from '../write/send';
 
-export const description = (dialect: DataDialect): INodeProperties[] => updateDisplayOptions({ show: { operation: ['update'] } }, writeFields(dialect));
+export const description = (dialect: DataDialect): INodeProperties[] =>
+	updateDisplayOptions({ show: { operation: ['update'] } }, writeFields(dialect));
 
 /** The items' entries, planned, merged per member and sent with PUT in batches (write/). */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], dialect: DataDialect): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<INodeExecutionData[][]> {
 	return await writeEntries.call(this, items, dialect, 'PUT');
 }

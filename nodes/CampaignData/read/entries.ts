@@ -19,14 +19,23 @@ type OutputFormat = 'entry' | 'member';
  * of plain key/value. An entry without a member id or a key cannot be told apart from another:
  * `invalid` says what is missing.
  */
-function entryParts(dialect: DataDialect, entry: Record<string, unknown>): { memberId: string; key: string; value: unknown } | { invalid: string } {
+function entryParts(
+	dialect: DataDialect,
+	entry: Record<string, unknown>,
+): { memberId: string; key: string; value: unknown } | { invalid: string } {
 	const memberId = entry.memberId;
 	const key = entry[dialect.keyField] ?? entry.customDataKey ?? entry.legacyDataKey ?? entry.key;
-	const value = entry[dialect.valueField] ?? entry.customDataValue ?? entry.legacyDataValue ?? entry.value;
+	const value =
+		entry[dialect.valueField] ?? entry.customDataValue ?? entry.legacyDataValue ?? entry.value;
 	const text = (v: unknown): string => answerText(v) ?? '';
-	const missing = [text(memberId) === '' ? 'memberId' : '', text(key) === '' ? dialect.keyField : ''].filter(Boolean);
+	const missing = [
+		text(memberId) === '' ? 'memberId' : '',
+		text(key) === '' ? dialect.keyField : '',
+	].filter(Boolean);
 	if (missing.length > 0) {
-		return { invalid: `An entry sent by the service has no usable ${missing.join(' and ')} (expected {"memberId", "${dialect.keyField}", "${dialect.valueField}"})` };
+		return {
+			invalid: `An entry sent by the service has no usable ${missing.join(' and ')} (expected {"memberId", "${dialect.keyField}", "${dialect.valueField}"})`,
+		};
 	}
 	return { memberId: text(memberId), key: text(key), value: value === undefined ? null : value };
 }
@@ -48,7 +57,10 @@ class MemberGrouper {
 function readFormat(ctx: IExecuteFunctions, options: IDataObject): OutputFormat {
 	const format = options.outputFormat ?? 'entry';
 	if (format !== 'entry' && format !== 'member') {
-		throw new NodeOperationError(ctx.getNode(), `Option "Output Format" must be "entry" or "member" (got ${JSON.stringify(format)})`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Option "Output Format" must be "entry" or "member" (got ${JSON.stringify(format)})`,
+		);
 	}
 	return format;
 }
@@ -90,7 +102,8 @@ export async function readEntries(
 				itemIndex: i,
 				onEntry: (entry) => {
 					const parts = entryParts(dialect, entry);
-					if ('invalid' in parts) throw new NodeOperationError(this.getNode(), parts.invalid, { itemIndex: i });
+					if ('invalid' in parts)
+						throw new NodeOperationError(this.getNode(), parts.invalid, { itemIndex: i });
 					const { memberId, key, value } = parts;
 					if (grouper) grouper.add(memberId, key, value);
 					else out.push({ json: { memberId, key, value } as IDataObject, pairedItem: { item: i } });
@@ -98,7 +111,8 @@ export async function readEntries(
 			});
 			if (grouper) {
 				// `get` always answers for the member asked about, even when it has no data yet.
-				if (member !== undefined && grouper.members.size === 0) grouper.members.set(member, { memberId: member });
+				if (member !== undefined && grouper.members.size === 0)
+					grouper.members.set(member, { memberId: member });
 				for (const json of grouper.members.values()) out.push({ json, pairedItem: { item: i } });
 			}
 		} catch (error) {

@@ -24,7 +24,8 @@ export interface PagedRead {
  */
 export function readNextPageSeq(value: unknown): string | undefined | { invalid: string } {
 	if (value === null || value === undefined) return undefined;
-	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : { invalid: String(value) };
+	if (typeof value === 'number')
+		return Number.isFinite(value) ? String(value) : { invalid: String(value) };
 	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
 	return { invalid: JSON.stringify(value) ?? String(value) };
 }
@@ -35,12 +36,15 @@ export function readNextPageSeq(value: unknown): string | undefined | { invalid:
  * that is no page, a dataList that is no list) is `invalid`, said in words: read as "no entries",
  * it would silently end the listing.
  */
-function readPage(processValue: unknown): { dataList: unknown[]; next: unknown } | { invalid: string } {
+function readPage(
+	processValue: unknown,
+): { dataList: unknown[]; next: unknown } | { invalid: string } {
 	if (processValue === null || processValue === undefined) return { dataList: [], next: undefined };
 	if (Array.isArray(processValue)) return { dataList: processValue, next: undefined };
 	if (isObject(processValue) && ('dataList' in processValue || 'nextPageSeq' in processValue)) {
 		const list = processValue.dataList;
-		if (list === undefined || list === null) return { dataList: [], next: processValue.nextPageSeq };
+		if (list === undefined || list === null)
+			return { dataList: [], next: processValue.nextPageSeq };
 		if (!Array.isArray(list)) return { invalid: `its dataList is ${typeName(list)}` };
 		return { dataList: list, next: processValue.nextPageSeq };
 	}
@@ -63,20 +67,34 @@ export async function readPages(
 	let pages = 0;
 	for (;;) {
 		if (read.limit !== undefined && entries >= read.limit) break;
-		const call = { method: 'GET' as const, path: read.path, qs: query, safety: 'idempotent' as const, itemIndex: read.itemIndex };
+		const call = {
+			method: 'GET' as const,
+			path: read.path,
+			qs: query,
+			safety: 'idempotent' as const,
+			itemIndex: read.itemIndex,
+		};
 		const result = await client.call(call);
 		pages++;
 		if (result.code !== '0') throw client.error(result, call);
 		const unreadable = (what: string) =>
-			new NodeOperationError(ctx.getNode(), `The service sent a page the node cannot read: ${what}`, {
-				itemIndex: read.itemIndex,
-				description: `${entries} entries were read in ${pages} pages before it.`,
-			});
+			new NodeOperationError(
+				ctx.getNode(),
+				`The service sent a page the node cannot read: ${what}`,
+				{
+					itemIndex: read.itemIndex,
+					description: `${entries} entries were read in ${pages} pages before it.`,
+				},
+			);
 		const page = readPage(result.processValue);
-		if ('invalid' in page) throw unreadable(`${page.invalid} (expected {"nextPageSeq": ..., "dataList": [entries]})`);
+		if ('invalid' in page)
+			throw unreadable(`${page.invalid} (expected {"nextPageSeq": ..., "dataList": [entries]})`);
 		const { dataList, next } = page;
 		for (const [n, entry] of dataList.entries()) {
-			if (!isObject(entry)) throw unreadable(`entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`);
+			if (!isObject(entry))
+				throw unreadable(
+					`entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`,
+				);
 			read.onEntry(entry);
 			entries++;
 			if (read.limit !== undefined && entries >= read.limit) return;
@@ -85,10 +103,14 @@ export async function readPages(
 		const seq = readNextPageSeq(next);
 		if (seq === undefined) break;
 		if (typeof seq === 'object') {
-			throw new NodeOperationError(ctx.getNode(), `The service sent a next-page marker that cannot be used: nextPageSeq ${seq.invalid}`, {
-				itemIndex: read.itemIndex,
-				description: `${entries} entries were read in ${pages} pages before it. The marker should be a number or a text.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The service sent a next-page marker that cannot be used: nextPageSeq ${seq.invalid}`,
+				{
+					itemIndex: read.itemIndex,
+					description: `${entries} entries were read in ${pages} pages before it. The marker should be a number or a text.`,
+				},
+			);
 		}
 		if (seen.has(seq)) {
 			throw new NodeOperationError(

@@ -17,13 +17,21 @@ export interface ItemSource {
 	pairs(i: number, visit: (key: string, value: unknown) => void): void;
 }
 
-const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+const hasOwn = (obj: object, key: string): boolean =>
+	Object.prototype.hasOwnProperty.call(obj, key);
 
-export function readItems(ctx: IExecuteFunctions, items: INodeExecutionData[], options: IDataObject): ItemSource {
+export function readItems(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	options: IDataObject,
+): ItemSource {
 	const mode = ctx.getNodeParameter('mappingMode', 0, 'autoMapInputData') as string;
 	if (mode === 'defineBelow') return definedBelow(ctx, items);
 	if (mode !== 'autoMapInputData') {
-		throw new NodeOperationError(ctx.getNode(), `Mapping Mode must be "autoMapInputData" or "defineBelow" (got ${JSON.stringify(mode)})`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Mapping Mode must be "autoMapInputData" or "defineBelow" (got ${JSON.stringify(mode)})`,
+		);
 	}
 	const idFieldRaw = ctx.getNodeParameter('memberIdField', 0, 'memberId') as unknown;
 	const idField = typeof idFieldRaw === 'string' ? idFieldRaw.trim() : '';
@@ -42,7 +50,8 @@ export function readItems(ctx: IExecuteFunctions, items: INodeExecutionData[], o
 		pairs: (i, visit) => {
 			const json = jsonOf(i);
 			for (const key of Object.keys(json)) {
-				if (key === idField || exclude.has(key) || (include.size > 0 && !include.has(key))) continue;
+				if (key === idField || exclude.has(key) || (include.size > 0 && !include.has(key)))
+					continue;
 				visit(key, json[key]);
 			}
 		},
@@ -52,11 +61,18 @@ export function readItems(ctx: IExecuteFunctions, items: INodeExecutionData[], o
 /** Define Below: the member id and the key/value entries of each item, from the parameters. */
 function definedBelow(ctx: IExecuteFunctions, items: INodeExecutionData[]): ItemSource {
 	const inputs = items.map((_, i) => {
-		const entries = ctx.getNodeParameter('entries.entry', i, []) as Array<{ key?: unknown; value?: unknown }>;
+		const entries = ctx.getNodeParameter('entries.entry', i, []) as Array<{
+			key?: unknown;
+			value?: unknown;
+		}>;
 		return {
 			memberId: ctx.getNodeParameter('memberId', i, '') as unknown,
 			pairs: (Array.isArray(entries) ? entries : []).map((e): [string, unknown] => [
-				typeof e.key === 'string' ? e.key : e.key === undefined || e.key === null ? '' : String(e.key),
+				typeof e.key === 'string'
+					? e.key
+					: e.key === undefined || e.key === null
+						? ''
+						: String(e.key),
 				e.value,
 			]),
 		};

@@ -48,11 +48,22 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 		const given = source.memberId(i);
 		const id = readMemberId(given);
 		if (!id.ok) {
-			const where = source.idField === 'memberId' ? 'Member ID' : `Member ID (field "${source.idField}")`;
+			const where =
+				source.idField === 'memberId' ? 'Member ID' : `Member ID (field "${source.idField}")`;
 			const message = source.hasIdField(i)
 				? `${where} ${id.reason}`
 				: `The item has no field "${source.idField}": set Member ID Field to the input field that holds the member ID`;
-			refused.push(failedItem({ code: NODE_RULE_CODES.badMemberId, message, memberId: jsonSafe(given), field: source.idField }, i));
+			refused.push(
+				failedItem(
+					{
+						code: NODE_RULE_CODES.badMemberId,
+						message,
+						memberId: jsonSafe(given),
+						field: source.idField,
+					},
+					i,
+				),
+			);
 			reported.add(i);
 			continue;
 		}
@@ -80,7 +91,8 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 				failedItem(
 					{
 						code: NODE_RULE_CODES.nothingToWrite,
-						message: 'Nothing to write for this member: no key besides the member ID (check the input fields, Fields to Write and Fields to Ignore)',
+						message:
+							'Nothing to write for this member: no key besides the member ID (check the input fields, Fields to Write and Fields to Ignore)',
 						memberId: member.memberId,
 					},
 					silent,
@@ -118,7 +130,18 @@ class PairChecker {
 	private readonly visit = (key: string, raw: unknown): void => {
 		const { item, memberId } = this;
 		if (key.trim() === '') {
-			this.refused.push(failedItem({ code: NODE_RULE_CODES.badKey, message: 'A key name is empty', memberId, key, value: jsonSafe(raw) }, item));
+			this.refused.push(
+				failedItem(
+					{
+						code: NODE_RULE_CODES.badKey,
+						message: 'A key name is empty',
+						memberId,
+						key,
+						value: jsonSafe(raw),
+					},
+					item,
+				),
+			);
 			return;
 		}
 		if (this.rules.skipNull && (raw === null || raw === undefined)) return;
@@ -126,7 +149,18 @@ class PairChecker {
 		// valid value of the same key ("later wins" applies among values that can be written).
 		const value = isAlwaysWritable(raw) ? undefined : toWireValue(raw, this.rules.dates);
 		if (value && !value.ok) {
-			this.refused.push(failedItem({ code: NODE_RULE_CODES.badValue, message: `The value of key "${key}" ${value.reason}`, memberId, key, value: jsonSafe(raw) }, item));
+			this.refused.push(
+				failedItem(
+					{
+						code: NODE_RULE_CODES.badValue,
+						message: `The value of key "${key}" ${value.reason}`,
+						memberId,
+						key,
+						value: jsonSafe(raw),
+					},
+					item,
+				),
+			);
 			return;
 		}
 		this.writable = true;
@@ -138,7 +172,8 @@ class PairChecker {
  * skipped empty value, or a value that cannot be written (each reported by `planMembers`).
  */
 function sendable(key: string, raw: unknown, rules: ValueRules): WireValue | undefined {
-	if (key.trim() === '' || (rules.skipNull && (raw === null || raw === undefined))) return undefined;
+	if (key.trim() === '' || (rules.skipNull && (raw === null || raw === undefined)))
+		return undefined;
 	const value = wireValue(raw, rules.dates);
 	return typeof value === 'object' ? undefined : value;
 }
@@ -157,7 +192,8 @@ export interface MergedMember {
 }
 
 /** The items that gave one key of a member. */
-export const keySources = (member: MergedMember, key: string): number[] => member.keySources?.get(key) ?? member.sources;
+export const keySources = (member: MergedMember, key: string): number[] =>
+	member.keySources?.get(key) ?? member.sources;
 
 /**
  * The members of one request, built when it is sent: the rows of 100,000 members are never all
@@ -165,7 +201,11 @@ export const keySources = (member: MergedMember, key: string): number[] => membe
  * order: a key keeps the place it was first seen and the later value wins, among values that
  * can be written.
  */
-export function mergeBatch(batch: readonly MemberPlan[], source: ItemSource, rules: ValueRules): MergedMember[] {
+export function mergeBatch(
+	batch: readonly MemberPlan[],
+	source: ItemSource,
+	rules: ValueRules,
+): MergedMember[] {
 	const merger = new BatchMerger(source, rules);
 	return batch.map((plan) => merger.merge(plan));
 }
@@ -181,7 +221,12 @@ class BatchMerger {
 	) {}
 
 	merge(plan: MemberPlan): MergedMember {
-		const member: MergedMember = { memberId: plan.memberId, sources: plan.sources, keys: [], values: {} };
+		const member: MergedMember = {
+			memberId: plan.memberId,
+			sources: plan.sources,
+			keys: [],
+			values: {},
+		};
 		if (plan.sources.length > 1) member.keySources = new Map();
 		this.member = member;
 		for (const item of plan.sources) {

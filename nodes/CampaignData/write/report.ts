@@ -14,7 +14,8 @@ import { failChunk, readCount } from '../helpers/results';
 import type { MergedMember } from './plan';
 import { keySources } from './plan';
 
-const hasKey = (row: MergedMember, key: string): boolean => Object.prototype.hasOwnProperty.call(row.values, key);
+const hasKey = (row: MergedMember, key: string): boolean =>
+	Object.prototype.hasOwnProperty.call(row.values, key);
 
 /** The `{ key: value }` object of some of a member's keys. */
 function valuesOf(row: MergedMember, keys: readonly string[]): IDataObject {
@@ -23,11 +24,19 @@ function valuesOf(row: MergedMember, keys: readonly string[]): IDataObject {
 	return out;
 }
 
-export function reportWrite(dialect: DataDialect, rows: readonly MergedMember[], result: ApiResult): WriteOutputs {
+export function reportWrite(
+	dialect: DataDialect,
+	rows: readonly MergedMember[],
+	result: ApiResult,
+): WriteOutputs {
 	const out = new WriteOutputs();
 	if (result.code !== '0' && result.code !== '1') {
 		failChunk(
-			rows.map((row) => ({ memberId: row.memberId, sources: row.sources, fields: { keys: row.keys } })),
+			rows.map((row) => ({
+				memberId: row.memberId,
+				sources: row.sources,
+				fields: { keys: row.keys },
+			})),
 			result,
 			out,
 		);
@@ -44,7 +53,8 @@ export function reportWrite(dialect: DataDialect, rows: readonly MergedMember[],
 			out.fail(
 				{
 					code: '1',
-					message: 'The service answered "partial success" without saying which entries failed: these entries may or may not be stored',
+					message:
+						'The service answered "partial success" without saying which entries failed: these entries may or may not be stored',
 					memberId: row.memberId,
 					keys: row.keys,
 				},
@@ -58,7 +68,8 @@ export function reportWrite(dialect: DataDialect, rows: readonly MergedMember[],
 		reportCount(rows, count, out);
 		return out;
 	}
-	for (const row of rows) out.ok({ memberId: row.memberId, keys: row.keys, values: row.values }, row.sources);
+	for (const row of rows)
+		out.ok({ memberId: row.memberId, keys: row.keys, values: row.values }, row.sources);
 	return out;
 }
 
@@ -66,7 +77,11 @@ export function reportWrite(dialect: DataDialect, rows: readonly MergedMember[],
  * v2 partial success: each failure row goes to Failed, paired to the items that gave that key
  * of that member; the keys not listed were stored and go to Success, one item per member.
  */
-function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[], out: WriteOutputs): void {
+function reportFailureRows(
+	rows: readonly MergedMember[],
+	failures: FailureRow[],
+	out: WriteOutputs,
+): void {
 	const byId = new Map(rows.map((row) => [row.memberId, row]));
 	const failedKeys = new Map<string, Set<string> | 'all'>();
 	const firstFailure = new Map<string, { item: INodeExecutionData; indexes: Set<number> }>();
@@ -76,10 +91,15 @@ function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]
 
 	for (const failure of failures) {
 		const member = failure.memberId === undefined ? undefined : byId.get(failure.memberId);
-		const known = member && failure.key !== undefined && hasKey(member, failure.key) ? failure.key : undefined;
+		const known =
+			member && failure.key !== undefined && hasKey(member, failure.key) ? failure.key : undefined;
 		const code = failure.code ?? '1';
 		if (!member && !everySource) everySource = [...new Set(rows.flatMap((row) => row.sources))];
-		const sources = member ? (known !== undefined ? keySources(member, known) : member.sources) : (everySource as number[]);
+		const sources = member
+			? known !== undefined
+				? keySources(member, known)
+				: member.sources
+			: (everySource as number[]);
 		const unknownMember = member
 			? ''
 			: '. The service named no member of this request, so which entries of this request were stored is unknown';
@@ -89,7 +109,13 @@ function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]
 				message: `${describeRowCode('customData', code, failure.message)}${unknownMember}`,
 				memberId: failure.memberId ?? null,
 				key: failure.key ?? null,
-				value: jsonSafe(failure.value !== undefined ? failure.value : known !== undefined && member ? member.values[known] : undefined),
+				value: jsonSafe(
+					failure.value !== undefined
+						? failure.value
+						: known !== undefined && member
+							? member.values[known]
+							: undefined,
+				),
 			},
 			sources,
 		);
@@ -106,14 +132,26 @@ function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]
 		}
 		const first = firstFailure.get(member.memberId);
 		if (first) sources.forEach((s) => first.indexes.add(s));
-		else firstFailure.set(member.memberId, { item: out.failed[out.failed.length - 1], indexes: new Set(sources) });
+		else
+			firstFailure.set(member.memberId, {
+				item: out.failed[out.failed.length - 1],
+				indexes: new Set(sources),
+			});
 	}
 
 	for (const row of rows) {
 		const failed = failedKeys.get(row.memberId);
-		const stored = failed === 'all' || unattributed ? [] : row.keys.filter((key) => !failed?.has(key));
+		const stored =
+			failed === 'all' || unattributed ? [] : row.keys.filter((key) => !failed?.has(key));
 		if (stored.length > 0) {
-			out.ok({ memberId: row.memberId, keys: stored, values: stored.length === row.keys.length ? row.values : valuesOf(row, stored) }, row.sources);
+			out.ok(
+				{
+					memberId: row.memberId,
+					keys: stored,
+					values: stored.length === row.keys.length ? row.values : valuesOf(row, stored),
+				},
+				row.sources,
+			);
 			continue;
 		}
 		// Nothing of this member was stored: the items of this member that no failure row is
@@ -121,7 +159,8 @@ function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]
 		const first = firstFailure.get(row.memberId);
 		if (!first) continue;
 		const missing = row.sources.filter((s) => !first.indexes.has(s));
-		if (missing.length > 0) first.item.pairedItem = paired([...first.indexes, ...missing].sort((a, b) => a - b));
+		if (missing.length > 0)
+			first.item.pairedItem = paired([...first.indexes, ...missing].sort((a, b) => a - b));
 	}
 }
 
@@ -129,7 +168,11 @@ function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]
  * v1: the service tells how many entries it stored, not which. Each member goes to Success
  * with what was sent and what the request's count confirms; a short count is said plainly.
  */
-function reportCount(rows: readonly MergedMember[], count: number | undefined, out: WriteOutputs): void {
+function reportCount(
+	rows: readonly MergedMember[],
+	count: number | undefined,
+	out: WriteOutputs,
+): void {
 	const sent = rows.reduce((sum, row) => sum + row.keys.length, 0);
 	const confirmed = count !== undefined && count >= sent;
 	const warning =

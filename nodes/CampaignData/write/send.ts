@@ -20,11 +20,19 @@ import { reportWrite } from './report';
 
 function valueRules(ctx: IExecuteFunctions, options: IDataObject): ValueRules {
 	try {
-		return { dates: new DateFormatter(ctx.getTimezone()), skipNull: options.skipNullValues === true };
+		return {
+			dates: new DateFormatter(ctx.getTimezone()),
+			skipNull: options.skipNullValues === true,
+		};
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), `The workflow time zone "${ctx.getTimezone()}" is not known`, {
-			description: 'Set a valid time zone in the workflow settings; dates are written as YYYY-MM-DD in it.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The workflow time zone "${ctx.getTimezone()}" is not known`,
+			{
+				description:
+					'Set a valid time zone in the workflow settings; dates are written as YYYY-MM-DD in it.',
+			},
+		);
 	}
 }
 
@@ -52,7 +60,12 @@ export async function writeEntries(
 		const body: Record<string, unknown> = {};
 		for (const row of rows) setField(body, row.memberId, row.values);
 		try {
-			const result = await client.call({ method, path: dialect.basePath, body, safety: 'idempotent' });
+			const result = await client.call({
+				method,
+				path: dialect.basePath,
+				body,
+				safety: 'idempotent',
+			});
 			const report = reportWrite(dialect, rows, result);
 			success.push(...report.success);
 			failed.push(...report.failed);

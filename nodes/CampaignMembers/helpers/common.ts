@@ -3,7 +3,13 @@
  * properties, turning one answer of the service into a `SendOutcome`, and building the two
  * write outputs from an isolation report.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { readOptions, readTransportSettings } from '../../shared/options';
 import { retryAfter, WriteOutputs } from '../../shared/outputs';
@@ -26,8 +32,19 @@ export const normalizePhoneOption: INodeProperties = {
 };
 
 /** The phone number parameter of an operation, with its own words and, for a write, required. */
-export function phoneNumberField(description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', placeholder: '010-1234-5678', description, ...extra };
+export function phoneNumberField(
+	description: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	return {
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		placeholder: '010-1234-5678',
+		description,
+		...extra,
+	};
 }
 
 export interface MembersContext {
@@ -41,7 +58,11 @@ export interface MembersContext {
  * Fails when the credential pins the account to the other member API (docs/service-rules.md#members: v1 and v2
  * must not be used together). Called before anything is sent.
  */
-export function assertVersionAllowed(node: INode, credentialVersion: 'any' | ApiVersion, nodeVersion: ApiVersion): void {
+export function assertVersionAllowed(
+	node: INode,
+	credentialVersion: 'any' | ApiVersion,
+	nodeVersion: ApiVersion,
+): void {
 	if (credentialVersion === 'any' || credentialVersion === nodeVersion) return;
 	throw new NodeOperationError(
 		node,
@@ -55,13 +76,21 @@ export function assertVersionAllowed(node: INode, credentialVersion: 'any' | Api
 export async function openMembers(ctx: IExecuteFunctions): Promise<MembersContext> {
 	const version = ctx.getNodeParameter('apiVersion', 0, 'v2') as unknown;
 	if (version !== 'v1' && version !== 'v2') {
-		throw new NodeOperationError(ctx.getNode(), `API Version must be v1 or v2 (got ${JSON.stringify(version)})`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`API Version must be v1 or v2 (got ${JSON.stringify(version)})`,
+		);
 	}
 	const options = readOptions(ctx);
 	const settings = readTransportSettings(ctx, options);
 	const client = await CampaignClient.create(ctx, settings);
 	assertVersionAllowed(ctx.getNode(), client.memberApiVersion, version);
-	return { client, dialect: DIALECTS[version], options, normalize: options.normalizePhoneNumbers !== false };
+	return {
+		client,
+		dialect: DIALECTS[version],
+		options,
+		normalize: options.normalizePhoneNumbers !== false,
+	};
 }
 
 const isProcessCode = (code: string) => /^-?\d+$/.test(code);
@@ -76,20 +105,34 @@ const isProcessCode = (code: string) => /^-?\d+$/.test(code);
  * - anything else (the data limit -1004, an HTTP error without an envelope): a whole-call error.
  * Account failures and passing faults after the retries are thrown by the transport itself.
  */
-export async function sendRows<R extends SentRow>(client: CampaignClient, call: ApiCall, rows: R[]): Promise<SendOutcome<R>> {
+export async function sendRows<R extends SentRow>(
+	client: CampaignClient,
+	call: ApiCall,
+	rows: R[],
+): Promise<SendOutcome<R>> {
 	const result = await client.call(call);
 	const { info, code } = result;
 	if (info.kind === 'success') {
-		const { matched, unmatched }: MatchedFailures<R> = matchFailures(failureRowsOf(result.processValue), rows);
+		const { matched, unmatched }: MatchedFailures<R> = matchFailures(
+			failureRowsOf(result.processValue),
+			rows,
+		);
 		return { kind: 'applied', failures: matched, unmatched };
 	}
 	if (info.kind === 'rejected' && isProcessCode(code)) {
-		return { kind: 'rowRefused', failure: { code, message: ruleWords(code, result.serviceMessage) } };
+		return {
+			kind: 'rowRefused',
+			failure: { code, message: ruleWords(code, result.serviceMessage) },
+		};
 	}
 	if (info.kind === 'deleteRefused') {
 		return {
 			kind: 'allFailed',
-			failure: { code, message: `${ruleWords(code, result.serviceMessage)}. ${info.hint}`, retryAfter: retryAfter() },
+			failure: {
+				code,
+				message: `${ruleWords(code, result.serviceMessage)}. ${info.hint}`,
+				retryAfter: retryAfter(),
+			},
 		};
 	}
 	throw client.error(result, call);
@@ -112,9 +155,13 @@ export function writeOutputs<R extends SentRow>(
 	for (const { index, failure } of refused) out.fail(failure, index);
 	for (const report of reports) {
 		for (const row of report.succeeded) out.ok(success(row), row.index);
-		for (const { row, failure } of report.failed) out.fail({ ...failure, ...failed(row) }, row.index);
+		for (const { row, failure } of report.failed)
+			out.fail({ ...failure, ...failed(row) }, row.index);
 		for (const { rows, failure } of report.unmatched) {
-			out.fail(failure, rows.map((row) => row.index));
+			out.fail(
+				failure,
+				rows.map((row) => row.index),
+			);
 		}
 	}
 	const byInput = (a: INodeExecutionData, b: INodeExecutionData) => firstIndex(a) - firstIndex(b);

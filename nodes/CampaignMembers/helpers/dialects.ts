@@ -47,7 +47,13 @@ const v1: MemberDialect = {
 	path: '/v1/users/sms',
 	// Checked in the order of the v1 member codes (docs/service-rules.md#codes): id -1006, phone
 	// -1007, consent -1012, name -1013. With both id and phone wrong, the row gets the id's code.
-	codes: { missingId: '-1006', badPhone: '-1007', missingIdAndBadPhone: '-1006', badConsent: '-1012', nameTooLong: '-1013' },
+	codes: {
+		missingId: '-1006',
+		badPhone: '-1007',
+		missingIdAndBadPhone: '-1006',
+		badConsent: '-1012',
+		nameTooLong: '-1013',
+	},
 	saveRow: (row) => ({
 		memberId: row.memberId,
 		phoneNumber: row.phoneNumber,
@@ -65,7 +71,13 @@ const v2: MemberDialect = {
 	path: '/v2/users/sms',
 	// No row code exists for a consent value that is neither "true" nor "false"; the service
 	// refuses such a request as "data is not valid" (-9997), so that is the code used.
-	codes: { missingId: 'F01', badPhone: 'F02', missingIdAndBadPhone: 'F00', badConsent: '-9997', nameTooLong: 'F03' },
+	codes: {
+		missingId: 'F01',
+		badPhone: 'F02',
+		missingIdAndBadPhone: 'F00',
+		badConsent: '-9997',
+		nameTooLong: 'F03',
+	},
 	saveRow: (row) => ({
 		memberId: row.memberId,
 		phoneNumber: row.phoneNumber,

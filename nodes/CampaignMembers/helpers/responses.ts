@@ -22,13 +22,15 @@ export function recordsOf(processValue: unknown): IDataObject[] | { invalid: str
 	const list = listIn(processValue);
 	let records: unknown[];
 	if (list !== undefined) records = list;
-	else if (isObject(processValue) && ('memberId' in processValue || 'phoneNumber' in processValue)) records = [processValue];
+	else if (isObject(processValue) && ('memberId' in processValue || 'phoneNumber' in processValue))
+		records = [processValue];
 	else if (isObject(processValue) && Object.keys(processValue).length === 0) return [];
 	else return { invalid: `its processValue is ${typeName(processValue)}` };
 	const blank = (value: unknown) => value === undefined || value === null || value === '';
 	for (const [n, record] of records.entries()) {
 		if (!isObject(record)) return { invalid: `record ${n + 1} is ${typeName(record)}` };
-		if (blank(record.memberId) && blank(record.phoneNumber)) return { invalid: `record ${n + 1} has neither memberId nor phoneNumber` };
+		if (blank(record.memberId) && blank(record.phoneNumber))
+			return { invalid: `record ${n + 1} has neither memberId nor phoneNumber` };
 	}
 	return records as IDataObject[];
 }
@@ -44,7 +46,8 @@ export interface ServiceFailureRow extends FailureRow {
  * read upper-cased; empty values (null, "", []) mean no failures.
  */
 export function failureRowsOf(processValue: unknown): ServiceFailureRow[] {
-	const rows = readFailureRows(processValue) ?? (isObject(processValue) ? failureRowsIn([processValue]) : []);
+	const rows =
+		readFailureRows(processValue) ?? (isObject(processValue) ? failureRowsIn([processValue]) : []);
 	const withCode: ServiceFailureRow[] = [];
 	for (const row of rows) {
 		const code = row.code?.trim() ?? '';
@@ -75,7 +78,10 @@ export interface MatchedFailures<R extends SentRow> {
  * ones the one with the same member id, else the earliest unclaimed one, is taken. Every sent
  * row is claimed at most once.
  */
-export function matchFailures<R extends SentRow>(failures: ServiceFailureRow[], sent: readonly R[]): MatchedFailures<R> {
+export function matchFailures<R extends SentRow>(
+	failures: ServiceFailureRow[],
+	sent: readonly R[],
+): MatchedFailures<R> {
 	// Nothing to match (the usual answer): no index of the 1,000 rows sent is needed.
 	if (failures.length === 0) return { matched: new Map(), unmatched: [] };
 	const byPhone = new Map<string, R[]>();
@@ -83,12 +89,14 @@ export function matchFailures<R extends SentRow>(failures: ServiceFailureRow[], 
 	for (const row of sent) {
 		const phone = phoneKey(row.phoneNumber);
 		if (phone !== undefined) byPhone.set(phone, [...(byPhone.get(phone) ?? []), row]);
-		if (row.memberId !== undefined) byId.set(row.memberId, [...(byId.get(row.memberId) ?? []), row]);
+		if (row.memberId !== undefined)
+			byId.set(row.memberId, [...(byId.get(row.memberId) ?? []), row]);
 	}
 	const matched = new Map<R, RowFailure>();
 	const unmatched: RowFailure[] = [];
 	const free = (row: R) => !matched.has(row);
-	const sameId = (failure: ServiceFailureRow) => (row: R) => failure.memberId !== undefined && row.memberId === failure.memberId;
+	const sameId = (failure: ServiceFailureRow) => (row: R) =>
+		failure.memberId !== undefined && row.memberId === failure.memberId;
 
 	for (const failure of failures) {
 		const phone = phoneKey(failure.phoneNumber);
@@ -97,7 +105,8 @@ export function matchFailures<R extends SentRow>(failures: ServiceFailureRow[], 
 		if (failure.code === 'F11' && samePhone.length > 1) candidates = samePhone.slice(1);
 		candidates = candidates.filter(free);
 		let row = candidates.find(sameId(failure)) ?? candidates[0];
-		if (row === undefined && failure.memberId !== undefined) row = (byId.get(failure.memberId) ?? []).filter(free)[0];
+		if (row === undefined && failure.memberId !== undefined)
+			row = (byId.get(failure.memberId) ?? []).filter(free)[0];
 
 		let message = ruleWords(failure.code, failure.message);
 		if (row === undefined) {

@@ -26,7 +26,9 @@ export interface RowFailure extends IDataObject {
 	message: string;
 }
 
-export type CheckedRow = { row: MemberRow } | { failure: RowFailure; memberId: string | null; phoneNumber: string | null };
+export type CheckedRow =
+	| { row: MemberRow }
+	| { failure: RowFailure; memberId: string | null; phoneNumber: string | null };
 
 /**
  * Receive consent in every form a workflow is likely to hold: booleans, "true"/"false",
@@ -70,7 +72,9 @@ export function sendablePhone(
 	if (normalize) {
 		const hyphenated = hyphenatedMobile(given);
 		return hyphenated === undefined
-			? { problem: `${shown(given)} cannot be a Korean mobile number (expected e.g. 010-1234-5678)` }
+			? {
+					problem: `${shown(given)} cannot be a Korean mobile number (expected e.g. 010-1234-5678)`,
+				}
 			: { phone: hyphenated };
 	}
 	return dialect.acceptsPhoneAsGiven(given)
@@ -87,7 +91,11 @@ function failure(code: string, detail: string): RowFailure {
  * gives either the row to send or the failure with the service's own code for that rule.
  * Duplicate phone numbers are not checked here: the service decides which row wins (F11).
  */
-export function checkSaveRow(raw: RawMemberRow, dialect: MemberDialect, normalize: boolean): CheckedRow {
+export function checkSaveRow(
+	raw: RawMemberRow,
+	dialect: MemberDialect,
+	normalize: boolean,
+): CheckedRow {
 	const id = readMemberId(raw.memberId);
 	const memberId = id.ok ? id.value : undefined;
 	const phone = sendablePhone(raw.phoneNumber, dialect, normalize);
@@ -96,9 +104,19 @@ export function checkSaveRow(raw: RawMemberRow, dialect: MemberDialect, normaliz
 		phoneNumber: 'phone' in phone ? phone.phone : (scalarText(raw.phoneNumber) ?? null),
 	};
 	const { codes } = dialect;
-	const idProblem = isBlank(raw.memberId) ? 'no member ID given' : id.ok ? undefined : `member ID ${id.reason}`;
+	const idProblem = isBlank(raw.memberId)
+		? 'no member ID given'
+		: id.ok
+			? undefined
+			: `member ID ${id.reason}`;
 	if (idProblem !== undefined && 'problem' in phone) {
-		return { failure: failure(codes.missingIdAndBadPhone, `${idProblem}, and phone number: ${phone.problem}`), ...ids };
+		return {
+			failure: failure(
+				codes.missingIdAndBadPhone,
+				`${idProblem}, and phone number: ${phone.problem}`,
+			),
+			...ids,
+		};
 	}
 	if (idProblem !== undefined) return { failure: failure(codes.missingId, idProblem), ...ids };
 	if ('problem' in phone) return { failure: failure(codes.badPhone, phone.problem), ...ids };
@@ -119,17 +137,33 @@ export function checkSaveRow(raw: RawMemberRow, dialect: MemberDialect, normaliz
 		name = scalarText(raw.name);
 		if (name === undefined) {
 			// The service's code for the name rule, with words that say what is wrong with this one.
-			return { failure: { code: codes.nameTooLong, message: `The name must be text (got ${shown(raw.name)})` }, ...ids };
+			return {
+				failure: {
+					code: codes.nameTooLong,
+					message: `The name must be text (got ${shown(raw.name)})`,
+				},
+				...ids,
+			};
 		}
 		const length = [...name].length;
 		if (length > MAX_NAME_LENGTH) {
 			return {
-				failure: failure(codes.nameTooLong, `${shown(name)} has ${length} characters, at most ${MAX_NAME_LENGTH} are allowed`),
+				failure: failure(
+					codes.nameTooLong,
+					`${shown(name)} has ${length} characters, at most ${MAX_NAME_LENGTH} are allowed`,
+				),
 				...ids,
 			};
 		}
 	}
-	return { row: { memberId: memberId as string, phoneNumber: phone.phone, isReceive: consent.value, ...(name !== undefined ? { name } : {}) } };
+	return {
+		row: {
+			memberId: memberId as string,
+			phoneNumber: phone.phone,
+			isReceive: consent.value,
+			...(name !== undefined ? { name } : {}),
+		},
+	};
 }
 
 /** The national digits of a phone number for matching rows (falls back to the digits it has). */
@@ -148,7 +182,8 @@ export function memberRecord(raw: IDataObject, version: ApiVersion): IDataObject
 	const name = typeof raw.name === 'string' && raw.name !== '' ? raw.name : null;
 	return {
 		memberId: raw.memberId === undefined || raw.memberId === null ? null : String(raw.memberId),
-		phoneNumber: raw.phoneNumber === undefined || raw.phoneNumber === null ? null : String(raw.phoneNumber),
+		phoneNumber:
+			raw.phoneNumber === undefined || raw.phoneNumber === null ? null : String(raw.phoneNumber),
 		isReceive: consent?.value ?? false,
 		name,
 		apiVersion: version,

@@ -7,7 +7,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
 import type { ApiCall } from '../../shared/transport';
-import { normalizePhoneOption, openMembers, phoneNumberField, sendRows, writeOutputs } from '../helpers/common';
+import {
+	normalizePhoneOption,
+	openMembers,
+	phoneNumberField,
+	sendRows,
+	writeOutputs,
+} from '../helpers/common';
 import type { IsolationReport } from '../helpers/isolate';
 import { sendIsolating } from '../helpers/isolate';
 import type { SentRow } from '../helpers/responses';
@@ -18,44 +24,54 @@ import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
 const show = (apiVersion: string) => ({ show: { apiVersion: [apiVersion] } });
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['delete'] } }, [
-	{
-		displayName: 'Member ID',
-		name: 'memberId',
-		type: 'string',
-		default: '',
-		required: true,
-		displayOptions: show('v1'),
-		description: 'ID of the member to delete (member API v1 deletes by member ID). This cannot be undone.',
-	},
-	phoneNumberField('Phone number of the member record to delete (member API v2 deletes by phone number). This cannot be undone.', {
-		required: true,
-		displayOptions: show('v2'),
-	}),
-	optionsCollection([
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { operation: ['delete'] } },
+	[
 		{
-			...batchSizeOption,
+			displayName: 'Member ID',
+			name: 'memberId',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: show('v1'),
 			description:
-				'How many members to delete per request, 1 to 1000. In v2 a request of one row sends the single object {"phoneNumber": ...} the documentation shows, so 1 is the most conservative setting.',
+				'ID of the member to delete (member API v1 deletes by member ID). This cannot be undone.',
 		},
-		{
-			displayName: 'Delete All Information',
-			name: 'deleteAllInformation',
-			type: 'boolean',
-			default: false,
-			displayOptions: { show: { '/apiVersion': ['v1'] } },
-			description:
-				'Whether to remove all information of each member (POST ?delete, one member per request) instead of the member record only (DELETE, in batches). It cannot be undone.',
-		},
-		{ ...normalizePhoneOption, displayOptions: { show: { '/apiVersion': ['v2'] } } },
-	]),
-]);
+		phoneNumberField(
+			'Phone number of the member record to delete (member API v2 deletes by phone number). This cannot be undone.',
+			{
+				required: true,
+				displayOptions: show('v2'),
+			},
+		),
+		optionsCollection([
+			{
+				...batchSizeOption,
+				description:
+					'How many members to delete per request, 1 to 1000. In v2 a request of one row sends the single object {"phoneNumber": ...} the documentation shows, so 1 is the most conservative setting.',
+			},
+			{
+				displayName: 'Delete All Information',
+				name: 'deleteAllInformation',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '/apiVersion': ['v1'] } },
+				description:
+					'Whether to remove all information of each member (POST ?delete, one member per request) instead of the member record only (DELETE, in batches). It cannot be undone.',
+			},
+			{ ...normalizePhoneOption, displayOptions: { show: { '/apiVersion': ['v2'] } } },
+		]),
+	],
+);
 
 interface PendingDelete extends SentRow {
 	key: string;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
 	const { client, dialect, options, normalize } = await openMembers(this);
 	const batchSize = readBatchSize(this, options);
 	const version = dialect.version;
@@ -69,7 +85,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const id = readMemberId(given);
 			if (!id.ok) {
 				const problem = isBlank(given) ? 'no member ID given' : `member ID ${id.reason}`;
-				refused.push({ index, failure: { code: '-1006', message: `${ruleWords('-1006')}: ${problem}`, memberId: null, apiVersion: version } });
+				refused.push({
+					index,
+					failure: {
+						code: '-1006',
+						message: `${ruleWords('-1006')}: ${problem}`,
+						memberId: null,
+						apiVersion: version,
+					},
+				});
 			} else {
 				pending.push({ index, memberId: id.value, key: id.value });
 			}
@@ -81,7 +105,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const phoneNumber = scalarText(given) ?? '';
 			refused.push({
 				index,
-				failure: { code: 'F02', message: `${ruleWords('F02')}: ${phone.problem}`, phoneNumber: phoneNumber === '' ? null : phoneNumber, apiVersion: version },
+				failure: {
+					code: 'F02',
+					message: `${ruleWords('F02')}: ${phone.problem}`,
+					phoneNumber: phoneNumber === '' ? null : phoneNumber,
+					apiVersion: version,
+				},
 			});
 		} else {
 			pending.push({ index, phoneNumber: phone.phone, key: phone.phone });
@@ -97,12 +126,20 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			// keeps each row in the documented field shape and lets deletes be batched like saves; a
 			// single row goes as exactly the documented object, so Batch Size 1 never depends on the
 			// guess. The query `delete` is sent with an empty value, as documented.
-			const body = rows.length === 1 ? { phoneNumber: rows[0].key } : rows.map((row) => ({ phoneNumber: row.key }));
+			const body =
+				rows.length === 1
+					? { phoneNumber: rows[0].key }
+					: rows.map((row) => ({ phoneNumber: row.key }));
 			return { method: 'POST', path: dialect.path, qs: { delete: '' }, body };
 		}
 		if (allInformation) {
 			// Delete by POST takes the single field `memberId` (docs/service-rules.md#members): one member per request.
-			return { method: 'POST', path: dialect.path, qs: { delete: '' }, body: { memberId: rows[0].key } };
+			return {
+				method: 'POST',
+				path: dialect.path,
+				qs: { delete: '' },
+				body: { memberId: rows[0].key },
+			};
 		}
 		return { method: 'DELETE', path: dialect.path, body: rows.map((row) => row.key) };
 	};
@@ -117,7 +154,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return writeOutputs(
 		refused,
 		reports,
-		(row) => ({ ...identity(row), deleted: true, ...(allInformation ? { allInformation: true } : {}), apiVersion: version }),
+		(row) => ({
+			...identity(row),
+			deleted: true,
+			...(allInformation ? { allInformation: true } : {}),
+			apiVersion: version,
+		}),
 		(row) => ({ ...identity(row), apiVersion: version }),
 	);
 }

@@ -14,57 +14,76 @@ import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['get'] } }, [
-	{
-		displayName:
-			'Each record found is one output item: memberId, phoneNumber, isReceive (true or false, whichever version answered), name (null when none is stored) and apiVersion. A member not found gives no item.',
-		name: 'getNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
-		displayName: 'Member ID',
-		name: 'memberId',
-		type: 'string',
-		default: '',
-		description: 'Find the records of this member ID. Set it, the phone number, or both.',
-	},
-	phoneNumberField('Find the record of this phone number. Set it, the member ID, or both.'),
-	optionsCollection([normalizePhoneOption]),
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { operation: ['get'] } },
+	[
+		{
+			displayName:
+				'Each record found is one output item: memberId, phoneNumber, isReceive (true or false, whichever version answered), name (null when none is stored) and apiVersion. A member not found gives no item.',
+			name: 'getNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Member ID',
+			name: 'memberId',
+			type: 'string',
+			default: '',
+			description: 'Find the records of this member ID. Set it, the phone number, or both.',
+		},
+		phoneNumberField('Find the record of this phone number. Set it, the member ID, or both.'),
+		optionsCollection([normalizePhoneOption]),
+	],
+);
 
 /** The member id of one item ('' when none is given), by the one member id rule. */
 function memberIdOf(ctx: IExecuteFunctions, i: number): string {
 	const given = ctx.getNodeParameter('memberId', i, '');
 	if (isBlank(given)) return '';
 	const id = readMemberId(given);
-	if (!id.ok) throw new NodeOperationError(ctx.getNode(), `Member ID ${id.reason}`, { itemIndex: i });
+	if (!id.ok)
+		throw new NodeOperationError(ctx.getNode(), `Member ID ${id.reason}`, { itemIndex: i });
 	return id.value;
 }
 
 /** The query of one item: at least one of member id and phone number. */
-function query(ctx: IExecuteFunctions, i: number, dialect: MemberDialect, normalize: boolean): Record<string, string> {
+function query(
+	ctx: IExecuteFunctions,
+	i: number,
+	dialect: MemberDialect,
+	normalize: boolean,
+): Record<string, string> {
 	const memberId = memberIdOf(ctx, i);
 	const phoneGiven = scalarText(ctx.getNodeParameter('phoneNumber', i, '')) ?? '';
 	if (memberId === '' && phoneGiven === '') {
-		throw new NodeOperationError(ctx.getNode(), 'Set a Member ID or a Phone Number (or both) to look a member up', {
-			itemIndex: i,
-			description: 'The service needs at least one of them to read member records; both are empty for this item.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Set a Member ID or a Phone Number (or both) to look a member up',
+			{
+				itemIndex: i,
+				description:
+					'The service needs at least one of them to read member records; both are empty for this item.',
+			},
+		);
 	}
 	const qs: Record<string, string> = {};
 	if (memberId !== '') qs.memberId = memberId;
 	if (phoneGiven !== '') {
 		const phone = sendablePhone(phoneGiven, dialect, normalize);
 		if ('problem' in phone) {
-			throw new NodeOperationError(ctx.getNode(), `Phone Number ${phone.problem}`, { itemIndex: i });
+			throw new NodeOperationError(ctx.getNode(), `Phone Number ${phone.problem}`, {
+				itemIndex: i,
+			});
 		}
 		qs.phoneNumber = phone.phone;
 	}
 	return qs;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
 	const continueOnFail = this.continueOnFail();
 	const { client, dialect, normalize } = await openMembers(this);
 	const results: INodeExecutionData[] = [];
@@ -91,9 +110,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const records = recordsOf(result.processValue);
 		if ('invalid' in records) {
 			itemError(
-				new NodeOperationError(this.getNode(), `The service sent member records the node cannot read: ${records.invalid} (expected a list of {"memberId", "phoneNumber", "isReceive", "name"})`, {
-					itemIndex: i,
-				}),
+				new NodeOperationError(
+					this.getNode(),
+					`The service sent member records the node cannot read: ${records.invalid} (expected a list of {"memberId", "phoneNumber", "isReceive", "name"})`,
+					{
+						itemIndex: i,
+					},
+				),
 				i,
 			);
 			continue;

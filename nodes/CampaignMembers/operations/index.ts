@@ -5,7 +5,10 @@ import * as get from './get';
 import * as upsert from './upsert';
 
 /** In the order their parameters are shown. */
-export const OPERATIONS = { get, upsert, delete: deleteMembers } satisfies Record<string, Operation>;
+export const OPERATIONS = { get, upsert, delete: deleteMembers } satisfies Record<
+	string,
+	Operation
+>;
 
 /** Operations with one output; the writes (upsert, delete) have Success and Failed. */
 export const ONE_OUTPUT = ['get'] as const;

@@ -5,9 +5,20 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { batchSizeOption, mappingModeField, optionsCollection, readBatchSize } from '../../shared/options';
+import {
+	batchSizeOption,
+	mappingModeField,
+	optionsCollection,
+	readBatchSize,
+} from '../../shared/options';
 import { chunk } from '../../shared/outputs';
-import { normalizePhoneOption, openMembers, phoneNumberField, sendRows, writeOutputs } from '../helpers/common';
+import {
+	normalizePhoneOption,
+	openMembers,
+	phoneNumberField,
+	sendRows,
+	writeOutputs,
+} from '../helpers/common';
 import type { MemberRow } from '../helpers/dialects';
 import type { IsolationReport } from '../helpers/isolate';
 import { sendIsolating } from '../helpers/isolate';
@@ -16,49 +27,55 @@ import { checkSaveRow, memberRecord } from '../helpers/rows';
 
 const showDefined = { show: { mappingMode: ['defineBelow'] } };
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['upsert'] } }, [
-	mappingModeField({
-		auto: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
-		defineBelow: 'Set the member fields below, usually with expressions',
-		description: 'Where the member fields of each row come from',
-	}),
-	{
-		displayName:
-			'Each input item is one member: fields memberId and phoneNumber (required), isReceive (true/false, "Y"/"N" or 1/0; empty means refused) and name (optional, at most 20 characters)',
-		name: 'autoMapNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
-	},
-	{
-		displayName: 'Member ID',
-		name: 'memberId',
-		type: 'string',
-		default: '',
-		required: true,
-		displayOptions: showDefined,
-		description: 'ID of the member in your system',
-	},
-	phoneNumberField('Korean mobile number of the member. In v2 it is the unique key of the record.', { required: true, displayOptions: showDefined }),
-	{
-		displayName: 'Receives SMS',
-		name: 'isReceive',
-		type: 'boolean',
-		default: false,
-		displayOptions: showDefined,
-		description:
-			'Whether the member consents to receive SMS. An expression may also give "true"/"false", "Y"/"N" or 1/0; empty means refused.',
-	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		displayOptions: showDefined,
-		description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
-	},
-	optionsCollection([batchSizeOption, normalizePhoneOption]),
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { operation: ['upsert'] } },
+	[
+		mappingModeField({
+			auto: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
+			defineBelow: 'Set the member fields below, usually with expressions',
+			description: 'Where the member fields of each row come from',
+		}),
+		{
+			displayName:
+				'Each input item is one member: fields memberId and phoneNumber (required), isReceive (true/false, "Y"/"N" or 1/0; empty means refused) and name (optional, at most 20 characters)',
+			name: 'autoMapNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
+		},
+		{
+			displayName: 'Member ID',
+			name: 'memberId',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: showDefined,
+			description: 'ID of the member in your system',
+		},
+		phoneNumberField(
+			'Korean mobile number of the member. In v2 it is the unique key of the record.',
+			{ required: true, displayOptions: showDefined },
+		),
+		{
+			displayName: 'Receives SMS',
+			name: 'isReceive',
+			type: 'boolean',
+			default: false,
+			displayOptions: showDefined,
+			description:
+				'Whether the member consents to receive SMS. An expression may also give "true"/"false", "Y"/"N" or 1/0; empty means refused.',
+		},
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			displayOptions: showDefined,
+			description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
+		},
+		optionsCollection([batchSizeOption, normalizePhoneOption]),
+	],
+);
 
 /** A row to send, with the input item it came from. */
 interface PendingRow {
@@ -68,7 +85,12 @@ interface PendingRow {
 	row: MemberRow;
 }
 
-function rawRow(ctx: IExecuteFunctions, items: INodeExecutionData[], i: number, mode: string): RawMemberRow {
+function rawRow(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	i: number,
+	mode: string,
+): RawMemberRow {
 	if (mode === 'defineBelow') {
 		return {
 			memberId: ctx.getNodeParameter('memberId', i, ''),
@@ -78,10 +100,18 @@ function rawRow(ctx: IExecuteFunctions, items: INodeExecutionData[], i: number, 
 		};
 	}
 	const json = items[i].json;
-	return { memberId: json.memberId, phoneNumber: json.phoneNumber, isReceive: json.isReceive, name: json.name };
+	return {
+		memberId: json.memberId,
+		phoneNumber: json.phoneNumber,
+		isReceive: json.isReceive,
+		name: json.name,
+	};
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
 	const { client, dialect, options, normalize } = await openMembers(this);
 	const batchSize = readBatchSize(this, options);
 	const mode = this.getNodeParameter('mappingMode', 0, 'autoMapInputData') as string;
@@ -96,10 +126,20 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if ('failure' in checked) {
 			refused.push({
 				index,
-				failure: { ...checked.failure, memberId: checked.memberId, phoneNumber: checked.phoneNumber, apiVersion: version },
+				failure: {
+					...checked.failure,
+					memberId: checked.memberId,
+					phoneNumber: checked.phoneNumber,
+					apiVersion: version,
+				},
 			});
 		} else {
-			pending.push({ index, memberId: checked.row.memberId, phoneNumber: checked.row.phoneNumber, row: checked.row });
+			pending.push({
+				index,
+				memberId: checked.row.memberId,
+				phoneNumber: checked.row.phoneNumber,
+				row: checked.row,
+			});
 		}
 	});
 
@@ -112,7 +152,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		// wrappers alike, and a v2 answer is read in every shape (helpers/responses.ts).
 		reports.push(
 			await sendIsolating(rows, async (part) =>
-				sendRows(client, { method: 'POST', path: dialect.path, body: part.map((p) => dialect.saveRow(p.row)) }, part),
+				sendRows(
+					client,
+					{ method: 'POST', path: dialect.path, body: part.map((p) => dialect.saveRow(p.row)) },
+					part,
+				),
 			),
 		);
 	}

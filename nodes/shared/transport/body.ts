@@ -10,8 +10,10 @@ export type BodyRead = { text: string } | { tooLargeBytes: number };
 /** Reads `body` to its end, or stops (and closes the stream) once it passed `limit` bytes. */
 export async function readBody(body: unknown, limit: number): Promise<BodyRead> {
 	if (body === undefined || body === null) return { text: '' };
-	if (typeof body === 'string' || Buffer.isBuffer(body)) return measured(Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), limit);
-	if (!isAsyncIterable(body)) return measured(Buffer.from(JSON.stringify(body) ?? '', 'utf8'), limit);
+	if (typeof body === 'string' || Buffer.isBuffer(body))
+		return measured(Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), limit);
+	if (!isAsyncIterable(body))
+		return measured(Buffer.from(JSON.stringify(body) ?? '', 'utf8'), limit);
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body) {
@@ -31,7 +33,10 @@ function measured(bytes: Buffer, limit: number): BodyRead {
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-	return isObject(value) && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+	return (
+		isObject(value) &&
+		typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+	);
 }
 
 /** Stops the transfer: the rest of the answer is never read. */

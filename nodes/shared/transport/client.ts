@@ -34,7 +34,10 @@ export class CampaignClient implements Redactor {
 	) {}
 
 	/** Reads the credential once per execution and checks the base URL before anything is sent. */
-	static async create(ctx: IExecuteFunctions, settings: TransportSettings): Promise<CampaignClient> {
+	static async create(
+		ctx: IExecuteFunctions,
+		settings: TransportSettings,
+	): Promise<CampaignClient> {
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl, ctx.getNode());
 		checkApiKey(credentials.apiKey, ctx.getNode());
@@ -63,7 +66,10 @@ export class CampaignClient implements Redactor {
 	 * key can only be in it if the raw text holds it, so most answers need no walk.
 	 */
 	body(parsed: unknown, rawText: string | undefined): unknown {
-		const mayHoldKey = this.secret.length >= 4 && rawText !== undefined && (rawText.includes(this.secret) || rawText.includes('\\'));
+		const mayHoldKey =
+			this.secret.length >= 4 &&
+			rawText !== undefined &&
+			(rawText.includes(this.secret) || rawText.includes('\\'));
 		return mayHoldKey ? this.redactAll(parsed) : parsed;
 	}
 
@@ -77,7 +83,12 @@ export class CampaignClient implements Redactor {
 		if (isObject(value)) {
 			const out: Record<string, unknown> = {};
 			for (const [key, entry] of Object.entries(value)) {
-				Object.defineProperty(out, this.redact(key), { value: this.redactAll(entry), enumerable: true, writable: true, configurable: true });
+				Object.defineProperty(out, this.redact(key), {
+					value: this.redactAll(entry),
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
 			}
 			return out;
 		}
@@ -86,13 +97,24 @@ export class CampaignClient implements Redactor {
 
 	/** Sends one call, retrying as its safety allows. Throws for whole-call failures only. */
 	async call(call: ApiCall): Promise<ApiResult> {
-		const policy = { safety: call.safety ?? 'idempotent', retryUnknownDelivery: call.retryUnknownDelivery, maxRetries: this.settings.maxRetries };
+		const policy = {
+			safety: call.safety ?? 'idempotent',
+			retryUnknownDelivery: call.retryUnknownDelivery,
+			maxRetries: this.settings.maxRetries,
+		};
 		for (let attempt = 1; ; attempt++) {
 			const raw = await this.once(call);
 			const result = classify(call, raw, attempt, this);
 			const step = retryStep(result.info.kind, policy, attempt);
 			if (step === 'retry') {
-				await sleep(backoffDelay(attempt, this.settings.retryDelayMs, raw.headers?.['retry-after'], Math.random()));
+				await sleep(
+					backoffDelay(
+						attempt,
+						this.settings.retryDelayMs,
+						raw.headers?.['retry-after'],
+						Math.random(),
+					),
+				);
 				continue;
 			}
 			if (step === 'throw') throw this.error(result, call);
@@ -115,7 +137,9 @@ export class CampaignClient implements Redactor {
 			{ campaignCode: code, request: `${call.method} ${call.path}` } as JsonObject,
 			{
 				message: this.redact(`${info.message}${label}${tries}`),
-				description: this.redact(`${info.hint}${detail}${networkDetail} Request: ${call.method} ${call.path}.`.trim()),
+				description: this.redact(
+					`${info.hint}${detail}${networkDetail} Request: ${call.method} ${call.path}.`.trim(),
+				),
 				httpCode: result.httpStatus === undefined ? undefined : String(result.httpStatus),
 				itemIndex: call.itemIndex,
 			},
@@ -128,10 +152,14 @@ export class CampaignClient implements Redactor {
 		for (const [name, value] of Object.entries(call.qs ?? {})) {
 			// Half of a UTF-16 pair has no UTF-8 form: in a URL it would arrive as another character.
 			if (UNPAIRED_SURROGATE.test(value)) {
-				throw new NodeOperationError(this.ctx.getNode(), `The value of "${name}" contains a broken character (half of a UTF-16 surrogate pair) that cannot be sent in a URL`, {
-					itemIndex: call.itemIndex,
-					description: 'Fix the value where it comes from; it was not sent.',
-				});
+				throw new NodeOperationError(
+					this.ctx.getNode(),
+					`The value of "${name}" contains a broken character (half of a UTF-16 surrogate pair) that cannot be sent in a URL`,
+					{
+						itemIndex: call.itemIndex,
+						description: 'Fix the value where it comes from; it was not sent.',
+					},
+				);
 			}
 		}
 		const options: IHttpRequestOptions = {
@@ -158,21 +186,34 @@ export class CampaignClient implements Redactor {
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
 		try {
-			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, options)) as {
+			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
+				this.ctx,
+				CREDENTIAL_TYPE,
+				options,
+			)) as {
 				statusCode: number;
 				headers?: Record<string, unknown>;
 				body: unknown;
 			};
-			return { status: response.statusCode, headers: response.headers, ...(await readBody(response.body, MAX_RESPONSE_BYTES)) };
+			return {
+				status: response.statusCode,
+				headers: response.headers,
+				...(await readBody(response.body, MAX_RESPONSE_BYTES)),
+			};
 		} catch (error) {
 			const networkCode = networkCodeOf(error);
 			if (networkCode === undefined) {
 				// Not a network failure (a cancelled execution, a missing credential): never retried.
-				const message = isObject(error) && typeof error.message === 'string' ? error.message : 'Request failed';
-				throw new NodeApiError(this.ctx.getNode(), { message: this.redact(message) } as JsonObject, {
-					message: this.redact(message),
-					itemIndex: call.itemIndex,
-				});
+				const message =
+					isObject(error) && typeof error.message === 'string' ? error.message : 'Request failed';
+				throw new NodeApiError(
+					this.ctx.getNode(),
+					{ message: this.redact(message) } as JsonObject,
+					{
+						message: this.redact(message),
+						itemIndex: call.itemIndex,
+					},
+				);
 			}
 			return { networkCode };
 		}

@@ -20,20 +20,28 @@ export function baseUrlProblem(raw: unknown): string {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	if (text === '') return 'is empty';
 	const parts = /^([a-z][a-z0-9+.-]*):\/\/([^/?#\\]*)(.*)$/i.exec(text);
-	if (parts === null) return /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^https?:/i.test(text) ? 'must start with https://' : 'is not a valid URL';
+	if (parts === null)
+		return /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^https?:/i.test(text)
+			? 'must start with https://'
+			: 'is not a valid URL';
 	const scheme = parts[1].toLowerCase();
 	const authority = parts[2];
 	const rest = parts[3];
 	if (scheme !== 'https' && scheme !== 'http') return 'must start with https://';
 	if (authority.indexOf('@') >= 0) return 'must not contain a user name or password';
 	if (/[?#]/.test(rest)) return 'must not contain a query (?) or a fragment (#)';
-	const hostPort = /^([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::([0-9]{1,5}))?$/i.exec(authority);
+	const hostPort =
+		/^([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::([0-9]{1,5}))?$/i.exec(
+			authority,
+		);
 	if (hostPort === null || Number(hostPort[2] || '0') > 65535) return 'is not a valid URL';
 	const host = hostPort[1].toLowerCase();
 	if (scheme === 'http' && host !== 'localhost' && host !== '127.0.0.1' && host !== '[::1]')
 		return 'must use https (http is allowed only for localhost)';
-	if (rest.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) return 'must not contain "." or ".." path segments';
-	if (!/^(?:\/(?:[a-z0-9._~!$&'()*+,;=:@-]|%[0-9a-f]{2})*)*$/i.test(rest)) return 'is not a valid URL';
+	if (rest.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment)))
+		return 'must not contain "." or ".." path segments';
+	if (!/^(?:\/(?:[a-z0-9._~!$&'()*+,;=:@-]|%[0-9a-f]{2})*)*$/i.test(rest))
+		return 'is not a valid URL';
 	return '';
 }
 

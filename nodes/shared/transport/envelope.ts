@@ -26,9 +26,12 @@ export function readEnvelope(body: unknown): Envelope | undefined {
 	if (!isObject(body)) return undefined;
 	const code = toCode(body.processCode) ?? toCode(body.resultCode) ?? toCode(body.code);
 	if (code === undefined) return undefined;
-	const messageField = [body.message, body.processMessage, body.resultMessage, body.errorMessage].find(
-		(m) => typeof m === 'string' && m.trim() !== '',
-	) as string | undefined;
+	const messageField = [
+		body.message,
+		body.processMessage,
+		body.resultMessage,
+		body.errorMessage,
+	].find((m) => typeof m === 'string' && m.trim() !== '') as string | undefined;
 	return { code, processValue: body.processValue, message: messageField };
 }
 

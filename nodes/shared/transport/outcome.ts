@@ -69,7 +69,9 @@ export interface Redactor {
  */
 export function resultWords(result: Pick<ApiResult, 'info' | 'serviceMessage'>): string {
 	const { info, serviceMessage } = result;
-	return serviceMessage && serviceMessage !== info.message ? `${info.message} (${serviceMessage})` : info.message;
+	return serviceMessage && serviceMessage !== info.message
+		? `${info.message} (${serviceMessage})`
+		: info.message;
 }
 
 /**
@@ -79,10 +81,24 @@ export function resultWords(result: Pick<ApiResult, 'info' | 'serviceMessage'>):
 const NOT_PROCESSED_CODES = new Set(['-1005']);
 
 /** Network errors after which the request provably never reached the service. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const NEVER_SENT = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EADDRNOTAVAIL',
+]);
 
 /** Socket-level failures that are worth another attempt (anything else is not retried). */
-const NETWORK_CODES = new Set([...NEVER_SENT, 'ECONNRESET', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE', 'EPROTO']);
+const NETWORK_CODES = new Set([
+	...NEVER_SENT,
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EPROTO',
+]);
 
 const NETWORK_WORDS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
@@ -104,7 +120,11 @@ const NETWORK_WORDS: Record<string, string> = {
  */
 export function networkCodeOf(error: unknown): string | undefined {
 	const chain: Array<Record<string, unknown>> = [];
-	for (let current: unknown = error; isObject(current) && chain.length < 6; current = current.cause) {
+	for (
+		let current: unknown = error;
+		isObject(current) && chain.length < 6;
+		current = current.cause
+	) {
 		chain.push(current);
 	}
 	const messages = chain
@@ -123,12 +143,18 @@ export function networkCodeOf(error: unknown): string | undefined {
 }
 
 /** Classifies one attempt of `call`. */
-export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOutcome, attempts: number, redactor: Redactor): ApiResult {
+export function classify(
+	call: Pick<ApiCall, 'safety' | 'envelope'>,
+	raw: RawOutcome,
+	attempts: number,
+	redactor: Redactor,
+): ApiResult {
 	const unsafe = (call.safety ?? 'idempotent') === 'unsafe';
 	if (raw.networkCode !== undefined) return networkOutcome(raw.networkCode, unsafe, attempts);
 	const status = raw.status ?? 0;
 	// Before the body: a redirect is never an answer, whatever it carries.
-	if (status >= 300 && status < 400) return redirectOutcome(status, raw.headers?.location, attempts);
+	if (status >= 300 && status < 400)
+		return redirectOutcome(status, raw.headers?.location, attempts);
 	if (raw.tooLargeBytes !== undefined) return tooLargeOutcome(status, unsafe, attempts);
 	const parsed = parseJson(raw.text);
 	const tooDeep = parsed !== undefined && nestsDeeperThan(parsed, MAX_JSON_DEPTH);
@@ -162,7 +188,10 @@ export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOut
 		const empty = raw.text === undefined || raw.text.trim() === '';
 		// A processCode that is there but is no code (null, "abc", 0.5) says nothing either way.
 		const unreadableCode = isObject(body) && body.processCode !== undefined;
-		if (call.envelope === 'optional' && (empty || (body !== undefined && !unreadableCode && !tooDeep))) {
+		if (
+			call.envelope === 'optional' &&
+			(empty || (body !== undefined && !unreadableCode && !tooDeep))
+		) {
 			// The send's answer is not documented: an empty body or JSON of any shape counts as success.
 			return { ...base, code: '0', info: describeCode('0'), deliveryUnknown: false };
 		}
@@ -175,7 +204,8 @@ export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOut
 					: unreadableCode
 						? `a processCode that is not a code (${(JSON.stringify(body.processCode) ?? '').slice(0, 40)})`
 						: 'JSON without a processCode';
-		const expected = call.envelope === 'optional' ? 'JSON or an empty body' : 'a JSON envelope with processCode';
+		const expected =
+			call.envelope === 'optional' ? 'JSON or an empty body' : 'a JSON envelope with processCode';
 		return {
 			...base,
 			code: `HTTP_${status}`,
@@ -194,7 +224,12 @@ export function classify(call: Pick<ApiCall, 'safety' | 'envelope'>, raw: RawOut
 		};
 	}
 	const maybeDelivered = unsafe && status >= 500;
-	return { ...base, code: `HTTP_${status}`, info: statusInfo(status, maybeDelivered), deliveryUnknown: maybeDelivered };
+	return {
+		...base,
+		code: `HTTP_${status}`,
+		info: statusInfo(status, maybeDelivered),
+		deliveryUnknown: maybeDelivered,
+	};
 }
 
 /**
@@ -239,8 +274,16 @@ function tooLargeOutcome(status: number, unsafe: boolean, attempts: number): Api
 	return {
 		code: 'RESPONSE_TOO_LARGE',
 		info: unsafe
-			? { kind: 'deliveryUnknown', message: `${message}: the message may or may not have been sent`, hint: 'Check in the service before sending again, and check the Base URL in the Campaign API credential.' }
-			: { kind: 'account', message, hint: `No answer of the campaign API comes near ${limit} (a page of 1,000 entries is about 1 MB): check the Base URL in the Campaign API credential.` },
+			? {
+					kind: 'deliveryUnknown',
+					message: `${message}: the message may or may not have been sent`,
+					hint: 'Check in the service before sending again, and check the Base URL in the Campaign API credential.',
+				}
+			: {
+					kind: 'account',
+					message,
+					hint: `No answer of the campaign API comes near ${limit} (a page of 1,000 entries is about 1 MB): check the Base URL in the Campaign API credential.`,
+				},
 		httpStatus: status,
 		processValue: undefined,
 		body: undefined,
@@ -274,14 +317,28 @@ function statusInfo(status: number, maybeDelivered: boolean): CodeInfo {
 		return {
 			kind: maybeDelivered ? 'deliveryUnknown' : 'transient',
 			message: `The service answered HTTP ${status} (${status === 429 ? 'too many requests' : 'server error'}) without a result code`,
-			hint: maybeDelivered ? 'The message may or may not have been sent; check in the service before sending again.' : 'Try again later.',
+			hint: maybeDelivered
+				? 'The message may or may not have been sent; check in the service before sending again.'
+				: 'Try again later.',
 		};
 	}
 	if (status === 401 || status === 403) {
-		return { kind: 'account', message: `The service refused the request (HTTP ${status})`, hint: 'Check the API key in the Campaign API credential.' };
+		return {
+			kind: 'account',
+			message: `The service refused the request (HTTP ${status})`,
+			hint: 'Check the API key in the Campaign API credential.',
+		};
 	}
 	if (status === 404) {
-		return { kind: 'account', message: 'Nothing answers at this address (HTTP 404)', hint: 'Check the Base URL in the Campaign API credential.' };
+		return {
+			kind: 'account',
+			message: 'Nothing answers at this address (HTTP 404)',
+			hint: 'Check the Base URL in the Campaign API credential.',
+		};
 	}
-	return { kind: 'rejected', message: `The service answered HTTP ${status} without a result code`, hint: 'Check the parameters of the node.' };
+	return {
+		kind: 'rejected',
+		message: `The service answered HTTP ${status} without a result code`,
+		hint: 'Check the parameters of the node.',
+	};
 }

@@ -27,9 +27,17 @@ export function retryStep(
 	policy: { safety: Safety; retryUnknownDelivery?: boolean; maxRetries: number },
 	attempt: number,
 ): RetryStep {
-	const repeatable = kind === 'transient' || (kind === 'deliveryUnknown' && (policy.safety === 'idempotent' || policy.retryUnknownDelivery === true));
+	const repeatable =
+		kind === 'transient' ||
+		(kind === 'deliveryUnknown' &&
+			(policy.safety === 'idempotent' || policy.retryUnknownDelivery === true));
 	if (repeatable && attempt <= policy.maxRetries) return 'retry';
-	if (kind === 'account' || kind === 'transient' || (kind === 'deliveryUnknown' && policy.safety === 'idempotent')) return 'throw';
+	if (
+		kind === 'account' ||
+		kind === 'transient' ||
+		(kind === 'deliveryUnknown' && policy.safety === 'idempotent')
+	)
+		return 'throw';
 	return 'return';
 }
 
@@ -42,10 +50,18 @@ export const MAX_BACKOFF_MS = 30000;
  * [0, 1)) so that many clients do not retry in step; at least a Retry-After of whole seconds,
  * and never more than MAX_BACKOFF_MS.
  */
-export function backoffDelay(attempt: number, baseMs: number, retryAfterHeader: unknown, random: number): number {
+export function backoffDelay(
+	attempt: number,
+	baseMs: number,
+	retryAfterHeader: unknown,
+	random: number,
+): number {
 	const exponential = baseMs * 2 ** (attempt - 1);
 	const jittered = exponential * (0.5 + random / 2);
 	const retryAfter = Number(retryAfterHeader);
-	const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.max(jittered, retryAfter * 1000) : jittered;
+	const wait =
+		Number.isFinite(retryAfter) && retryAfter > 0
+			? Math.max(jittered, retryAfter * 1000)
+			: jittered;
 	return Math.min(wait, MAX_BACKOFF_MS);
 }
