@@ -9,7 +9,8 @@ import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { readBody } from './body';
 import type { ApiCall, ApiResult, RawOutcome, Redactor } from './outcome';
-import { MAX_RESPONSE_BYTES, classify, networkCodeOf } from './outcome';
+import { networkCodeOf } from './network';
+import { MAX_RESPONSE_BYTES, classify } from './outcome';
 import { backoffDelay, retryStep } from './retry';
 
 /** How requests are retried and timed out: read from the node's options (shared/options.ts holds the bounds and defaults). */

@@ -2,5 +2,6 @@
 export * from './client';
 export * from './credentials';
 export * from './envelope';
+export * from './network';
 export * from './outcome';
 export * from './retry';

@@ -1,0 +1,85 @@
+/**
+ * Each item of a send, read and checked before the first request: a broken rule becomes a
+ * Failed row with the code the service uses for it, never a request.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { internationalMobile } from '../../shared/phone';
+import { setField } from '../../shared/values';
+
+/** The send's documented length rule (docs/service-rules.md#send, code 7012). */
+const PHONE_LENGTH = 12;
+
+export interface PreparedSend {
+	campaignKey: string;
+	phoneNumber: string;
+	properties: IDataObject;
+}
+
+export type Prepared =
+	| { send: PreparedSend }
+	| { failure: IDataObject & { code: string; message: string } };
+
+function rule(code: string, message: string, fields: IDataObject): Prepared {
+	return { failure: { code, message, ...fields } };
+}
+
+function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string {
+	const mode = ctx.getNodeParameter('variablesInput', i, 'fields') as string;
+	let pairs: Array<[unknown, unknown]>;
+	if (mode === 'json') {
+		let raw = ctx.getNodeParameter('propertiesJson', i, {}) as unknown;
+		if (typeof raw === 'string') {
+			try {
+				raw = raw.trim() === '' ? {} : JSON.parse(raw);
+			} catch {
+				return 'Template Variables (JSON) is not valid JSON';
+			}
+		}
+		if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+			return 'Template Variables (JSON) must be a JSON object of variable name to value';
+		}
+		pairs = Object.entries(raw);
+	} else {
+		const collection = ctx.getNodeParameter('properties.property', i, []) as Array<{
+			key?: unknown;
+			value?: unknown;
+		}>;
+		pairs = collection.map((p) => [p.key, p.value]);
+	}
+	const variables: IDataObject = {};
+	for (const [rawKey, value] of pairs) {
+		const key = typeof rawKey === 'string' ? rawKey.trim() : '';
+		if (key === '') return 'A template variable has an empty key';
+		if (/[\r\n]/.test(key))
+			return `Template variable key "${key.replace(/[\r\n]+/g, ' ')}" contains a line break`;
+		if (Object.prototype.hasOwnProperty.call(variables, key))
+			return `Template variable key "${key}" is given twice; keys must be unique`;
+		setField(variables, key, value); // a key named __proto__ is sent as a key, like every other
+	}
+	return variables;
+}
+
+/** Reads and checks one item's parameters; a broken rule becomes a Failed row, never a request. */
+export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared {
+	const rawKey = ctx.getNodeParameter('campaignKey', i, '') as unknown;
+	const rawPhone = ctx.getNodeParameter('phoneNumber', i, '') as unknown;
+	const campaignKey =
+		typeof rawKey === 'string' || typeof rawKey === 'number' ? String(rawKey).trim() : '';
+	const given =
+		typeof rawPhone === 'string' || typeof rawPhone === 'number' ? String(rawPhone).trim() : '';
+	const fields = { campaignKey, phoneNumber: given };
+	if (campaignKey === '')
+		return rule('7011', 'Campaign Key is empty: set the key of the API-trigger campaign', fields);
+	if (given === '') return rule('7012', 'Phone Number is empty', fields);
+	const phoneNumber = convert ? (internationalMobile(given) ?? given) : given;
+	if (phoneNumber.length !== PHONE_LENGTH) {
+		return rule(
+			'7012',
+			`Phone Number must be exactly ${PHONE_LENGTH} characters (got ${phoneNumber.length}: "${phoneNumber}")${convert ? '' : '; turn on the Convert Phone Numbers option for numbers such as 010-1234-5678'}`,
+			fields,
+		);
+	}
+	const variables = readVariables(ctx, i);
+	if (typeof variables === 'string') return rule('1203', variables, { ...fields, phoneNumber });
+	return { send: { campaignKey, phoneNumber, properties: variables } };
+}
