@@ -5,9 +5,10 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { MEMBER_IDS, PHONES, batchSize, initialMembers, memberItem } from './arbitraries';
+import { batchSize } from './arbitraries';
+import { MEMBER_IDS, PHONES, initialMembers, memberItem } from './arbitraries-members';
 import { outcomesOf, prepareMembers } from './fixtures';
-import { expectedUpsert, memberIdText, memberPhone } from './models';
+import { expectedUpsert, memberIdText, memberPhone } from './models-members';
 import {
 	KEY,
 	SEED,

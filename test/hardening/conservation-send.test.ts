@@ -5,7 +5,7 @@
  * once, none missing, none extra.
  */
 import fc from 'fast-check';
-import { sendItem } from './arbitraries';
+import { sendItem } from './arbitraries-sends';
 import {
 	CAMPAIGN_RULES,
 	SEND_PARAMETERS,
@@ -15,7 +15,7 @@ import {
 	sendInputs,
 	sendJson,
 } from './fixtures';
-import { expectedSends, type SendInput } from './models';
+import { expectedSends, type SendInput } from './models-sends';
 import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, run, tally } from './support';
 import { useSandbox } from '../support';
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import type { FaultKind, LoggedRequest } from '../../sandbox/server';
-import { sendItem } from './arbitraries';
+import { sendItem } from './arbitraries-sends';
 import {
 	CAMPAIGN_RULES,
 	SEND_PARAMETERS,
@@ -15,7 +15,7 @@ import {
 	sendJson,
 } from './fixtures';
 import { credentials } from './faults-support';
-import { expectedSends, type SendInput } from './models';
+import { expectedSends, type SendInput } from './models-sends';
 import {
 	KEY,
 	SEED,

@@ -4,16 +4,11 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import { KEY_FORMATS, SEND_PHONES } from './arbitraries';
-import {
-	cloneStore,
-	type CampaignRule,
-	type MemberV1,
-	type MemberV2,
-	type SendInput,
-	type Store,
-	type Wire,
-} from './models';
+import { KEY_FORMATS } from './arbitraries';
+import { SEND_PHONES } from './arbitraries-sends';
+import { cloneStore, type Store, type Wire } from './models';
+import type { MemberV1, MemberV2 } from './models-members';
+import type { CampaignRule, SendInput } from './models-sends';
 import { pairsOf, type RowRef } from './support';
 
 // ----- custom data -----

@@ -2,15 +2,19 @@
  * Reference models: what the sandbox state must be after a write, computed directly from the
  * inputs by the documented rules (the node's checks before sending, then the service's rules
  * as the sandbox implements them). Each model is meant to be small enough to check by eye.
+ * This file: the rules the models share and the custom data writes and deletes; the member
+ * upserts in models-members.ts, the sends in models-sends.ts.
  */
-import { CONSENTS, DATE_TIMES, KEY_FORMATS, NAMES, PHONES, SEND_PHONES } from './arbitraries';
+import { DATE_TIMES, KEY_FORMATS } from './arbitraries';
 
 export type Wire = string | number;
 export type Store = Map<string, Map<string, Wire>>;
 
-const hasOwn = (obj: object, key: string) => Object.prototype.hasOwnProperty.call(obj, key);
+/** Whether `key` is an own property of `obj` (`__proto__` included). */
+export const hasOwn = (obj: object, key: string) => Object.prototype.hasOwnProperty.call(obj, key);
+/** A control character (C0 or DEL): no member id may hold one. */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+export const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function cloneStore(store: Store): Store {
 	return new Map([...store].map(([id, entries]) => [id, new Map(entries)]));
@@ -46,7 +50,8 @@ export function wireValue(value: unknown): Wire | undefined {
 	return undefined;
 }
 
-function isIsoDate(value: unknown): boolean {
+/** A real calendar date written YYYY-MM-DD. */
+export function isIsoDate(value: unknown): boolean {
 	const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
 	if (!m) return false;
 	const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
@@ -171,213 +176,4 @@ export function expectedDataDelete(
 		}
 	}
 	return { store, refused };
-}
-
-// ----- members -----
-
-export interface MemberV1 {
-	memberId: string;
-	phoneNumber: string;
-	isReceive: boolean;
-	name?: string;
-}
-
-export interface MemberV2 {
-	memberId: string;
-	phoneNumber: string;
-	isReceive: 'true' | 'false';
-	name?: string;
-}
-
-/** A member id, phone or name as text: trimmed text, or a number's text. */
-export function memberText(value: unknown): string | undefined {
-	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return undefined;
-}
-
-/** A member id as every node reads it: trimmed text or a number's text, no control character. */
-export function memberIdText(value: unknown): string | undefined {
-	const id = memberText(value);
-	return id !== undefined && CONTROL.test(id) ? undefined : id;
-}
-
-const RULE_CODES = {
-	v1: { both: '-1006', id: '-1006', phone: '-1007', consent: '-1012', name: '-1013' },
-	v2: { both: 'F00', id: 'F01', phone: 'F02', consent: '-9997', name: 'F03' },
-};
-
-/** The phone the node sends for a PHONES row, or undefined when the node refuses it. */
-export function memberPhone(
-	row: (typeof PHONES)[number],
-	version: 'v1' | 'v2',
-	normalize: boolean,
-): string | undefined {
-	if (normalize) return row.normalized ?? undefined;
-	const asGiven = version === 'v1' ? row.v1 !== 'node' : row.v2;
-	return asGiven ? memberText(row.given) : undefined;
-}
-
-export interface GeneratedMember {
-	json: { memberId?: unknown };
-	phone: number;
-	consent: number;
-	name: number | undefined;
-}
-
-/**
- * upsert: the node refuses rows breaking a documented rule (in the service's order: id, phone,
- * consent, name) with the service's code; the rest go out `batchSize` per request. v1: a row the
- * service refuses (a phone only the service rejects, a hidden rule) fails alone, every other row
- * is stored in input order. v2: in one request, a phone already used by an earlier row is F11.
- * Gives the outcome of each item ('ok' or its code) and the state.
- */
-export function expectedUpsert(
-	version: 'v1' | 'v2',
-	items: GeneratedMember[],
-	normalize: boolean,
-	batchSize: number,
-	hidden: ReadonlyMap<string, number>,
-	initialV1: Map<string, MemberV1>,
-	initialV2: Map<string, MemberV2>,
-) {
-	const codes = RULE_CODES[version];
-	const outcomes: string[] = [];
-	const pending: Array<{
-		index: number;
-		memberId: string;
-		phoneNumber: string;
-		isReceive: boolean;
-		name?: string;
-	}> = [];
-	items.forEach((item, index) => {
-		const id = memberIdText(item.json.memberId);
-		const phone = memberPhone(PHONES[item.phone], version, normalize);
-		const consent = item.consent === -1 ? false : CONSENTS[item.consent].value;
-		const name =
-			item.name === undefined ? { ok: true as const, stored: undefined } : NAMES[item.name];
-		let code: string | undefined;
-		if (id === undefined && phone === undefined) code = codes.both;
-		else if (id === undefined) code = codes.id;
-		else if (phone === undefined) code = codes.phone;
-		else if (consent === undefined) code = codes.consent;
-		else if (!name.ok) code = codes.name;
-		outcomes[index] = code ?? 'ok';
-		if (code === undefined) {
-			pending.push({
-				index,
-				memberId: id as string,
-				phoneNumber: phone as string,
-				isReceive: consent as boolean,
-				...(name.stored !== undefined ? { name: name.stored } : {}),
-			});
-		}
-	});
-	const v1 = new Map(initialV1);
-	const v2 = new Map(initialV2);
-	for (let start = 0; start < pending.length; start += batchSize) {
-		const seen = new Set<string>();
-		for (const row of pending.slice(start, start + batchSize)) {
-			const { index, ...record } = row;
-			if (version === 'v1') {
-				const serviceRefusesPhone = !normalize && PHONES[items[index].phone].v1 === 'service';
-				const hiddenCode = hidden.get(record.memberId);
-				if (serviceRefusesPhone) outcomes[index] = '-1007';
-				else if (hiddenCode !== undefined) outcomes[index] = String(hiddenCode);
-				else v1.set(record.memberId, record);
-				continue;
-			}
-			const digits = record.phoneNumber.replace(/[-\s]/g, '');
-			if (seen.has(digits)) {
-				outcomes[index] = 'F11';
-				continue;
-			}
-			seen.add(digits);
-			v2.set(digits, { ...record, isReceive: record.isReceive ? 'true' : 'false' });
-		}
-	}
-	return { outcomes, v1, v2 };
-}
-
-// ----- sends -----
-
-export interface SendInput {
-	campaign: unknown;
-	phone: number;
-	k1: string;
-	v1: unknown;
-	k2: string;
-	v2: unknown;
-	ref: string;
-}
-
-export interface CampaignRule {
-	templateBlocked?: boolean;
-	required?: string[];
-	dates?: string[];
-}
-
-/**
- * One send per item: the node refuses an empty campaign key (7011), a number that is not 12
- * characters (7012) and unusable template variables (1203); the service then refuses an unknown
- * campaign (7011), a blocked template (7007), a missing required variable (7011) and a date
- * variable that is not YYYY-MM-DD (1204). Gives each item's outcome and the messages sent.
- */
-export function expectedSends(
-	items: SendInput[],
-	convert: boolean,
-	campaigns: Record<string, CampaignRule>,
-) {
-	const outcomes: string[] = [];
-	const sent: Array<{
-		campaignKey: string;
-		phoneNumber: string;
-		properties: Record<string, unknown>;
-	}> = [];
-	items.forEach((item, index) => {
-		const campaignKey =
-			typeof item.campaign === 'string' || typeof item.campaign === 'number'
-				? String(item.campaign).trim()
-				: '';
-		const table = SEND_PHONES[item.phone];
-		const phoneNumber = convert ? table.converted : table.asIs;
-		if (campaignKey === '') return void (outcomes[index] = '7011');
-		if (phoneNumber === null) return void (outcomes[index] = '7012');
-		const properties: Record<string, unknown> = {};
-		for (const [rawKey, value] of [
-			['ref', item.ref],
-			[item.k1, item.v1],
-			[item.k2, item.v2],
-		] as Array<[string, unknown]>) {
-			const key = rawKey.trim();
-			if (key === '' || /[\r\n]/.test(key) || hasOwn(properties, key))
-				return void (outcomes[index] = '1203');
-			Object.defineProperty(properties, key, {
-				value,
-				enumerable: true,
-				configurable: true,
-				writable: true,
-			});
-		}
-		const rule = hasOwn(campaigns, campaignKey) ? campaigns[campaignKey] : undefined;
-		const missing = (v: unknown) =>
-			v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-		if (!rule) return void (outcomes[index] = '7011');
-		if (rule.templateBlocked) return void (outcomes[index] = '7007');
-		if ((rule.required ?? []).some((name) => missing(properties[name])))
-			return void (outcomes[index] = '7011');
-		if (
-			(rule.dates ?? []).some(
-				(name) =>
-					properties[name] !== undefined &&
-					properties[name] !== null &&
-					!isIsoDate(properties[name]),
-			)
-		) {
-			return void (outcomes[index] = '1204');
-		}
-		outcomes[index] = 'ok';
-		sent.push({ campaignKey, phoneNumber, properties });
-	});
-	return { outcomes, sent };
 }
