@@ -14,7 +14,7 @@ module.exports = {
 	...base,
 	testMatch: [
 		'<rootDir>/test/{customData,members,transport,credentials,engine}/**/*.test.ts',
-		'<rootDir>/test/alimtalk/{send,pool}.test.ts',
+		'<rootDir>/test/alimtalk/{send,send-*,pool}.test.ts',
 	],
 	setupFiles: [...base.setupFiles, '<rootDir>/test/support/from-sources.js'],
 };

@@ -3,30 +3,18 @@
  * across executions"), through the in-process engine and the faithful store: sent before,
  * unconfirmed, still in flight elsewhere (waited for), released, and a store that fails.
  */
-import type { IDataObject } from 'n8n-workflow';
 import { longestSendMs, markersOf } from '../../nodes/CampaignAlimtalk/dedup/markers';
 import { ProcessedDataStore } from '../support/dedup-store';
 import { delay } from '../support/node';
-import { dedupFixture, jsonOf, phone, runSend } from './dedup-support';
+import { WF, dedupFixture, jsonOf, order, phone, sendsOf } from './dedup-support';
 
-const WF = 'test-workflow';
 const NODE_ROW = { workflow: { id: WF }, node: { id: 'node-under-test' } } as never;
 // One attempt of at most 1 s: a send can take at most longestSendMs of these settings.
 const KEY = { deduplicationKey: '={{ $json.orderId }}', timeoutMs: 1000, maxRetries: 0 };
 const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
 
 const fx = dedupFixture();
-
-const order = (n: number, extra: IDataObject = {}) => ({
-	orderId: `order-${n}`,
-	campaign: 'WELCOME',
-	phone: phone(n),
-	name: `Kim ${n}`,
-	...extra,
-});
-const send = async (input: IDataObject[], options: IDataObject = KEY) =>
-	await runSend({ input, options, credentials: { baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey } });
-const sentPhones = () => fx.sb.state.sent.map((m) => m.phoneNumber).sort();
+const { send, sentPhones } = sendsOf(fx, KEY);
 
 /** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its windows). */
 async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {

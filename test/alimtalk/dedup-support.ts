@@ -14,6 +14,9 @@ import {
 import { path, ROOT } from '../support/node';
 import { installStore, type ProcessedDataStore } from '../support/dedup-store';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
+import { phone } from './send-support';
+
+export { phone } from './send-support';
 
 export const ALIMTALK_TYPE = `${PACKAGE_NAME}.campaignAlimtalk`;
 
@@ -32,7 +35,20 @@ export function alimtalkCopy(): INodeType {
 	return node as INodeType;
 }
 
-export const phone = (i: number) => `8210${String(10000000 + i).slice(-8)}`;
+/** The workflow id the engine harness runs every workflow under (support/engine.ts). */
+export const WF = 'test-workflow';
+
+/** The Deduplication Key of the behaviour suites: each item's order id. */
+export const KEY = { deduplicationKey: '={{ $json.orderId }}' };
+
+/** Order event n: its id `order-n` (the key), the campaign WELCOME and a phone of its own. */
+export const order = (n: number, extra: IDataObject = {}) => ({
+	orderId: `order-${n}`,
+	campaign: 'WELCOME',
+	phone: phone(n),
+	name: `Kim ${n}`,
+	...extra,
+});
 
 export interface SendSpec {
 	input: IDataObject[];
@@ -110,6 +126,22 @@ export async function inFlight<T>(limit: number, tasks: Array<() => Promise<T>>)
 }
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
+
+/**
+ * A suite's sends on its fixture: `send` runs `input` with `options` (default `key`) and the
+ * sandbox's credential (`good`) unless given another; `sentPhones` is what the sandbox sent to,
+ * sorted.
+ */
+export function sendsOf(fx: { sb: Sandbox }, key: IDataObject) {
+	const good = () => ({ baseUrl: fx.sb.baseUrl, apiKey: fx.sb.apiKey });
+	const send = async (
+		input: IDataObject[],
+		options: IDataObject = key,
+		credentials: IDataObject = good(),
+	) => await runSend({ input, options, credentials });
+	const sentPhones = () => fx.sb.state.sent.map((m) => m.phoneNumber).sort();
+	return { good, send, sentPhones };
+}
 
 /**
  * The sandbox and the faithful store for a test file: started once, emptied before each test,

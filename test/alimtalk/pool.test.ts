@@ -1,7 +1,7 @@
 /**
  * The send's pool (nodes/CampaignAlimtalk/helpers/pool.ts), on its own and on a fake clock:
  * each sender waits Pause Between Requests after a request before its next one, never after its
- * last. The send through the engine is in send.test.ts.
+ * last. The send's requests in flight through the engine are in send-concurrency.test.ts.
  */
 import { runOrdered } from '../../nodes/CampaignAlimtalk/helpers/pool';
 

@@ -45,6 +45,10 @@ export function fill(
 	}
 }
 
+/** An entry item of a read (custom data key mode) by its member and key, to find one repeated. */
+export const entryId = (json: { memberId?: unknown; key?: unknown }) =>
+	`${String(json.memberId)}/${String(json.key)}`;
+
 export type PageServer = ScriptedServer;
 
 /**
