@@ -4,13 +4,7 @@
  * package's modules (as in a second n8n worker): copies share the store and nothing else.
  */
 import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
-import {
-	NODE_NAME,
-	PACKAGE_NAME,
-	SOURCE_TYPE,
-	runWorkflow,
-	type RunResult,
-} from '../support/engine';
+import { NODE_NAME, PACKAGE_NAME, sourceOf, runWorkflow, type RunResult } from '../support/engine';
 import { path, ROOT } from '../support/node';
 import { installStore, type ProcessedDataStore } from '../support/dedup-store';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
@@ -88,15 +82,10 @@ const sendNode = (
 export async function runSend(
 	spec: SendSpec,
 ): Promise<RunResult & { out: INodeExecutionData[][] }> {
-	const source: INode = {
-		id: 'source',
-		name: 'Source',
-		type: SOURCE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(spec.input) },
-	};
-	const nodes = [source, sendNode(NODE_NAME, 'node-under-test', spec.options ?? {}, spec.onError)];
+	const nodes = [
+		sourceOf(spec.input),
+		sendNode(NODE_NAME, 'node-under-test', spec.options ?? {}, spec.onError),
+	];
 	const targets = [{ node: NODE_NAME, type: 'main' as const, index: 0 }];
 	for (const [name, options] of Object.entries(spec.more ?? {})) {
 		nodes.push(sendNode(name, `node-${name}`, options));

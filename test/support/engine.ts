@@ -191,20 +191,24 @@ export async function runNode(
 		maxTries: options.maxTries,
 		waitBetweenTries: options.waitBetweenTries,
 	};
-	const source: INode = {
-		id: 'source',
-		name: 'Source',
-		type: SOURCE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(options.input) },
-	};
 	const result = await runWorkflow({
-		nodes: [source, node],
+		nodes: [sourceOf(options.input), node],
 		connections: { Source: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 		credentials: options.credentials ? { campaignApi: options.credentials } : {},
 		timezone: options.timezone,
 		extraTypes: options.extraTypes,
 	});
 	return { ...result, out: result.outputs(NODE_NAME) };
+}
+
+/** The node named Source that emits `input` as its items (the start of every test workflow). */
+export function sourceOf(input: unknown): INode {
+	return {
+		id: 'source',
+		name: 'Source',
+		type: SOURCE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(input) },
+	};
 }
