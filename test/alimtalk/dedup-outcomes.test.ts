@@ -206,4 +206,22 @@ describe('what a redelivered event is answered', () => {
 		]);
 		expect(fx.store.keys(WF, 'n:node-under-test')).toEqual([]);
 	});
+
+	it('a round cut short between its two store calls (the process killed) never makes a message read as sent', async () => {
+		const real = fx.store.removeProcessed.bind(fx.store);
+		fx.store.removeProcessed = async () => {
+			throw new Error('the process died here'); // the record call landed, the remove call never ran
+		};
+		try {
+			const { error } = await send([order(1)]);
+			expect(error?.message).toMatch(/deduplication store failed/);
+		} finally {
+			fx.store.removeProcessed = real;
+		}
+		expect(fx.sb.state.sent).toHaveLength(0);
+		const { out } = await send([order(1)]);
+		expect(out[0]).toEqual([]);
+		expect(jsonOf(out[1])).toEqual([expect.objectContaining({ deliveryUnknown: true, deduplicationKey: 'order-1' })]);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
 });

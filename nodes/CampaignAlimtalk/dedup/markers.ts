@@ -85,10 +85,14 @@ export function claimed(markers: KeyMarkers): string[] {
 /** What the store said of a key, from the values its record call found new. */
 export type Verdict = 'send' | 'sent' | 'inFlight' | 'unconfirmed';
 
+/**
+ * A claim wins over `sent`: a round cut short between its record call and its remove call (the
+ * process killed) leaves the `sent` probe beside a claim, and such a message must read as
+ * unconfirmed, never as sent. A confirmed send has `sent` and no claim.
+ */
 export function verdictOf(markers: KeyMarkers, isNew: (value: string) => boolean): Verdict {
-	if (!isNew(markers.sent)) return 'sent';
-	if (isNew(markers.claim)) return 'send';
-	return isNew(markers.now) ? 'unconfirmed' : 'inFlight';
+	if (!isNew(markers.claim)) return isNew(markers.now) ? 'unconfirmed' : 'inFlight';
+	return isNew(markers.sent) ? 'send' : 'sent';
 }
 
 /** The values a record call adds for a key. */
