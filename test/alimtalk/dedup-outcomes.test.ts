@@ -221,7 +221,9 @@ describe('what a redelivered event is answered', () => {
 		expect(fx.sb.state.sent).toHaveLength(0);
 		const { out } = await send([order(1)]);
 		expect(out[0]).toEqual([]);
-		expect(jsonOf(out[1])).toEqual([expect.objectContaining({ deliveryUnknown: true, deduplicationKey: 'order-1' })]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ deliveryUnknown: true, deduplicationKey: 'order-1' }),
+		]);
 		expect(fx.sb.state.sent).toHaveLength(0);
 	});
 });
