@@ -13,7 +13,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const rt = require('../runtime/index.js');
-const { spawnService, tempDir, waitForPort } = require('./process.js');
+const { spawnService, tempDir, waitForPort } = require('./process-groups.js');
 
 const VERDACCIO_VERSION = '6.10.4';
 
