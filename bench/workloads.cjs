@@ -25,6 +25,8 @@
  *   'noSlower' (the package's node time no longer than the alternative's).
  */
 'use strict';
+const { sendWorkloads } = require('./workloads-send.cjs');
+const { queueWorkloads } = require('./workloads-queue.cjs');
 
 /**
  * The table for the run's settings: `scaled(n)` (the --scale factor), `full` (--full: the full
@@ -37,23 +39,7 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 	const N_PACED = scaled(500);
 	const N_READ = scaled(200000);
 	const N_MEMBERS = scaled(100000);
-	const N_SEND = scaled(10000);
-	// Sends take requests x latency / concurrency: 10,000 at concurrency 1 is 500 s alone. By
-	// default the lower concurrencies send fewer items (15 s each at 50 ms), concurrency 20 the
-	// full 10,000; --full sends 10,000 at every concurrency.
-	const sendItems = (concurrency) =>
-		full || concurrency >= 20 ? N_SEND : scaled(300 * concurrency);
 	const bulk = (n) => Math.ceil(n / 1000);
-	const N_SEND_REFERENCE = scaled(4000);
-	const sendAt20 = {
-		shape: 'send',
-		items: N_SEND_REFERENCE,
-		requests: N_SEND_REFERENCE,
-		latency: sendLatency,
-		concurrency: 20,
-		warmupItems: 40,
-		verify: 'sent',
-	};
 
 	// 1. custom data create, 5 keys a member
 	const createNoop = {
@@ -213,84 +199,17 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		verify: 'members',
 	};
 
-	// 4. Alimtalk sends at the send latency
-	const sendNoop = {
-		id: 'send.noop.10k',
-		group: 'send',
-		kind: 'baseline',
-		label: 'No Operation',
-		steps: 'noop',
-		shape: 'send',
-		items: N_SEND,
-	};
-	const sendMinimal = {
-		id: 'send.minimal.c20',
-		group: 'send',
-		kind: 'reference',
-		label: "Minimal node: the same sends through n8n's request helper, no checks, concurrency 20",
-		steps: 'minimalSend',
-		params: { concurrency: 20 },
-		...sendAt20,
-	};
-	const sends = [1, 5, 20].map((concurrency) => ({
-		id: `send.package.c${concurrency}`,
-		group: 'send',
-		kind: 'package',
-		label: `Campaign Alimtalk: send, concurrency ${concurrency}`,
-		steps: 'send',
-		shape: 'send',
-		items: sendItems(concurrency),
-		requests: sendItems(concurrency),
-		latency: sendLatency,
-		concurrency,
-		params: { concurrency },
-		warmupItems: Math.min(sendItems(concurrency), concurrency * 4),
-		baseline: sendNoop,
-		minimal: concurrency === 20 ? sendMinimal : undefined,
-		verify: 'sent',
-		// --full: the lower concurrencies send the full 10,000 items once.
-		runs: full && concurrency < 20 ? 1 : runs,
-	}));
-	// The same sends with a Deduplication Key (keys in the test store of test/support/dedup-store.ts,
-	// which behaves like n8n's: every database step 0 to 2 ms), in the same run as the ones without.
-	const dedupSends = [5, 20].map((concurrency, i) => ({
-		...sends[i + 1],
-		id: `send.dedup.c${concurrency}`,
-		label: `Campaign Alimtalk: send with a Deduplication Key, concurrency ${concurrency}`,
-		params: { concurrency, deduplicationKey: '={{ $json.phone }}' },
-		minimal: undefined,
-		comparisonOnly: true,
-		compare: { with: [sends[i + 1]], rule: 'info' },
-	}));
-	const readParameters = {
-		id: 'send.read-parameters.10k',
-		group: 'send',
-		kind: 'reference',
-		label: "n8n reading the send node's parameters (expressions), no requests",
-		steps: 'readSendParameters',
-		shape: 'send',
-		items: N_SEND,
-		warmupItems: 200,
-	};
-	const rawHttp = {
-		id: 'send.raw-http.c20',
-		group: 'send',
-		kind: 'reference',
-		label: "Node's http client, no n8n, concurrency 20 (the sandbox's ceiling)",
-		steps: 'rawHttpSend',
-		params: { concurrency: 20 },
-		...sendAt20,
-	};
-	const batched = {
-		id: 'send.http-batched.c20',
-		group: 'send',
-		kind: 'alternative',
-		label: 'HTTP Request, batching 20 items / 50 ms',
-		steps: 'httpSendBatched',
-		params: { batchSize: 20, batchInterval: sendLatency },
-		...sendAt20,
-		compare: { with: [sends[2]], rule: 'info' },
-	};
+	// 4. Alimtalk sends at the send latency (workloads-send.cjs)
+	const { sendNoop, sends, dedupSends, readParameters, rawHttp, sendMinimal, batched } =
+		sendWorkloads({ scaled, full, latency, sendLatency, runs });
+
+	// 6. n8n queue mode (workloads-queue.cjs)
+	const { queueSend1, queueSend2, queueDedup, singleSync, queueSync } = queueWorkloads({
+		scaled,
+		latency,
+		sendLatency,
+		bulk,
+	});
 
 	// 5. through the n8n command line: the same 5,000-member create, as the package and as Code + HTTP Request
 	const cliCreate = {
@@ -317,66 +236,6 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		requests: bulk(N_COMPARE),
 		verify: 'custom',
 		compare: { with: [cliCreate], rule: 'noSlower' },
-	};
-
-	// 6. n8n queue mode (bench/queue.mjs): webhook-triggered sends with one worker and with two,
-	// and the 50,000-row sync in queue mode next to one n8n process. Two runs each (a 50,000-row
-	// sync is about a minute a run).
-	const N_QUEUE_EVENTS = scaled(1000);
-	const N_QUEUE_SYNC = scaled(50000);
-	const queueSend1 = {
-		id: 'queue.webhook-send.1-worker',
-		group: 'queue',
-		kind: 'queue',
-		queue: { workers: 1 },
-		label: 'Webhook-triggered Alimtalk sends, 1 worker',
-		steps: 'webhookSend',
-		items: N_QUEUE_EVENTS,
-		requests: N_QUEUE_EVENTS,
-		latency: sendLatency,
-		runs: 2,
-	};
-	const queueSend2 = {
-		...queueSend1,
-		id: 'queue.webhook-send.2-workers',
-		queue: { workers: 2 },
-		label: 'Webhook-triggered Alimtalk sends, 2 workers',
-		compare: { with: queueSend1.id, label: 'Two workers against one (events a second)' },
-	};
-	// The same sends with a Deduplication Key, its record holding 10,000 and 100,000 keys
-	// (n8n rewrites the whole record on every call: about 27 bytes a key).
-	const queueDedup = [10000, 100000].map((keys) => ({
-		...queueSend2,
-		id: `queue.webhook-send.dedup-${keys / 1000}k`,
-		label: `Webhook-triggered Alimtalk sends with a Deduplication Key, ${keys / 1000},000 keys recorded, 2 workers`,
-		path: `bench-dedup-${keys / 1000}k`,
-		dedup: { history: Math.min(100000, keys + N_QUEUE_EVENTS), prefill: keys },
-		compare: {
-			with: queueSend2.id,
-			label: `The key with ${keys / 1000},000 keys recorded against none (events a second; below 1 is slower)`,
-		},
-	}));
-	const singleSync = {
-		id: 'queue.sync.single-process',
-		group: 'queue',
-		kind: 'queue',
-		queue: { workers: 0, mode: 'regular' },
-		label: `Custom data sync, ${N_QUEUE_SYNC} rows, one n8n process (no queue)`,
-		steps: 'sync',
-		items: N_QUEUE_SYNC,
-		requests: bulk(N_QUEUE_SYNC),
-		latency,
-		runs: 2,
-	};
-	const queueSync = {
-		...singleSync,
-		id: 'queue.sync.queue-mode',
-		queue: { workers: 2 },
-		label: `Custom data sync, ${N_QUEUE_SYNC} rows, queue mode (on a worker)`,
-		compare: {
-			with: singleSync.id,
-			label: 'Queue mode against one process (sync wall time; above 1 is faster)',
-		},
 	};
 
 	const list = [
