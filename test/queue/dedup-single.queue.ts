@@ -17,6 +17,7 @@ import {
 	killRoundVerdict,
 	pairs,
 	ROUND_EVENTS,
+	roundFigures,
 	tally,
 	webhookReady,
 } from './dedup-support';
@@ -237,13 +238,7 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 		await deliver(round, bodies);
 		await deliver(round, bodies);
 		const result = tally(sb, round.name, bodies);
-		figures.redelivery = {
-			events: bodies.length,
-			deliveries: bodies.length * 2,
-			sent: result.sent,
-			missing: result.missing.length,
-			doubled: result.doubled.length,
-		};
+		figures.redelivery = roundFigures(bodies.length, bodies.length * 2, result);
 		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({
 			sent: ROUND_EVENTS,
 			missing: [],
@@ -256,13 +251,7 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 		const bodies = events('single-copy');
 		await deliver(round, pairs(bodies));
 		const result = tally(sb, round.name, bodies);
-		figures.concurrentCopies = {
-			events: bodies.length,
-			deliveries: bodies.length * 2,
-			sent: result.sent,
-			missing: result.missing.length,
-			doubled: result.doubled.length,
-		};
+		figures.concurrentCopies = roundFigures(bodies.length, bodies.length * 2, result);
 		expect(result.missing).toEqual([]);
 		expect(result.doubled).toEqual([]);
 	});

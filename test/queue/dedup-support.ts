@@ -61,6 +61,12 @@ export function tally(sandbox: Sandbox, campaignKey: string, bodies: Array<{ eve
 	return { sent, missing, doubled };
 }
 
+/** The figures of a round as the figures file records them. */
+export function roundFigures(events: number, deliveries: number, result: ReturnType<typeof tally>) {
+	const { sent, missing, doubled } = result;
+	return { events, deliveries, sent, missing: missing.length, doubled: doubled.length };
+}
+
 /** Bodies in pairs: each event twice, one right after the other (both in flight together). */
 export const pairs = <T>(bodies: T[]): T[] => bodies.flatMap((b) => [b, b]);
 

@@ -186,6 +186,11 @@ export class DedupSession {
 		}
 	}
 
+	/** Item `i`'s Deduplication Key, if it has one. */
+	keyOf(i: number): string | undefined {
+		return this.keys.get(i);
+	}
+
 	/** The earlier item of this execution with the same key, if any. */
 	repeatOf(i: number): number | undefined {
 		return this.repeats.get(i);
@@ -202,10 +207,12 @@ export class DedupSession {
 		const verdict = this.verdicts.get(i);
 		if (verdict !== 'unconfirmed' && verdict !== 'inProgress') return undefined;
 		const startedAt = this.claimedAt.get(i);
+		const start = startedAt === undefined ? undefined : new Date(startedAt).toISOString();
+		const end = startedAt === undefined ? undefined : new Date(startedAt + 3600000).toISOString();
 		const when =
-			startedAt === undefined
+			start === undefined || end === undefined
 				? `more than ${HOURS_BACK} hours ago`
-				: `between ${new Date(startedAt).toISOString().slice(11, 16)} and ${new Date(startedAt + 3600000).toISOString().slice(11, 16)} UTC on ${new Date(startedAt).toISOString().slice(0, 10)}`;
+				: `between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`;
 		const message =
 			verdict === 'unconfirmed'
 				? `Not sent: an earlier send of this message (same Deduplication Key), started ${when}, never got the service's answer recorded, so it may or may not have been delivered (the service did not answer, or n8n stopped during that send)`
@@ -216,9 +223,7 @@ export class DedupSession {
 			deliveryUnknown: true,
 			deduplicationKey: this.keys.get(i) as string,
 			deduplicationKeyKept: true,
-			...(verdict === 'unconfirmed' && startedAt !== undefined
-				? { earlierSendStartedAt: new Date(startedAt).toISOString() }
-				: {}),
+			...(verdict === 'unconfirmed' && start !== undefined ? { earlierSendStartedAt: start } : {}),
 			hint: 'Check in the service whether the customer received it. To send it anyway, give it a new Deduplication Key (for example add "-resend" to the expression).',
 		};
 	}

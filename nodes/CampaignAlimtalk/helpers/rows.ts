@@ -9,8 +9,13 @@ import { resultWords } from '../../shared/transport';
 export type Row = { ok: IDataObject } | { fail: IDataObject & { code: string; message: string } };
 
 /** What a repeat of item `first` (same Deduplication Key, same execution) reports: that item's fate. */
-export function repeatRow(first: Row, firstIndex: number, base: IDataObject, key: unknown): Row {
-	const fields = { ...base, deduplicationKey: key as string, duplicateOfItem: firstIndex };
+export function repeatRow(
+	first: Row,
+	firstIndex: number,
+	base: IDataObject,
+	key: string | undefined,
+): Row {
+	const fields = { ...base, deduplicationKey: key ?? null, duplicateOfItem: firstIndex };
 	if ('ok' in first) return { ok: { ...base, status: 'skipped', duplicate: true, ...fields } };
 	const { code, message, deliveryUnknown } = first.fail;
 	return {

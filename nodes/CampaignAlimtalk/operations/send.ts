@@ -259,14 +259,7 @@ export async function execute(
 		const { campaignKey, phoneNumber } = entry.send;
 		const first = dedup?.repeatOf(i);
 		if (first !== undefined) {
-			rows.push(
-				repeatRow(
-					rows[first],
-					first,
-					{ campaignKey, phoneNumber },
-					dedup?.failureFields(i).deduplicationKey,
-				),
-			);
+			rows.push(repeatRow(rows[first], first, { campaignKey, phoneNumber }, dedup?.keyOf(i)));
 			return;
 		}
 		const duplicate = dedup?.duplicateFields(i);
