@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { asNodeError, failedCallOutputs } from '../shared/errors';
+import { runNode } from '../shared/run';
 import { WRITE_OUTPUTS } from '../shared/outputs';
 import { OPERATIONS } from './operations';
 import { route } from './router';
@@ -47,11 +47,6 @@ export class CampaignAlimtalk implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		try {
-			return await route.call(this, this.getInputData());
-		} catch (error) {
-			if (this.continueOnFail()) return failedCallOutputs(this, error);
-			throw asNodeError(this.getNode(), error);
-		}
+		return await runNode(this, async (items) => await route.call(this, items));
 	}
 }

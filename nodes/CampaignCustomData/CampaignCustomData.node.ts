@@ -9,7 +9,7 @@ import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/descripti
 import { CUSTOM_DATA } from '../CampaignData/helpers/dialect';
 import { ONE_OUTPUT } from '../CampaignData/operations';
 import { route } from '../CampaignData/router';
-import { asNodeError, failedCallOutputs } from '../shared/errors';
+import { runNode } from '../shared/run';
 
 /** Custom data v2 (`/v2/custom`): per-member key/value attributes with registered keys. */
 export class CampaignCustomData implements INodeType {
@@ -31,11 +31,10 @@ export class CampaignCustomData implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		try {
-			return await route.call(this, this.getInputData(), CUSTOM_DATA);
-		} catch (error) {
-			if (this.continueOnFail()) return failedCallOutputs(this, error, ONE_OUTPUT);
-			throw asNodeError(this.getNode(), error);
-		}
+		return await runNode(
+			this,
+			async (items) => await route.call(this, items, CUSTOM_DATA),
+			ONE_OUTPUT,
+		);
 	}
 }

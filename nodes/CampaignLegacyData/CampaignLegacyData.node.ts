@@ -9,7 +9,7 @@ import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/descripti
 import { LEGACY_DATA } from '../CampaignData/helpers/dialect';
 import { ONE_OUTPUT } from '../CampaignData/operations';
 import { route } from '../CampaignData/router';
-import { asNodeError, failedCallOutputs } from '../shared/errors';
+import { runNode } from '../shared/run';
 
 /** Legacy custom data v1 (`/v1/legacy`): the same per-member key/value attributes under the older API. */
 export class CampaignLegacyData implements INodeType {
@@ -31,11 +31,10 @@ export class CampaignLegacyData implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		try {
-			return await route.call(this, this.getInputData(), LEGACY_DATA);
-		} catch (error) {
-			if (this.continueOnFail()) return failedCallOutputs(this, error, ONE_OUTPUT);
-			throw asNodeError(this.getNode(), error);
-		}
+		return await runNode(
+			this,
+			async (items) => await route.call(this, items, LEGACY_DATA),
+			ONE_OUTPUT,
+		);
 	}
 }

@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { asNodeError, failedCallOutputs } from '../shared/errors';
+import { runNode } from '../shared/run';
 import { outputsByOperation } from '../shared/outputs';
 import { ONE_OUTPUT, OPERATIONS } from './operations';
 import { route } from './router';
@@ -74,11 +74,6 @@ export class CampaignMembers implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		try {
-			return await route.call(this, this.getInputData());
-		} catch (error) {
-			if (this.continueOnFail()) return failedCallOutputs(this, error, ONE_OUTPUT);
-			throw asNodeError(this.getNode(), error);
-		}
+		return await runNode(this, async (items) => await route.call(this, items), ONE_OUTPUT);
 	}
 }

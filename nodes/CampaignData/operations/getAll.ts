@@ -2,6 +2,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { MIN_LIMIT, wholeNumber } from '../../shared/options';
+import { isToolCall, TOOL_READ_LIMIT } from '../../shared/tool';
 import type { DataDialect } from '../helpers/dialect';
 import { readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
@@ -31,23 +32,32 @@ export const description = (): INodeProperties[] =>
 		readOptionsField,
 	]);
 
-/** Each item reads every member's entries, up to its Limit unless Return All is on. */
+/**
+ * Each item reads every member's entries, up to its Limit unless Return All is on. As an AI-agent
+ * tool it stops one entry past what a model is shown, enough to say that more exist.
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
 ): Promise<INodeExecutionData[][]> {
+	const toolLimit = isToolCall(this) ? TOOL_READ_LIMIT + 1 : Infinity;
 	return await readEntries.call(this, items, dialect, (i) => {
-		if (this.getNodeParameter('returnAll', i, false) === true) return {};
+		if (this.getNodeParameter('returnAll', i, false) === true) {
+			return toolLimit === Infinity ? {} : { limit: toolLimit };
+		}
 		return {
-			limit: wholeNumber(
-				this,
-				this.getNodeParameter('limit', i, DEFAULT_LIMIT),
-				'Limit',
-				MIN_LIMIT,
-				Infinity,
-				DEFAULT_LIMIT,
-				i,
+			limit: Math.min(
+				toolLimit,
+				wholeNumber(
+					this,
+					this.getNodeParameter('limit', i, DEFAULT_LIMIT),
+					'Limit',
+					MIN_LIMIT,
+					Infinity,
+					DEFAULT_LIMIT,
+					i,
+				),
 			),
 		};
 	});
