@@ -32,14 +32,17 @@ function firstIndex(item: INodeExecutionData): number {
 	return typeof paired === 'object' && paired !== null ? paired.item : 0;
 }
 
-function successAnswer(json: IDataObject): IDataObject {
+function successAnswer(item: IDataObject): IDataObject {
+	// The service's raw answer says nothing a model needs once the outcome is stated.
+	const json = { ...item };
+	delete json.response;
 	const outcome = json.duplicate === true ? 'duplicate' : json.status === 'sent' ? 'sent' : 'done';
 	const message =
 		outcome === 'duplicate'
 			? 'Not sent again: a message with this Deduplication Key was already sent.'
 			: outcome === 'sent'
 				? 'The message was sent.'
-				: 'Done.';
+				: 'Done: the service accepted it.';
 	return { outcome, message, ...json };
 }
 
@@ -95,8 +98,10 @@ export function toolErrorAnswer(error: unknown, inputCount: number): INodeExecut
 		...(code !== undefined ? { code: String(code) } : {}),
 		message: err.message ?? 'Unknown error',
 		...(err.description ? { details: err.description } : {}),
-		...whatToDo(code === undefined ? undefined : String(code)),
 	};
+	const hint = whatToDo(code === undefined ? undefined : String(code));
+	if (hint.whatToDo && !err.description?.includes(hint.whatToDo as string))
+		Object.assign(json, hint);
 	const pairedItem = Array.from({ length: Math.max(inputCount, 1) }, (_, item) => ({ item }));
 	return [[{ json, pairedItem: pairedItem.length === 1 ? pairedItem[0] : pairedItem }]];
 }

@@ -1,0 +1,203 @@
+/**
+ * Workflows with the package's nodes as AI-agent tools, built as the editor saves them
+ * (`settings.executionOrder: "v1"`): a Manual Trigger, n8n's AI Agent (3.1 or 2.2) with the OpenAI
+ * Chat Model (typeVersion 1.2, whose credential's Base URL points at the scripted model of
+ * test/support/model-server.ts), and the tools (`<node type>Tool`, parameters filled with
+ * `$fromAI()` as the README's section "Using the nodes from an AI Agent or an MCP client" shows).
+ */
+import * as rt from '../../scripts/runtime';
+import { TYPE_PREFIX, type Json } from './n8n-support';
+
+export const OPENAI_CREDENTIAL = { id: 'e2eScriptedModel', name: 'Scripted model' };
+export const EXPIRED_CREDENTIAL = { id: 'campaignExpired1', name: 'Campaign expired account' };
+const SANDBOX = { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name };
+
+export interface ToolNode {
+	name: string;
+	/** The package's node type without prefix, e.g. `campaignAlimtalk`. */
+	type: string;
+	parameters: Json;
+	credential?: { id: string; name: string };
+}
+
+/** The tools the agent tests use: every node and operation the issue names. */
+export const TOOLS: ToolNode[] = [
+	{
+		name: 'Send Alimtalk',
+		type: 'campaignAlimtalk',
+		parameters: {
+			operation: 'send',
+			campaignKey: 'DEMO-WELCOME',
+			phoneNumber:
+				"={{ $fromAI('phoneNumber', 'Recipient mobile number, 12 digits such as 821012345678', 'string') }}",
+			variablesInput: 'json',
+			propertiesJson:
+				"={{ $fromAI('templateVariables', 'Template variables as a JSON object: name and coupon', 'json') }}",
+			options: {
+				deduplicationKey:
+					"=order-{{ $fromAI('orderId', 'The order the message is about', 'string') }}",
+			},
+		},
+	},
+	{
+		name: 'Find Member',
+		type: 'campaignMembers',
+		parameters: {
+			apiVersion: 'v2',
+			operation: 'get',
+			memberId: "={{ $fromAI('memberId', 'The member ID in the CRM', 'string') }}",
+		},
+	},
+	{
+		name: 'Read Custom Data',
+		type: 'campaignCustomData',
+		parameters: {
+			operation: 'get',
+			memberId: "={{ $fromAI('memberId', 'The member ID in the CRM', 'string') }}",
+		},
+	},
+	{
+		name: 'Save Custom Data',
+		type: 'campaignCustomData',
+		parameters: {
+			operation: 'create',
+			mappingMode: 'defineBelow',
+			memberId: "={{ $fromAI('memberId', 'The member ID in the CRM', 'string') }}",
+			entries: {
+				entry: [
+					{
+						key: "={{ $fromAI('key', 'A registered custom data key, e.g. points', 'string') }}",
+						value: "={{ $fromAI('value', 'The value to store', 'string') }}",
+					},
+				],
+			},
+		},
+	},
+	{
+		name: 'Read Legacy Data',
+		type: 'campaignLegacyData',
+		parameters: {
+			operation: 'get',
+			memberId: "={{ $fromAI('memberId', 'The member ID in the CRM', 'string') }}",
+		},
+	},
+	{
+		name: 'Send Alimtalk Expired',
+		type: 'campaignAlimtalk',
+		credential: EXPIRED_CREDENTIAL,
+		parameters: {
+			operation: 'send',
+			campaignKey: 'DEMO-WELCOME',
+			phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient mobile number', 'string') }}",
+			variablesInput: 'json',
+			propertiesJson: '={"name":"Kim","coupon":"C1"}',
+		},
+	},
+];
+
+function uuid(n: number): string {
+	return `a9e00000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+}
+
+function toolNode(tool: ToolNode, i: number): Json {
+	return {
+		parameters: tool.parameters,
+		id: uuid(10 + i),
+		name: tool.name,
+		type: `${TYPE_PREFIX}${tool.type}Tool`,
+		typeVersion: 1,
+		position: [400 + 150 * i, 250],
+		credentials: { campaignApi: tool.credential ?? SANDBOX },
+	};
+}
+
+/** One workflow: trigger -> AI Agent (version) with the scripted model and `tools`. */
+export function agentWorkflow(id: string, agentVersion: 3.1 | 2.2, tools: ToolNode[]): Json {
+	const agent = 'AI Agent';
+	const model = 'Scripted model';
+	const nodes: Json[] = [
+		{
+			parameters: {},
+			id: uuid(1),
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+		},
+		{
+			parameters: {
+				promptType: 'define',
+				text: 'Handle the customer requests with the tools.',
+				options: { maxIterations: 40 },
+			},
+			id: uuid(2),
+			name: agent,
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: agentVersion,
+			position: [300, 0],
+		},
+		{
+			parameters: {
+				model: { __rl: true, value: 'gpt-4o-mini', mode: 'list', cachedResultName: 'gpt-4o-mini' },
+				options: {},
+			},
+			id: uuid(3),
+			name: model,
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.2,
+			position: [200, 250],
+			credentials: { openAiApi: OPENAI_CREDENTIAL },
+		},
+		...tools.map((tool, i) => toolNode(tool, i)),
+	];
+	const connections: Json = {
+		Start: { main: [[{ node: agent, type: 'main', index: 0 }]] },
+		[model]: { ai_languageModel: [[{ node: agent, type: 'ai_languageModel', index: 0 }]] },
+	};
+	for (const tool of tools) {
+		connections[tool.name] = { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] };
+	}
+	return {
+		id,
+		name: `e2e agent ${agentVersion}`,
+		active: false,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+export const MCP_PATH = 'campaign-tools';
+export const MCP_CREDENTIAL = { id: 'e2eMcpBearer', name: 'MCP bearer token' };
+
+/** One workflow: n8n's MCP Server Trigger (Bearer Auth) exposing `tools`. */
+export function mcpWorkflow(id: string, tools: ToolNode[]): Json {
+	const trigger = 'MCP Server Trigger';
+	const nodes: Json[] = [
+		{
+			parameters: { authentication: 'bearerAuth', path: MCP_PATH },
+			id: uuid(1),
+			name: trigger,
+			type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+			typeVersion: 2,
+			position: [300, 0],
+			webhookId: 'c0ffee00-0000-4000-8000-00000000cafe',
+			credentials: { httpBearerAuth: MCP_CREDENTIAL },
+		},
+		...tools.map((tool, i) => toolNode(tool, i)),
+	];
+	const connections: Json = {};
+	for (const tool of tools) {
+		connections[tool.name] = { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] };
+	}
+	return {
+		id,
+		name: 'e2e MCP server',
+		active: false,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}

@@ -1,0 +1,227 @@
+/**
+ * End-to-end: the package's nodes as tools of n8n's MCP Server Trigger (Bearer Auth), under
+ * `n8n start`, listed and called by the official MCP TypeScript client over streamable HTTP. A
+ * call without the token is refused and sends nothing. Workflows: test/e2e/agent-support.ts.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as rt from '../../scripts/runtime';
+import { delay, fs, path } from '../support/node';
+import { MCP_CREDENTIAL, MCP_PATH, mcpWorkflow, TOOLS } from './agent-support';
+import {
+	ARTIFACTS,
+	paths,
+	resetSandbox,
+	sb,
+	setupN8n,
+	time,
+	userFolder,
+	type Json,
+} from './n8n-support';
+
+setupN8n('mcp');
+
+const WORKFLOW_ID = 'e2eMcpServer';
+const TOKEN = 'e2e-mcp-token-8f3a';
+const MCP_TOOLS = TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name));
+
+let n8n: rt.StartedN8n;
+
+async function connect(token: string | undefined): Promise<Client> {
+	const client = new Client({ name: 'campaign-e2e', version: '1.0.0' });
+	const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+	const transport = new StreamableHTTPClientTransport(new URL(`${n8n.url}/mcp/${MCP_PATH}`), {
+		requestInit: { headers },
+	});
+	await client.connect(transport);
+	return client;
+}
+
+/** The JSON a tool call returned (n8n puts the tool's answer in one text part). */
+function answerOf(result: Json): Json[] {
+	const text = (result.content as Json[]).find((part) => part.type === 'text')?.text as string;
+	const parsed = JSON.parse(text) as unknown;
+	return (typeof parsed === 'string' ? JSON.parse(parsed) : parsed) as Json[];
+}
+
+beforeAll(
+	async () => {
+		await rt.importCredentials(paths, userFolder, [
+			{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: TOKEN } },
+		]);
+		const file = path.join(ARTIFACTS, 'mcp-workflow.json');
+		fs.writeFileSync(file, JSON.stringify(mcpWorkflow(WORKFLOW_ID, MCP_TOOLS), null, 2));
+		await rt.importWorkflows(paths, userFolder, [file]);
+		n8n = await time('n8n start', () =>
+			rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
+		);
+		const { cookie } = await rt.setupOwner(n8n.url);
+		const current = JSON.parse(
+			(
+				await rt.httpRequest('GET', `${n8n.url}/rest/workflows/${WORKFLOW_ID}`, {
+					headers: { cookie },
+				})
+			).body,
+		).data;
+		const activated = await rt.httpRequest(
+			'POST',
+			`${n8n.url}/rest/workflows/${WORKFLOW_ID}/activate`,
+			{ headers: { cookie }, body: { versionId: current.versionId } },
+		);
+		expect(activated.status).toBe(200);
+		// The trigger's URL answers a moment after the workflow is published.
+		for (let i = 0; i < 60; i++) {
+			const probe = await rt.httpRequest('POST', `${n8n.url}/mcp/${MCP_PATH}`, { body: {} });
+			if (probe.status !== 404) break;
+			await delay(500);
+		}
+	},
+	10 * 60 * 1000,
+);
+
+afterAll(async () => {
+	await n8n?.stop();
+});
+
+describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tools', () => {
+	let client: Client;
+
+	beforeAll(async () => {
+		resetSandbox();
+		client = await connect(TOKEN);
+	});
+
+	afterAll(async () => {
+		await client?.close();
+	});
+
+	test('both tools are listed with a schema naming their $fromAI() inputs', async () => {
+		const { tools } = await client.listTools();
+		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+		expect(Object.keys(byName).sort()).toEqual(['Find_Member', 'Send_Alimtalk']);
+		expect(Object.keys(byName.Send_Alimtalk.inputSchema.properties ?? {}).sort()).toEqual([
+			'orderId',
+			'phoneNumber',
+			'templateVariables',
+		]);
+		expect(byName.Send_Alimtalk.inputSchema.properties?.phoneNumber).toMatchObject({
+			type: 'string',
+			description: expect.stringContaining('12 digits'),
+		});
+		expect(Object.keys(byName.Find_Member.inputSchema.properties ?? {})).toEqual(['memberId']);
+	});
+
+	test('a valid send reaches the service once and the client is told it was sent', async () => {
+		const result = (await client.callTool({
+			name: 'Send_Alimtalk',
+			arguments: {
+				phoneNumber: '821077770001',
+				templateVariables: { name: 'Mcp Kim', coupon: 'M1' },
+				orderId: 'M-1',
+			},
+		})) as Json;
+		expect(result.isError).toBeFalsy();
+		expect(answerOf(result)).toEqual([
+			expect.objectContaining({ outcome: 'sent', phoneNumber: '821077770001' }),
+		]);
+		expect(sb.state.sent.map((m) => [m.phoneNumber, m.properties])).toEqual([
+			['821077770001', { name: 'Mcp Kim', coupon: 'M1' }],
+		]);
+	});
+
+	test('a refused send comes back with the code and what to change; nothing is sent', async () => {
+		const before = sb.requests.length;
+		const result = (await client.callTool({
+			name: 'Send_Alimtalk',
+			arguments: {
+				phoneNumber: '010-7777-0002',
+				templateVariables: { name: 'Mcp Lee', coupon: 'M2' },
+				orderId: 'M-2',
+			},
+		})) as Json;
+		expect(answerOf(result)).toEqual([
+			expect.objectContaining({
+				outcome: 'refused',
+				code: '7012',
+				message: expect.stringContaining('exactly 12 characters'),
+				whatToDo: expect.stringContaining('821012345678'),
+			}),
+		]);
+		expect(sb.requests.length).toBe(before);
+	});
+
+	test('the same Deduplication Key again is reported as a duplicate, not sent twice', async () => {
+		const result = (await client.callTool({
+			name: 'Send_Alimtalk',
+			arguments: {
+				phoneNumber: '821077770001',
+				templateVariables: { name: 'Mcp Kim', coupon: 'M1' },
+				orderId: 'M-1',
+			},
+		})) as Json;
+		expect(answerOf(result)).toEqual([
+			expect.objectContaining({ outcome: 'duplicate', deduplicationKey: 'order-M-1' }),
+		]);
+		expect(sb.state.sent).toHaveLength(1);
+	});
+
+	test('a member lookup returns the record; an unknown member says nothing was found', async () => {
+		const found = answerOf(
+			(await client.callTool({
+				name: 'Find_Member',
+				arguments: { memberId: 'member-01' },
+			})) as Json,
+		);
+		expect(found).toEqual([
+			expect.objectContaining({
+				memberId: 'member-01',
+				phoneNumber: '010-1234-5678',
+				isReceive: true,
+			}),
+		]);
+		const missing = answerOf(
+			(await client.callTool({ name: 'Find_Member', arguments: { memberId: 'nobody' } })) as Json,
+		);
+		expect(missing).toEqual([expect.objectContaining({ outcome: 'noResults' })]);
+	});
+});
+
+describe('the MCP Server Trigger refuses a client without the right token', () => {
+	test.each([
+		['no token', undefined],
+		['a wrong token', 'not-the-token'],
+	])('%s: refused, and nothing is sent', async (_label, token) => {
+		const before = { requests: sb.requests.length, sent: sb.state.sent.length };
+		let refused: unknown;
+		try {
+			const client = await connect(token);
+			await client.callTool({
+				name: 'Send_Alimtalk',
+				arguments: { phoneNumber: '821077770009', templateVariables: {}, orderId: 'X-9' },
+			});
+			await client.close();
+		} catch (error) {
+			refused = error;
+		}
+		expect(String(refused)).toContain('Authorization data is wrong');
+		// The same refusal as plain HTTP: the initialize request itself is turned away.
+		const raw = await rt.httpRequest('POST', `${n8n.url}/mcp/${MCP_PATH}`, {
+			headers: {
+				accept: 'application/json, text/event-stream',
+				...(token ? { authorization: `Bearer ${token}` } : {}),
+			},
+			body: {
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'initialize',
+				params: {
+					protocolVersion: '2025-03-26',
+					capabilities: {},
+					clientInfo: { name: 'raw', version: '1' },
+				},
+			},
+		});
+		expect([401, 403]).toContain(raw.status);
+		expect({ requests: sb.requests.length, sent: sb.state.sent.length }).toEqual(before);
+	});
+});
