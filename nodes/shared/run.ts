@@ -36,9 +36,9 @@ export async function runNode(
 	if (isToolCall(ctx)) {
 		try {
 			refuseAutoMap(ctx);
-			return toolAnswer(await run(items), items.length);
+			return toolAnswer(ctx, await run(items));
 		} catch (error) {
-			return toolErrorAnswer(error, items.length);
+			return toolErrorAnswer(ctx, error);
 		}
 	}
 	try {

@@ -5,7 +5,8 @@
  * item per outcome, with the fields a model needs first; outside it nothing changes.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { CODES } from './codes';
+import type { RowArea } from './codes';
+import { hintFor } from './codes';
 
 /** The most entries a read returns to a model; a longer read says how many were left out. */
 export const TOOL_READ_LIMIT = 50;
@@ -21,9 +22,17 @@ export function isToolCall(ctx: IExecuteFunctions): boolean {
 	return typeof type === 'string' && type.endsWith('Tool');
 }
 
-/** What a model can do about a code, from the code table; nothing for codes it does not know. */
-function whatToDo(code: unknown): IDataObject {
-	const hint = typeof code === 'string' ? CODES[code]?.hint : undefined;
+/** Where a node's row-level codes come from (their meaning depends on the endpoint). */
+function areaOf(ctx: IExecuteFunctions): RowArea | undefined {
+	const type = ctx.getNode().type;
+	if (type.endsWith('campaignMembersTool')) return 'members';
+	if (/campaign(Custom|Legacy)DataTool$/.test(type)) return 'customData';
+	return undefined;
+}
+
+/** What a model can do about a code, from the code tables; nothing for codes they do not know. */
+function whatToDo(code: unknown, area: RowArea | undefined): IDataObject {
+	const hint = typeof code === 'string' ? hintFor(code, area) : '';
 	return hint ? { whatToDo: hint } : {};
 }
 
@@ -46,7 +55,7 @@ function successAnswer(item: IDataObject): IDataObject {
 	return { outcome, message, ...json };
 }
 
-function failedAnswer(json: IDataObject): IDataObject {
+function failedAnswer(json: IDataObject, area: RowArea | undefined): IDataObject {
 	const outcome =
 		json.deliveryUnknown === true
 			? 'deliveryUnknown'
@@ -54,15 +63,23 @@ function failedAnswer(json: IDataObject): IDataObject {
 				? 'notSent'
 				: 'refused';
 	const { code, message, ...rest } = json;
-	return { outcome, code, message, ...whatToDo(code), ...rest };
+	return { outcome, code, message, ...whatToDo(code, area), ...rest };
 }
 
 /** A write's Success and Failed items as one list in input order, each saying its outcome. */
-function writeAnswers(success: INodeExecutionData[], failed: INodeExecutionData[]) {
+function writeAnswers(
+	success: INodeExecutionData[],
+	failed: INodeExecutionData[],
+	area: RowArea | undefined,
+) {
 	const answers = [
 		...success.map((item) => ({ ...item, json: successAnswer(item.json) })),
-		...failed.map((item) => ({ ...item, json: failedAnswer(item.json) })),
+		...failed.map((item) => ({ ...item, json: failedAnswer(item.json, area) })),
 	];
+	if (answers.length === 0) {
+		const json = { outcome: 'nothingDone', message: 'Nothing was sent, saved or deleted.' };
+		return [{ json, pairedItem: { item: 0 } }];
+	}
 	return answers.sort((a, b) => firstIndex(a) - firstIndex(b));
 }
 
@@ -81,27 +98,28 @@ function readAnswers(items: INodeExecutionData[], pairedItem: INodeExecutionData
 
 /** The node's outputs folded onto output 0, the one its caller reads. */
 export function toolAnswer(
+	ctx: IExecuteFunctions,
 	outputs: INodeExecutionData[][],
-	inputCount: number,
 ): INodeExecutionData[][] {
-	const pairedItem = inputCount === 1 ? { item: 0 } : undefined;
-	if (outputs.length === 1) return [readAnswers(outputs[0] ?? [], pairedItem ?? { item: 0 })];
-	return [writeAnswers(outputs[0] ?? [], outputs[1] ?? [])];
+	if (outputs.length === 1) return [readAnswers(outputs[0] ?? [], { item: 0 })];
+	return [writeAnswers(outputs[0] ?? [], outputs[1] ?? [], areaOf(ctx))];
 }
 
 /** A failure of the whole call (account refused, bad setting) as an answer the model can act on. */
-export function toolErrorAnswer(error: unknown, inputCount: number): INodeExecutionData[][] {
+export function toolErrorAnswer(ctx: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
 	const err = error as { message?: string; description?: string; context?: IDataObject };
-	const code = err.context?.campaignCode;
+	const code =
+		err.context?.campaignCode === undefined ? undefined : String(err.context.campaignCode);
 	const json: IDataObject = {
 		outcome: 'error',
-		...(code !== undefined ? { code: String(code) } : {}),
+		...(code !== undefined ? { code } : {}),
 		message: err.message ?? 'Unknown error',
 		...(err.description ? { details: err.description } : {}),
 	};
-	const hint = whatToDo(code === undefined ? undefined : String(code));
+	const hint = whatToDo(code, areaOf(ctx));
 	if (hint.whatToDo && !err.description?.includes(hint.whatToDo as string))
 		Object.assign(json, hint);
-	const pairedItem = Array.from({ length: Math.max(inputCount, 1) }, (_, item) => ({ item }));
-	return [[{ json, pairedItem: pairedItem.length === 1 ? pairedItem[0] : pairedItem }]];
+	const inputs = Math.max(ctx.getInputData().length, 1);
+	const pairedItem = Array.from({ length: inputs }, (_, item) => ({ item }));
+	return [[{ json, pairedItem: inputs === 1 ? pairedItem[0] : pairedItem }]];
 }

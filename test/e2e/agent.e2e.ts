@@ -128,9 +128,113 @@ describe.each([3.1, 2.2] as const)('AI Agent %s with the four nodes as tools', (
 			code: 0,
 			calls: PLAN.length,
 		});
+		expect(run.results.map((r) => r.tool)).toEqual(
+			PLAN.map((step) => step.tool.source.slice(1, -1)),
+		);
 	});
 
-	test('print', () => {
-		console.log(JSON.stringify({ version, answers, sends: sends.length }, null, 1));
+	test('Alimtalk: a valid send reaches the service once and the model is told it was sent', () => {
+		expect(answers[0]).toEqual([
+			expect.objectContaining({
+				outcome: 'sent',
+				message: 'The message was sent.',
+				phoneNumber: '821012345678',
+			}),
+		]);
+		expect(Object.keys(answers[0][0]).slice(0, 2)).toEqual(['outcome', 'message']);
+		expect(answers[0][0]).not.toHaveProperty('response');
+		expect(sb.state.sent.map((m) => [m.phoneNumber, m.properties])).toEqual([
+			['821012345678', { name: 'Kim', coupon: 'C1' }],
+		]);
+	});
+
+	test('Alimtalk: a refused send (7012) reaches the model with the code, the reason and what to change', () => {
+		expect(answers[1]).toEqual([
+			expect.objectContaining({
+				outcome: 'refused',
+				code: '7012',
+				message: expect.stringContaining('exactly 12 characters (got 10'),
+				whatToDo: expect.stringContaining('Convert Phone Numbers'),
+				phoneNumber: '0101234567',
+			}),
+		]);
+		expect(Object.keys(answers[1][0]).slice(0, 3)).toEqual(['outcome', 'code', 'message']);
+	});
+
+	test('Alimtalk: the model repeating a send with the same Deduplication Key is told it is a duplicate', () => {
+		expect(answers[2]).toEqual([
+			expect.objectContaining({
+				outcome: 'duplicate',
+				duplicate: true,
+				deduplicationKey: 'order-A-1',
+			}),
+		]);
+		// Two sends reached the service in all: the valid one and the expired account's (refused there).
+		expect(sends.map((r) => (r.body as Json).users[0].phoneNumber)).toEqual([
+			'821012345678',
+			'821099998888',
+		]);
+	});
+
+	test('Members get: a member and its consent; an unknown member is "nothing found", not an empty answer', () => {
+		expect(answers[3]).toEqual([
+			expect.objectContaining({
+				memberId: 'member-01',
+				phoneNumber: '010-1234-5678',
+				isReceive: true,
+			}),
+		]);
+		expect(answers[4]).toEqual([{ outcome: 'noResults', message: 'Nothing was found.' }]);
+	});
+
+	test("Custom Data get: a member's entries; an empty member ID is an error the model can act on", () => {
+		expect(answers[5]).toHaveLength(5);
+		expect(answers[5]).toEqual(
+			expect.arrayContaining([{ memberId: 'member-02', key: 'points', value: 300 }]),
+		);
+		expect(answers[6]).toEqual([
+			expect.objectContaining({
+				outcome: 'error',
+				message: 'Member ID is empty',
+				details: expect.any(String),
+			}),
+		]);
+	});
+
+	test('Custom Data create: a saved value, and a refused key (F01) with the code and what to change', () => {
+		expect(answers[7]).toEqual([
+			expect.objectContaining({ outcome: 'done', memberId: 'member-05', values: { points: 4321 } }),
+		]);
+		expect(sb.state.custom.get('member-05')?.get('points')).toBe(4321);
+		expect(answers[8]).toEqual([
+			expect.objectContaining({
+				outcome: 'refused',
+				code: 'F01',
+				key: 'shoeSize',
+				whatToDo: expect.any(String),
+			}),
+		]);
+		expect(sb.state.custom.get('member-05')?.has('shoeSize')).toBe(false);
+	});
+
+	test('Legacy Data get: entries, and an error for a blank member ID', () => {
+		expect(answers[9]).toEqual(
+			expect.arrayContaining([{ memberId: 'member-03', key: 'memo', value: 'legacy note 3' }]),
+		);
+		expect(answers[10]).toEqual([
+			expect.objectContaining({ outcome: 'error', message: 'Member ID is empty' }),
+		]);
+	});
+
+	test('an account failure (expired, 1405) comes back as an answer, the agent keeps going', () => {
+		expect(answers[11]).toEqual([
+			expect.objectContaining({
+				outcome: 'error',
+				code: '1405',
+				message: expect.stringContaining('expired'),
+			}),
+		]);
+		expect(JSON.stringify(run.results)).not.toContain('e2e-expired-key');
+		expect(JSON.stringify(run.results)).not.toContain(sb.apiKey);
 	});
 });
