@@ -1,0 +1,125 @@
+/**
+ * The package's nodes as AI-agent tools inside the in-process engine (engine.ts), on every n8n
+ * line of the compatibility matrix:
+ * - `toolTypes()`: each package node also under its tool name, `<type>Tool`, as n8n's own loader
+ *   derives it (packages/cli: name + 'Tool', no inputs, one `ai_tool` output; the loader is not
+ *   part of n8n-core, so this file does the same renaming),
+ * - `runAsTool(...)`: a caller node that takes the tool from its `ai_tool` input through n8n-core's
+ *   `getInputConnectionData` (the path of AI Agent 2.x and the MCP Server Trigger: n8n-core wraps
+ *   the node with createNodeAsTool and calls its `execute`) and invokes it once per argument set,
+ *   returning the text each call gave back, which is what a model is told.
+ */
+import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import { PACKAGE_NAME, loadPackage, runWorkflow, sourceOf } from './engine';
+
+export const CALLER_TYPE = 'test.toolCaller';
+const CALLER = 'Caller';
+const TOOL = 'Tool';
+
+/** A package node type under its tool name, as n8n's loader makes it. */
+function asTool(type: INodeType): INodeType {
+	const description = {
+		...type.description,
+		name: `${type.description.name}Tool`,
+		displayName: `${type.description.displayName} Tool`,
+		inputs: [],
+		outputs: ['ai_tool'],
+	} as unknown as INodeType['description'];
+	delete (description as { usableAsTool?: boolean }).usableAsTool;
+	return Object.assign(Object.create(type) as INodeType, { description });
+}
+
+/** Every package node under its tool name (`<package>.<name>Tool`). */
+export function toolTypes(): Record<string, INodeType> {
+	const types: Record<string, INodeType> = {};
+	for (const [name, type] of loadPackage().nodes) types[`${name}Tool`] = asTool(type);
+	return types;
+}
+
+interface Invokable {
+	name: string;
+	invoke(args: IDataObject): Promise<unknown>;
+}
+
+const caller: INodeType = {
+	description: {
+		displayName: 'Test Tool Caller',
+		name: 'testToolCaller',
+		group: ['transform'],
+		version: 1,
+		description: 'Calls its connected tool once per argument set',
+		defaults: { name: CALLER },
+		inputs: ['main', { type: 'ai_tool', displayName: 'Tool', required: true }],
+		outputs: ['main'],
+		properties: [{ displayName: 'Calls', name: 'calls', type: 'json', default: '[]' }],
+	} as unknown as INodeType['description'],
+	async execute(this: IExecuteFunctions) {
+		const connected = (await this.getInputConnectionData('ai_tool', 0)) as Invokable | Invokable[];
+		const tool = Array.isArray(connected) ? connected[0] : connected;
+		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as IDataObject[];
+		const answers = [];
+		for (const args of calls) {
+			let text: string;
+			try {
+				const answer = await tool.invoke(args);
+				text = typeof answer === 'string' ? answer : JSON.stringify(answer);
+			} catch (error) {
+				text = `THROWN: ${(error as Error).message}`;
+			}
+			answers.push({ json: { tool: tool.name, text }, pairedItem: { item: 0 } });
+		}
+		return [answers];
+	},
+};
+
+export interface ToolRun {
+	/** The package node's type name, e.g. `campaignAlimtalk`. */
+	type: string;
+	parameters: IDataObject;
+	credentials: IDataObject;
+	/** One argument object per tool call. */
+	calls: IDataObject[];
+}
+
+/** What each call returned to its caller, parsed from the JSON text (raw text if not JSON). */
+export async function runAsTool(
+	options: ToolRun,
+): Promise<{ answers: unknown[]; texts: string[] }> {
+	const tool: INode = {
+		id: 'tool-under-test',
+		name: TOOL,
+		type: `${PACKAGE_NAME}.${options.type}Tool`,
+		typeVersion: 1,
+		position: [200, 200],
+		parameters: options.parameters as INode['parameters'],
+		credentials: { campaignApi: { id: '1', name: 'Campaign API' } },
+	};
+	const callerNode: INode = {
+		id: 'caller',
+		name: CALLER,
+		type: CALLER_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { calls: JSON.stringify(options.calls) },
+	};
+	const result = await runWorkflow({
+		nodes: [sourceOf([{}]), callerNode, tool],
+		connections: {
+			Source: { main: [[{ node: CALLER, type: 'main', index: 0 }]] },
+			[TOOL]: { ai_tool: [[{ node: CALLER, type: 'ai_tool', index: 0 }]] },
+		},
+		credentials: { campaignApi: options.credentials as never },
+		extraTypes: { ...toolTypes(), [CALLER_TYPE]: caller },
+	});
+	if (result.error) throw result.error;
+	const texts = (result.outputs(CALLER)[0] ?? []).map((item) => String(item.json.text));
+	const answers = texts.map((text) => {
+		try {
+			const parsed = JSON.parse(text) as unknown;
+			return typeof parsed === 'string' ? (JSON.parse(parsed) as unknown) : parsed;
+		} catch {
+			return text;
+		}
+	});
+	return { answers, texts };
+}
