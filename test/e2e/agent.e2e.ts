@@ -5,10 +5,26 @@
  * what reached the sandbox. Workflows: test/e2e/agent-support.ts.
  */
 import * as rt from '../../scripts/runtime';
+import {
+	AGENT_EXAMPLE_ANSWERS,
+	AGENT_EXAMPLE_PLAN,
+	agentExampleCredential,
+	parseToolAnswers,
+} from '../support/agent-example';
 import { startModelServer, type ModelServer, type ToolStep } from '../support/model-server';
 import { fs, path } from '../support/node';
 import { agentWorkflow, EXPIRED_CREDENTIAL, OPENAI_CREDENTIAL, TOOLS } from './agent-support';
-import { ARTIFACTS, paths, resetSandbox, sb, setupN8n, userFolder, type Json } from './n8n-support';
+import {
+	ARTIFACTS,
+	EXAMPLES,
+	paths,
+	resetSandbox,
+	runExample,
+	sb,
+	setupN8n,
+	userFolder,
+	type Json,
+} from './n8n-support';
 
 setupN8n('agent');
 
@@ -65,6 +81,7 @@ beforeAll(
 				type: 'campaignApi',
 				data: { baseUrl: sb.baseUrl, apiKey: 'e2e-expired-key', memberApiVersion: 'any' },
 			},
+			agentExampleCredential(model.baseUrl),
 		]);
 		const dir = path.join(ARTIFACTS, 'agent-workflows');
 		fs.mkdirSync(dir, { recursive: true });
@@ -88,6 +105,7 @@ function idOf(version: number): string {
 
 async function runAgent(version: 3.1 | 2.2) {
 	resetSandbox();
+	model.plan = PLAN;
 	model.requests.length = 0;
 	const result = await rt.executeWorkflow(paths, userFolder, idOf(version));
 	fs.writeFileSync(
@@ -236,5 +254,26 @@ describe.each([3.1, 2.2] as const)('AI Agent %s with the four nodes as tools', (
 		]);
 		expect(JSON.stringify(run.results)).not.toContain('e2e-expired-key');
 		expect(JSON.stringify(run.results)).not.toContain(sb.apiKey);
+	});
+});
+
+describe('the example workflow (examples/agent-tools.json) with the scripted model', () => {
+	test('looks the member up, sends the shipping notice once, and hears the repeat as a duplicate', async () => {
+		resetSandbox();
+		model.plan = AGENT_EXAMPLE_PLAN;
+		model.requests.length = 0;
+		const run = await runExample(EXAMPLES.agent.id);
+		expect(run.nodes).toEqual(
+			expect.arrayContaining(['AI Agent', 'Find member', 'Send shipping notice']),
+		);
+		const answers = parseToolAnswers(model.toolResults().map((r) => r.content));
+		expect(answers).toEqual(
+			AGENT_EXAMPLE_ANSWERS.map((answer) =>
+				answer.map((fields) => expect.objectContaining(fields)),
+			),
+		);
+		expect(sb.state.sent.map((m) => [m.campaignKey, m.phoneNumber, m.properties])).toEqual([
+			['DEMO-WELCOME', '821012345678', { name: 'Kim Minji', coupon: '-' }],
+		]);
 	});
 });

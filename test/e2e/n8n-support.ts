@@ -13,6 +13,7 @@ import * as rt from '../../scripts/runtime';
 import { seedDemoData } from '../../sandbox/demo';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
+import { AGENT_EXAMPLE } from '../support/agent-example';
 import { fs, path, ROOT } from '../support/node';
 
 /** This file's artifacts: test-artifacts/e2e/<suite> (set by setupN8n). */
@@ -33,6 +34,7 @@ export const EXAMPLES = {
 	consent: { file: 'member-consent-sync.json', id: 'cmExampleConsent' },
 	event: { file: 'event-to-message.json', id: 'cmExampleEventMsg' },
 	fullRead: { file: 'full-read.json', id: 'cmExampleFullRead' },
+	agent: AGENT_EXAMPLE,
 };
 
 // Run data and REST answers are untyped JSON; the assertions are the type checks.

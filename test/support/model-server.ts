@@ -25,6 +25,8 @@ type Json = Record<string, any>;
 export interface ModelServer {
 	/** The Base URL for the OpenAI credential. */
 	baseUrl: string;
+	/** The plan the next requests follow (replace it between runs). */
+	plan: readonly ToolStep[];
 	requests: Json[];
 	/** What each tool call of the last conversation returned to the model, in call order. */
 	toolResults(): Array<{ tool: string; args: Json; content: string }>;
@@ -87,6 +89,7 @@ function send(res: http.ServerResponse, body: Json, message: Json): void {
 
 export async function startModelServer(plan: readonly ToolStep[]): Promise<ModelServer> {
 	const requests: Json[] = [];
+	const current = { plan };
 	const server = http.createServer((req, res) => {
 		let text = '';
 		req.on('data', (c: Buffer) => (text += c.toString('utf8')));
@@ -99,7 +102,7 @@ export async function startModelServer(plan: readonly ToolStep[]): Promise<Model
 			try {
 				const body = JSON.parse(text) as Json;
 				requests.push(body);
-				send(res, body, reply(body, plan, requests.length));
+				send(res, body, reply(body, current.plan, requests.length));
 			} catch (error) {
 				res.writeHead(500, { 'content-type': 'application/json' });
 				res.end(JSON.stringify({ error: { message: (error as Error).message } }));
@@ -110,6 +113,12 @@ export async function startModelServer(plan: readonly ToolStep[]): Promise<Model
 	const last = () => requests[requests.length - 1] ?? {};
 	return {
 		baseUrl: `${baseUrl}/v1`,
+		get plan() {
+			return current.plan;
+		},
+		set plan(next: readonly ToolStep[]) {
+			current.plan = next;
+		},
 		requests,
 		toolResults() {
 			const messages = (last().messages ?? []) as Json[];

@@ -1,0 +1,56 @@
+/**
+ * The AI-agent example (examples/agent-tools.json) as the end-to-end and queue-mode tests run it:
+ * the scripted model's plan (look the member up, send the shipping notice, send it again), the
+ * OpenAI credential the example names pointed at the scripted model, and what the model must
+ * have been told.
+ */
+import type { ToolStep } from './model-server';
+
+export const AGENT_EXAMPLE = { file: 'agent-tools.json', id: 'cmExampleAgentTools' };
+
+export const AGENT_EXAMPLE_PLAN: ToolStep[] = [
+	{ tool: /^Find_member$/, args: { memberId: 'member-01' } },
+	{
+		tool: /^Send_shipping_notice$/,
+		args: {
+			phoneNumber: '010-1234-5678',
+			templateVariables: { name: 'Kim Minji', coupon: '-' },
+			orderId: 'A-1001',
+		},
+	},
+	{
+		tool: /^Send_shipping_notice$/,
+		args: {
+			phoneNumber: '010-1234-5678',
+			templateVariables: { name: 'Kim Minji', coupon: '-' },
+			orderId: 'A-1001',
+		},
+	},
+];
+
+/** The example's OpenAI credential (examples/agent-tools.json), pointed at a scripted model. */
+export function agentExampleCredential(modelBaseUrl: string) {
+	return {
+		id: 'openAiExample1',
+		name: 'OpenAI account',
+		type: 'openAiApi',
+		data: { apiKey: 'sk-scripted', url: modelBaseUrl },
+	};
+}
+
+/** The tool answers (JSON text as the model got it) of one run of the example, parsed. */
+export function parseToolAnswers(contents: string[]): Array<Array<Record<string, unknown>>> {
+	return contents.map((content) => {
+		const parsed = JSON.parse(content) as unknown;
+		return (typeof parsed === 'string' ? JSON.parse(parsed) : parsed) as Array<
+			Record<string, unknown>
+		>;
+	});
+}
+
+/** What the model of the example must have been told, call by call. */
+export const AGENT_EXAMPLE_ANSWERS = [
+	[{ memberId: 'member-01', phoneNumber: '010-1234-5678', isReceive: true }],
+	[{ outcome: 'sent', phoneNumber: '821012345678' }],
+	[{ outcome: 'duplicate', duplicate: true, deduplicationKey: 'shipped-A-1001' }],
+];
