@@ -29,6 +29,8 @@ export interface QueueClusterOptions extends ClusterOptions {
 	sandboxOptions?: SandboxOptions;
 	/** Seed the sandbox's demo data (campaigns DEMO-*, demo members); default true. */
 	demoData?: boolean;
+	/** Credentials imported besides "Campaign Sandbox" (e.g. the AI example's model). */
+	extraCredentials?: ClusterOptions['credentials'];
 }
 
 export interface Leftovers {
@@ -50,7 +52,13 @@ export interface QueueCluster extends Cluster {
 }
 
 export async function startQueueCluster(options: QueueClusterOptions = {}): Promise<QueueCluster> {
-	const { sandboxLatencyMs = 0, sandboxOptions = {}, demoData = true, ...clusterOptions } = options;
+	const {
+		sandboxLatencyMs = 0,
+		sandboxOptions = {},
+		demoData = true,
+		extraCredentials = [],
+		...clusterOptions
+	} = options;
 	const sandbox = await startSandbox({ latencyMs: sandboxLatencyMs, ...sandboxOptions });
 	if (demoData) seedDemoData(sandbox);
 	let cluster: Cluster | undefined;
@@ -61,6 +69,7 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 					...rt.SANDBOX_CREDENTIAL,
 					data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, memberApiVersion: 'any' },
 				},
+				...extraCredentials,
 			],
 			...clusterOptions,
 		});

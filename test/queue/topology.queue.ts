@@ -5,6 +5,14 @@
  * test checks that both workers took part and that stopping leaves nothing behind.
  */
 import * as wf from '../../scripts/queue/workflows';
+import {
+	AGENT_EXAMPLE,
+	AGENT_EXAMPLE_ANSWERS,
+	AGENT_EXAMPLE_PLAN,
+	agentExampleCredential,
+	parseToolAnswers,
+} from '../support/agent-example';
+import { startModelServer, type ModelServer } from '../support/model-server';
 import { fs, path, ROOT } from '../support/node';
 import { startQueueCluster, type Json, type QueueCluster } from './cluster';
 import { record } from './figures';
@@ -14,18 +22,22 @@ const IN_FLIGHT = 20;
 const SYNC_ROWS = 50000;
 
 let c: QueueCluster;
+let model: ModelServer;
 /** Execution id -> the worker that ran it, over the whole file. */
 const ranOn = new Map<number, string | undefined>();
 
 beforeAll(async () => {
+	model = await startModelServer(AGENT_EXAMPLE_PLAN);
 	c = await startQueueCluster({
 		workers: 2,
+		extraCredentials: [agentExampleCredential(model.baseUrl)],
 		// Manual runs go to the workers too (they stay on main without this).
 		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
 });
 
 afterAll(async () => {
+	await model?.close();
 	await c?.stop();
 });
 
@@ -65,6 +77,7 @@ describe('example workflows, imported through main and run by the workers', () =
 	test('every example is covered', () => {
 		const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 		expect(files.sort()).toEqual([
+			AGENT_EXAMPLE.file,
 			'crm-sync.json',
 			'event-to-message.json',
 			'full-read.json',
@@ -110,6 +123,18 @@ describe('example workflows, imported through main and run by the workers', () =
 		expect(run.out('Retry queue')).toEqual([
 			expect.objectContaining({ phoneNumber: '010-5555', code: '7012' }),
 		]);
+	});
+
+	test('AI agent with tools: the tool nodes run on a worker, the model hears every outcome', async () => {
+		const before = c.sandbox.state.sent.length;
+		await runExample(AGENT_EXAMPLE.file);
+		const answers = parseToolAnswers(model.toolResults().map((r) => r.content));
+		expect(answers).toEqual(
+			AGENT_EXAMPLE_ANSWERS.map((answer) =>
+				answer.map((fields) => expect.objectContaining(fields)),
+			),
+		);
+		expect(c.sandbox.state.sent.slice(before).map((m) => m.phoneNumber)).toEqual(['821012345678']);
 	});
 
 	test('full read', async () => {
