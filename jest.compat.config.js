@@ -2,7 +2,7 @@
  * The jest suites against another n8n release line (scripts/compat.js sets COMPAT_DIR to a folder
  * holding that line's n8n-core and n8n-workflow). Every import of the two packages, from the tests,
  * the built nodes and n8n-core itself, resolves there instead of the dev tree's node_modules.
- * The sandbox's own tests do not load n8n and are left to `npm test`.
+ * The sandbox's own tests and the docs tests do not load n8n and are left to `npm test`.
  */
 const path = require('node:path');
 const base = require('./jest.config.js');
@@ -16,7 +16,8 @@ const ESM_ONLY = ['p-retry', 'is-network-error'];
 /** @type {import('jest').Config} */
 module.exports = {
 	...base,
-	testPathIgnorePatterns: ['/node_modules/', '/test/sandbox-tests/'],
+	// Neither the sandbox's own tests nor the docs tests (README.ko.md against README.md) load n8n.
+	testPathIgnorePatterns: ['/node_modules/', '/test/sandbox-tests/', '/test/docs/'],
 	// n8n-core 1.x leaves a handle open after the last test (jest then never exits on its own).
 	forceExit: true,
 	// Some lines' dependencies require ES-module-only packages from CommonJS (n8n-core 2.0's
