@@ -50,7 +50,8 @@ export function parseToolAnswers(contents: string[]): Array<Array<Record<string,
 
 /** What the model of the example must have been told, call by call. */
 export const AGENT_EXAMPLE_ANSWERS = [
-	[{ memberId: 'member-01', phoneNumber: '010-1234-5678', isReceive: true }],
+	// isReceive is not asserted: the queue suite's consent example changes it first.
+	[{ memberId: 'member-01', phoneNumber: '010-1234-5678' }],
 	[{ outcome: 'sent', phoneNumber: '821012345678' }],
 	[{ outcome: 'duplicate', duplicate: true, deduplicationKey: 'shipped-A-1001' }],
 ];
