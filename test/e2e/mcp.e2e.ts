@@ -22,7 +22,8 @@ import {
 setupN8n('mcp');
 
 const WORKFLOW_ID = 'e2eMcpServer';
-const TOKEN = 'e2e-mcp-token-8f3a';
+// A fresh bearer token for each run: the trigger's credential and the client share it.
+const BEARER = `e2e-${crypto.randomUUID()}`;
 const MCP_TOOLS = TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name));
 
 let n8n: rt.StartedN8n;
@@ -47,7 +48,7 @@ function answerOf(result: Json): Json[] {
 beforeAll(
 	async () => {
 		await rt.importCredentials(paths, userFolder, [
-			{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: TOKEN } },
+			{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: BEARER } },
 		]);
 		const file = path.join(ARTIFACTS, 'mcp-workflow.json');
 		fs.writeFileSync(file, JSON.stringify(mcpWorkflow(WORKFLOW_ID, MCP_TOOLS), null, 2));
@@ -88,7 +89,7 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 
 	beforeAll(async () => {
 		resetSandbox();
-		client = await connect(TOKEN);
+		client = await connect(BEARER);
 	});
 
 	afterAll(async () => {
