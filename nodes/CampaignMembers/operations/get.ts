@@ -31,7 +31,9 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			default: '',
 			description: 'Find the records of this member ID. Set it, the phone number, or both.',
 		},
-		phoneNumberField('Find the record of this phone number. Set it, the member ID, or both.'),
+		phoneNumberField(
+			'Find the record of this Korean mobile number (e.g. 010-1234-5678). Set it, the member ID, or both.',
+		),
 		optionsCollection([normalizePhoneOption]),
 	],
 );
