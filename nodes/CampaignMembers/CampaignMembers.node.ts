@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { runNode } from '../shared/run';
 import { outputsByOperation } from '../shared/outputs';
+import { FIELDS_METHOD, getMemberFields } from './helpers/mapper';
 import { ONE_OUTPUT, OPERATIONS } from './operations';
 import { route } from './router';
 
@@ -16,7 +17,9 @@ export class CampaignMembers implements INodeType {
 		name: 'campaignMembers',
 		icon: { light: 'file:../../icons/campaign.svg', dark: 'file:../../icons/campaign.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: Create or Update maps its fields with n8n's resource mapper (operations/upsert.ts).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + " (" + $parameter["apiVersion"] + ")"}}',
 		description:
 			'Read, save or delete member records (member ID, phone number, SMS consent, name) of the campaign service, with member API v1 or v2',
@@ -72,6 +75,8 @@ export class CampaignMembers implements INodeType {
 			...Object.values(OPERATIONS).flatMap((operation) => operation.description),
 		],
 	};
+
+	methods = { resourceMapping: { [FIELDS_METHOD]: getMemberFields } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runNode(this, async (items) => await route.call(this, items), ONE_OUTPUT);

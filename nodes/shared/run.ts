@@ -13,10 +13,14 @@ type Run = (items: INodeExecutionData[]) => Promise<INodeExecutionData[][]>;
 /**
  * Map Automatically reads the fields of the input item; as a tool that item is the agent's own
  * input (AI Agent 3.x) or the tool call's arguments (2.x), so the fields written would differ by
- * agent version. A tool maps its fields with Define Below and `$fromAI()`.
+ * agent version. A tool maps its fields with Define Below and `$fromAI()`. The mode is the Mapping
+ * Mode parameter, or the resource mapper's own (`columns`, Campaign Members from version 2).
  */
 function refuseAutoMap(ctx: IExecuteFunctions): void {
-	if (ctx.getNodeParameter('mappingMode', 0, '') !== 'autoMapInputData') return;
+	const mode =
+		ctx.getNodeParameter('mappingMode', 0, '') ||
+		ctx.getNodeParameter('columns.mappingMode', 0, '');
+	if (mode !== 'autoMapInputData') return;
 	throw new NodeOperationError(
 		ctx.getNode(),
 		'Mapping Mode "Map Automatically" is not available to an AI agent',

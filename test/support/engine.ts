@@ -166,6 +166,8 @@ export interface NodeRun {
 	credentials?: ICredentialDataDecryptedObject;
 	/** Node settings: "On Error" and "Retry On Fail". */
 	onError?: INode['onError'];
+	/** The node's version as a saved workflow holds it (default 1). */
+	typeVersion?: number;
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
@@ -182,7 +184,7 @@ export async function runNode(
 		id: 'node-under-test',
 		name: NODE_NAME,
 		type: options.type.includes('.') ? options.type : `${PACKAGE_NAME}.${options.type}`,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters: options.parameters as INode['parameters'],
 		credentials: { campaignApi: { id: '1', name: 'Campaign API' } },

@@ -26,9 +26,39 @@ export interface RowFailure extends IDataObject {
 	message: string;
 }
 
-export type CheckedRow =
-	| { row: MemberRow }
-	| { failure: RowFailure; memberId: string | null; phoneNumber: string | null };
+/** A row refused before sending, with the identifying fields its Failed item carries. */
+export interface RefusedRow {
+	failure: RowFailure;
+	memberId: string | null;
+	phoneNumber: string | null;
+}
+
+export type CheckedRow = { row: MemberRow } | RefusedRow;
+
+/** The four member fields of an object (an input item's JSON, or the values of a mapper). */
+export function rawRowOf(json: Readonly<Record<string, unknown>>): RawMemberRow {
+	return {
+		memberId: json.memberId,
+		phoneNumber: json.phoneNumber,
+		isReceive: json.isReceive,
+		name: json.name,
+	};
+}
+
+/**
+ * The service's code for a problem of one field of a save row (docs/service-rules.md#codes): the
+ * code of that field's rule, whoever found the problem.
+ */
+export function fieldCode(field: keyof RawMemberRow, dialect: MemberDialect): string {
+	const { codes } = dialect;
+	const byField = {
+		memberId: codes.missingId,
+		phoneNumber: codes.badPhone,
+		isReceive: codes.badConsent,
+		name: codes.nameTooLong,
+	};
+	return byField[field];
+}
 
 /**
  * Receive consent in every form a workflow is likely to hold: booleans, "true"/"false",
@@ -86,6 +116,30 @@ function failure(code: string, detail: string): RowFailure {
 	return { code, message: `${ruleWords(code)}: ${detail}` };
 }
 
+function identityOf(
+	id: ReturnType<typeof readMemberId>,
+	phone: ReturnType<typeof sendablePhone>,
+	raw: RawMemberRow,
+): Pick<RefusedRow, 'memberId' | 'phoneNumber'> {
+	return {
+		memberId: id.ok ? id.value : null,
+		phoneNumber: 'phone' in phone ? phone.phone : (scalarText(raw.phoneNumber) ?? null),
+	};
+}
+
+/** The identifying fields of a row's Failed item (the phone number as it would be sent). */
+export function rowIdentity(
+	raw: RawMemberRow,
+	dialect: MemberDialect,
+	normalize: boolean,
+): Pick<RefusedRow, 'memberId' | 'phoneNumber'> {
+	return identityOf(
+		readMemberId(raw.memberId),
+		sendablePhone(raw.phoneNumber, dialect, normalize),
+		raw,
+	);
+}
+
 /**
  * Checks one save row against the documented rules, in the order the service checks them, and
  * gives either the row to send or the failure with the service's own code for that rule.
@@ -99,10 +153,7 @@ export function checkSaveRow(
 	const id = readMemberId(raw.memberId);
 	const memberId = id.ok ? id.value : undefined;
 	const phone = sendablePhone(raw.phoneNumber, dialect, normalize);
-	const ids = {
-		memberId: memberId ?? null,
-		phoneNumber: 'phone' in phone ? phone.phone : (scalarText(raw.phoneNumber) ?? null),
-	};
+	const ids = identityOf(id, phone, raw);
 	const { codes } = dialect;
 	const idProblem = isBlank(raw.memberId)
 		? 'no member ID given'

@@ -1,7 +1,8 @@
 /**
  * Members `upsert` (v1 and v2): save or update one member per input item. Rows are read from
- * the items (auto-map) or from the parameters (define below), checked against the documented
- * rules, sent in chunks of Batch Size, and every item ends on Success or Failed.
+ * the items (auto-map) or from the parameters (define below; from node version 2 the resource
+ * mapper of helpers/mapper.ts), checked against the documented rules, sent in chunks of Batch
+ * Size, and every item ends on Success or Failed.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -22,26 +23,33 @@ import {
 import type { MemberRow } from '../helpers/dialects';
 import type { IsolationReport } from '../helpers/isolate';
 import { sendIsolating } from '../helpers/isolate';
-import type { RawMemberRow, RowFailure } from '../helpers/rows';
-import { checkSaveRow, memberRecord } from '../helpers/rows';
+import type { GivenRow } from '../helpers/mapper';
+import { columnsField, mapperRows } from '../helpers/mapper';
+import type { RowFailure } from '../helpers/rows';
+import { checkSaveRow, memberRecord, rawRowOf } from '../helpers/rows';
 
-const showDefined = { show: { mappingMode: ['defineBelow'] } };
+/** Node version 1's parameters (Mapping Mode and the four fields); version 2 has the mapper. */
+const V1 = { '@version': [1] };
+const showDefined = { show: { ...V1, mappingMode: ['defineBelow'] } };
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { operation: ['upsert'] } },
 	[
-		mappingModeField({
-			auto: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
-			defineBelow: 'Set the member fields below, usually with expressions',
-			description: 'Where the member fields of each row come from',
-		}),
+		{
+			...mappingModeField({
+				auto: 'Read memberId, phoneNumber, isReceive and name from the fields of each input item',
+				defineBelow: 'Set the member fields below, usually with expressions',
+				description: 'Where the member fields of each row come from',
+			}),
+			displayOptions: { show: V1 },
+		},
 		{
 			displayName:
 				'Each input item is one member: fields memberId and phoneNumber (required), isReceive (true/false, "Y"/"N" or 1/0; empty means refused) and name (optional, at most 20 characters)',
 			name: 'autoMapNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
+			displayOptions: { show: { ...V1, mappingMode: ['autoMapInputData'] } },
 		},
 		{
 			displayName: 'Member ID',
@@ -73,6 +81,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			displayOptions: showDefined,
 			description: 'Name of the member, at most 20 characters. Leave empty to store no name.',
 		},
+		{ ...columnsField, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
 		optionsCollection([batchSizeOption, normalizePhoneOption]),
 	],
 );
@@ -85,27 +94,19 @@ interface PendingRow {
 	row: MemberRow;
 }
 
-function rawRow(
+/** Version 1: each item's row from its fields (auto-map) or from the parameters (define below). */
+function parameterRows(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	i: number,
-	mode: string,
-): RawMemberRow {
-	if (mode === 'defineBelow') {
-		return {
-			memberId: ctx.getNodeParameter('memberId', i, ''),
-			phoneNumber: ctx.getNodeParameter('phoneNumber', i, ''),
-			isReceive: ctx.getNodeParameter('isReceive', i, false),
-			name: ctx.getNodeParameter('name', i, ''),
-		};
-	}
-	const json = items[i].json;
-	return {
-		memberId: json.memberId,
-		phoneNumber: json.phoneNumber,
-		isReceive: json.isReceive,
-		name: json.name,
-	};
+): (index: number) => GivenRow {
+	const mode = ctx.getNodeParameter('mappingMode', 0, 'autoMapInputData') as string;
+	if (mode !== 'defineBelow') return (index) => rawRowOf(items[index].json);
+	return (i) => ({
+		memberId: ctx.getNodeParameter('memberId', i, ''),
+		phoneNumber: ctx.getNodeParameter('phoneNumber', i, ''),
+		isReceive: ctx.getNodeParameter('isReceive', i, false),
+		name: ctx.getNodeParameter('name', i, ''),
+	});
 }
 
 export async function execute(
@@ -114,15 +115,19 @@ export async function execute(
 ): Promise<INodeExecutionData[][]> {
 	const { client, dialect, options, normalize } = await openMembers(this);
 	const batchSize = readBatchSize(this, options);
-	const mode = this.getNodeParameter('mappingMode', 0, 'autoMapInputData') as string;
 	const version = dialect.version;
+	const rowOf =
+		this.getNode().typeVersion >= 2
+			? mapperRows(this, items, dialect, normalize)
+			: parameterRows(this, items);
 
 	// Every row is read and checked before the first request: an expression error can never stop
 	// the node half-way through, and rows breaking a documented rule are never sent.
 	const refused: Array<{ index: number; failure: RowFailure }> = [];
 	const pending: PendingRow[] = [];
 	items.forEach((_, index) => {
-		const checked = checkSaveRow(rawRow(this, items, index, mode), dialect, normalize);
+		const given = rowOf(index);
+		const checked = 'failure' in given ? given : checkSaveRow(given, dialect, normalize);
 		if ('failure' in checked) {
 			refused.push({
 				index,

@@ -1,0 +1,156 @@
+/**
+ * Members `upsert` from node version 2: the member fields through n8n's resource mapper (the
+ * `columns` parameter). The fields it lists per member API version, the method the editor calls
+ * for them, and each item's row as the mapper gives it; the rows are then checked by the same
+ * `checkSaveRow` as in version 1 (rows.ts).
+ */
+import type {
+	FieldType,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+import { NodeOperationError, validateFieldType } from 'n8n-workflow';
+import { isBlank, isObject } from '../../shared/values';
+import type { ApiVersion, MemberDialect } from './dialects';
+import type { RawMemberRow, RefusedRow } from './rows';
+import { fieldCode, rawRowOf, rowIdentity } from './rows';
+
+/** The method under `methods.resourceMapping` of the node that lists the fields. */
+export const FIELDS_METHOD = 'getMemberFields';
+
+interface FieldInfo {
+	id: keyof RawMemberRow;
+	displayName: string;
+	type: FieldType;
+	required: boolean;
+}
+
+/**
+ * The four fields of a save row (docs/service-rules.md#members). Receives SMS is a boolean in both
+ * versions: v2 sends it as the text "true"/"false", which the node writes (dialects.ts).
+ */
+const FIELDS: readonly FieldInfo[] = [
+	{ id: 'memberId', displayName: 'Member ID', type: 'string', required: true },
+	{ id: 'phoneNumber', displayName: 'Phone Number', type: 'string', required: true },
+	{ id: 'isReceive', displayName: 'Receives SMS', type: 'boolean', required: false },
+	{ id: 'name', displayName: 'Name', type: 'string', required: false },
+];
+
+/** The field the service finds a member by: the member ID in v1, the phone number in v2. */
+export const keyField = (version: ApiVersion): keyof RawMemberRow =>
+	version === 'v1' ? 'memberId' : 'phoneNumber';
+
+/** The mapper's fields for a member API version, the one the service matches on first. */
+export function memberFields(version: ApiVersion): ResourceMapperField[] {
+	const key = keyField(version);
+	const ordered = [...FIELDS].sort((a, b) => Number(b.id === key) - Number(a.id === key));
+	return ordered.map((field) => ({
+		...field,
+		display: true,
+		defaultMatch: field.id === key,
+		canBeUsedToMatch: field.id === key,
+	}));
+}
+
+export async function getMemberFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const version = this.getNodeParameter('apiVersion', 'v2') === 'v1' ? 'v1' : 'v2';
+	return { fields: memberFields(version) };
+}
+
+export const columnsField: INodeProperties = {
+	displayName: 'Member Fields',
+	name: 'columns',
+	type: 'resourceMapper',
+	noDataExpression: true,
+	default: { mappingMode: 'defineBelow', value: null },
+	required: true,
+	typeOptions: {
+		loadOptionsDependsOn: ['apiVersion'],
+		resourceMapper: {
+			resourceMapperMethod: FIELDS_METHOD,
+			mode: 'upsert',
+			fieldWords: { singular: 'field', plural: 'fields' },
+			addAllFields: true,
+			multiKeyMatch: false,
+			supportAutoMap: true,
+			showTypeConversionOptions: true,
+			matchingFieldsLabels: {
+				title: 'Member Matched On',
+				hint: 'The service finds the member by this field (v1: member ID, v2: phone number): it updates that member, or creates one when none is found.',
+				description: 'Set by the member API version; it cannot be changed',
+			},
+		},
+	},
+};
+
+/** A row as given, or refused already because a value is not of its field's type. */
+export type GivenRow = RawMemberRow | RefusedRow;
+
+/**
+ * n8n's type check of the mapper's values, as the engine applies it to a resource mapper with
+ * type options (strict unless "Attempt to convert types" is on), read with `skipValidation` so
+ * that a value of the wrong type is that item's Failed item, with its field's code, instead of
+ * an error that stops the node. A blank value is absent (the editor stores an empty field as
+ * no value; an absent consent means refused, docs/service-rules.md#members).
+ */
+function typeChecked(
+	raw: RawMemberRow,
+	strict: boolean,
+	parseStrings: boolean,
+	dialect: MemberDialect,
+	normalize: boolean,
+): GivenRow {
+	for (const field of FIELDS) {
+		const value = raw[field.id];
+		if (isBlank(value)) continue;
+		const result = validateFieldType(field.id, value, field.type, { strict, parseStrings });
+		if (result.valid) {
+			if (result.newValue !== undefined) raw[field.id] = result.newValue;
+			continue;
+		}
+		const convertible =
+			strict && validateFieldType(field.id, value, field.type, { parseStrings }).valid;
+		const hint = convertible
+			? ' (turn on "Attempt To Convert Types" below the fields to convert it)'
+			: '';
+		return {
+			failure: {
+				code: fieldCode(field.id, dialect),
+				message: `${field.displayName}: ${result.errorMessage}${hint}`,
+			},
+			...rowIdentity(raw, dialect, normalize),
+		};
+	}
+	return raw;
+}
+
+/**
+ * Where each row of the version 2 upsert comes from: the fields of the input item (Map
+ * Automatically, read as version 1 reads them) or the mapper's values (Define Below).
+ */
+export function mapperRows(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: MemberDialect,
+	normalize: boolean,
+): (index: number) => GivenRow {
+	const mode = ctx.getNodeParameter('columns.mappingMode', 0, 'defineBelow');
+	if (mode === 'autoMapInputData') return (index) => rawRowOf(items[index].json);
+	if (mode !== 'defineBelow') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Mapping Column Mode must be "autoMapInputData" or "defineBelow" (got ${JSON.stringify(mode)})`,
+		);
+	}
+	const strict = ctx.getNodeParameter('columns.attemptToConvertTypes', 0, false) !== true;
+	const parseStrings = ctx.getNodeParameter('columns.convertFieldsToString', 0, false) === true;
+	return (index) => {
+		const value = ctx.getNodeParameter('columns.value', index, null, { skipValidation: true });
+		const raw = rawRowOf(isObject(value) ? value : {});
+		return typeChecked(raw, strict, parseStrings, dialect, normalize);
+	};
+}
