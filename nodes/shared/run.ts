@@ -6,6 +6,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError, failedCallOutputs } from './errors';
+import { addWriteHints } from './hints';
 import { isToolCall, toolAnswer, toolErrorAnswer } from './tool';
 
 type Run = (items: INodeExecutionData[]) => Promise<INodeExecutionData[][]>;
@@ -46,7 +47,9 @@ export async function runNode(
 		}
 	}
 	try {
-		return await run(items);
+		const outputs = await run(items);
+		addWriteHints(ctx, outputs);
+		return outputs;
 	} catch (error) {
 		if (ctx.continueOnFail()) return failedCallOutputs(ctx, error, oneOutput);
 		throw asNodeError(ctx.getNode(), error);

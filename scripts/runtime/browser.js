@@ -52,18 +52,20 @@ function chromiumArgs(userDataDir) {
  * @typedef {object} Locator
  * @property {() => Locator} first
  * @property {() => Promise<void>} click
+ * @property {() => Promise<void>} dblclick
  * @property {(value: string) => Promise<void>} fill
  * @property {(options?: { timeout?: number, state?: 'attached' | 'detached' | 'visible' | 'hidden' }) => Promise<void>} waitFor
  * @property {() => Promise<string>} innerText
  * @property {() => Promise<string[]>} allInnerTexts
  * @property {<R>(fn: (elements: any[]) => R) => Promise<R>} evaluateAll
+ * @property {(options: { path: string }) => Promise<unknown>} screenshot
  *
  * @typedef {object} Page
  * @property {(url: string, options?: { timeout?: number }) => Promise<unknown>} goto
  * @property {(selector: string, options?: { hasText?: string | RegExp }) => Locator} locator
  * @property {(text: string | RegExp) => Locator} getByText
  * @property {(role: string, options?: { name?: string | RegExp }) => Locator} getByRole
- * @property {(options: { path: string, fullPage?: boolean }) => Promise<unknown>} screenshot
+ * @property {(options: { path: string, fullPage?: boolean, clip?: { x: number, y: number, width: number, height: number } }) => Promise<unknown>} screenshot
  * @property {(url: (url: URL) => boolean, options?: { timeout?: number }) => Promise<void>} waitForURL
  * @property {{ press(key: string): Promise<void> }} keyboard
  * @property {() => Promise<void>} close

@@ -15,6 +15,7 @@ import type {
 	IRun,
 	IRunData,
 	IWorkflowExecuteAdditionalData,
+	NodeExecutionHint,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import {
@@ -65,6 +66,8 @@ export interface RunResult {
 	runData: IRunData;
 	/** The outputs of a node's last run (one array per output). */
 	outputs(nodeName: string): INodeExecutionData[][];
+	/** The execution hints of a node's last run (what the editor shows above its output). */
+	hints(nodeName: string): NodeExecutionHint[];
 	/** The error of the execution, if it stopped on one. */
 	error: IRun['data']['resultData']['error'];
 }
@@ -153,6 +156,10 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 			const last = runs[runs.length - 1];
 			return (last.data?.main ?? []).map((output) => output ?? []);
 		},
+		hints(nodeName: string) {
+			const runs = runData[nodeName] ?? [];
+			return runs[runs.length - 1]?.hints ?? [];
+		},
 	};
 }
 
@@ -179,7 +186,7 @@ export const NODE_NAME = 'Campaign';
 /** Runs Source -> the package node and returns the node's outputs. */
 export async function runNode(
 	options: NodeRun,
-): Promise<RunResult & { out: INodeExecutionData[][] }> {
+): Promise<RunResult & { out: INodeExecutionData[][]; nodeHints: NodeExecutionHint[] }> {
 	const node: INode = {
 		id: 'node-under-test',
 		name: NODE_NAME,
@@ -200,7 +207,7 @@ export async function runNode(
 		timezone: options.timezone,
 		extraTypes: options.extraTypes,
 	});
-	return { ...result, out: result.outputs(NODE_NAME) };
+	return { ...result, out: result.outputs(NODE_NAME), nodeHints: result.hints(NODE_NAME) };
 }
 
 /** The node named Source that emits `input` as its items (the start of every test workflow). */

@@ -1,0 +1,132 @@
+/**
+ * n8n's execution hints after a write (the note above a node's output in the editor): one hint
+ * per run counting what happened (done, skipped as duplicates, failed by code) and, for the
+ * codes users meet most, one line saying what to change. Nothing when every item succeeded.
+ * The plain words of each code stay in codes.ts; this file holds the advice that names the
+ * node's own options. Tool mode has no hints: run.ts calls this only outside it.
+ */
+import type { IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+
+type Area = 'alimtalk' | 'members' | 'data';
+
+/** The node's area, from its type (`n8n-nodes-campaign-messaging.<name>`). */
+function areaOf(nodeType: string): Area | undefined {
+	const name = nodeType.slice(nodeType.lastIndexOf('.') + 1);
+	if (name === 'campaignAlimtalk') return 'alimtalk';
+	if (name === 'campaignMembers') return 'members';
+	if (name === 'campaignCustomData' || name === 'campaignLegacyData') return 'data';
+	return undefined;
+}
+
+/** What a Success item of each write means, in one word. */
+const DONE: Readonly<Record<string, string>> = {
+	send: 'sent',
+	upsert: 'saved',
+	create: 'written',
+	update: 'written',
+	delete: 'deleted',
+	deleteKeys: 'deleted',
+};
+
+const DELETE_LATER =
+	'a delete the service refuses for now: run it again for the Failed items after their retryAfter time (30 minutes on).';
+const MEMBER_PHONE =
+	'phone number format: keep Options → Normalize Phone Numbers on, or send numbers like 010-1234-5678.';
+
+/** One line per common code (docs/service-rules.md#codes), by area: the meaning of a code depends on it. */
+const ADVICE: Readonly<Record<Area, Readonly<Record<string, string>>>> = {
+	alimtalk: {
+		'7012':
+			'phone number not 12 characters long: turn on Options → Convert Phone Numbers, or send numbers in the form 821012345678.',
+	},
+	members: {
+		F02: MEMBER_PHONE,
+		'-1007': MEMBER_PHONE,
+		F11: 'the same phone number twice in one request: the first row with it was saved; send each phone number once.',
+		'-1009': DELETE_LATER,
+		'-1010': DELETE_LATER,
+	},
+	data: {
+		F01: 'key not registered: register the key in the service first, or leave the field out with Options → Fields to Ignore.',
+		F02: "value not in the key's registered format: send it in that format (dates as YYYY-MM-DD); null, objects and arrays are never sent.",
+		'-1009': DELETE_LATER,
+		'-1010': DELETE_LATER,
+	},
+};
+
+/** Codes listed one by one in the count line; the rest are summed up. */
+const MAX_CODES = 8;
+
+/** A code as printed: the service's codes are short words; anything else is not echoed. */
+function codeOf(item: INodeExecutionData): string {
+	const code = item.json.code;
+	const text = typeof code === 'number' ? String(code) : code;
+	return typeof text === 'string' && /^[\w-]{1,24}$/.test(text) ? text : 'unknown';
+}
+
+function failuresByCode(failed: INodeExecutionData[]): Array<[string, number]> {
+	const counts = new Map<string, number>();
+	for (const item of failed) {
+		const code = codeOf(item);
+		counts.set(code, (counts.get(code) ?? 0) + 1);
+	}
+	return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function countLine(done: string, outputs: INodeExecutionData[][]): string {
+	const [success = [], failed = []] = outputs;
+	const skipped = success.filter((item) => item.json.duplicate === true).length;
+	const parts = [`${success.length - skipped} ${done}`];
+	if (skipped > 0) parts.push(`${skipped} skipped as duplicates`);
+	if (failed.length === 0) return `${parts.join(', ')}.`;
+	const codes = failuresByCode(failed);
+	const listed = codes.slice(0, MAX_CODES).map(([code, n]) => `${n} with code ${code}`);
+	const others = codes.slice(MAX_CODES).reduce((sum, [, n]) => sum + n, 0);
+	if (others > 0) listed.push(`${others} with other codes`);
+	parts.push(`${failed.length} failed (${listed.join(', ')})`);
+	return `${parts.join(', ')}. See the Failed output.`;
+}
+
+/**
+ * The hints of one run of a write: none when every item succeeded, else one hint whose first
+ * line counts the outcomes and whose next lines (joined by `<br>`, which the editor renders)
+ * say what to change for each common code among the failures.
+ */
+export function writeHints(
+	nodeType: string,
+	operation: string,
+	outputs: INodeExecutionData[][],
+): NodeExecutionHint[] {
+	const area = areaOf(nodeType);
+	const done = DONE[operation];
+	if (area === undefined || done === undefined || outputs.length !== 2) return [];
+	const [success = [], failed = []] = outputs;
+	const skipped = success.some((item) => item.json.duplicate === true);
+	if (failed.length === 0 && !skipped) return [];
+	const advice = failuresByCode(failed)
+		.filter(([code]) => ADVICE[area][code] !== undefined)
+		.map(([code]) => `Code ${code}, ${ADVICE[area][code]}`);
+	return [
+		{
+			message: [countLine(done, outputs), ...advice].join('<br>'),
+			type: failed.length > 0 ? 'warning' : 'info',
+			location: 'outputPane',
+		},
+	];
+}
+
+/**
+ * Adds the hints of a finished write to the node's run. Never fails the node: its messages may
+ * already have gone out, and a failed node invites a re-run that would send them again.
+ */
+export function addWriteHints(ctx: IExecuteFunctions, outputs: INodeExecutionData[][]): void {
+	try {
+		// Every supported line (1.123 to 2.41) offers addExecutionHints; a runner without it gets none.
+		if (typeof ctx.addExecutionHints !== 'function') return;
+		const operation = ctx.getNodeParameter('operation', 0, '');
+		const hints = writeHints(ctx.getNode().type, String(operation), outputs);
+		if (hints.length > 0) ctx.addExecutionHints(...hints);
+	} catch {
+		return;
+	}
+}
