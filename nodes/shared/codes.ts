@@ -207,26 +207,6 @@ export const ROW_CODES = {
 
 export type RowArea = keyof typeof ROW_CODES;
 
-/** What the user (or a model) can change for a row-level code, by endpoint. */
-export const ROW_HINTS: Readonly<Record<RowArea, Readonly<Record<string, string>>>> = {
-	customData: {
-		F01: 'Use a key registered in the service for this account, or register the key there first.',
-		F02: 'Send the value in the format registered for the key (a number for number keys, YYYY-MM-DD for dates).',
-	},
-	members: {
-		F00: 'Give a member ID and a Korean mobile number such as 010-1234-5678.',
-		F01: 'Give a member ID.',
-		F02: 'Give a Korean mobile number such as 010-1234-5678.',
-		F03: 'Shorten the name to at most 20 characters.',
-		F11: 'Send each phone number once per run; the earlier row with this number was saved.',
-	},
-};
-
-/** The hint for a code: a row-level one of `area` first, then the code table's; '' when none. */
-export function hintFor(code: string, area?: RowArea): string {
-	return (area ? ROW_HINTS[area][code] : undefined) ?? CODES[code]?.hint ?? '';
-}
-
 /** Plain words for a row-level code, with the service's own detail when it sent one. */
 export function describeRowCode(area: RowArea, code: string, serviceMessage?: unknown): string {
 	const table = ROW_CODES[area] as Record<string, string>;

@@ -2,21 +2,10 @@
  * n8n's execution hints after a write (the note above a node's output in the editor): one hint
  * per run counting what happened (done, skipped as duplicates, failed by code) and, for the
  * codes users meet most, one line saying what to change. Nothing when every item succeeded.
- * The plain words of each code stay in codes.ts; this file holds the advice that names the
- * node's own options. Tool mode has no hints: run.ts calls this only outside it.
+ * The plain words of each code are in codes.ts, what to change in advice.ts (`ADVICE`). Tool mode has no hints: run.ts calls this only outside it.
  */
 import type { IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
-
-type Area = 'alimtalk' | 'members' | 'data';
-
-/** The node's area, from its type (`n8n-nodes-campaign-messaging.<name>`). */
-function areaOf(nodeType: string): Area | undefined {
-	const name = nodeType.slice(nodeType.lastIndexOf('.') + 1);
-	if (name === 'campaignAlimtalk') return 'alimtalk';
-	if (name === 'campaignMembers') return 'members';
-	if (name === 'campaignCustomData' || name === 'campaignLegacyData') return 'data';
-	return undefined;
-}
+import { ADVICE, adviceAreaOf } from './advice';
 
 /** What a Success item of each write means, in one word. */
 const DONE: Readonly<Record<string, string>> = {
@@ -26,32 +15,6 @@ const DONE: Readonly<Record<string, string>> = {
 	update: 'written',
 	delete: 'deleted',
 	deleteKeys: 'deleted',
-};
-
-const DELETE_LATER =
-	'a delete the service refuses for now: run it again for the Failed items after their retryAfter time (30 minutes on).';
-const MEMBER_PHONE =
-	'phone number format: keep Options → Normalize Phone Numbers on, or send numbers like 010-1234-5678.';
-
-/** One line per common code (docs/service-rules.md#codes), by area: the meaning of a code depends on it. */
-const ADVICE: Readonly<Record<Area, Readonly<Record<string, string>>>> = {
-	alimtalk: {
-		'7012':
-			'phone number not 12 characters long: turn on Options → Convert Phone Numbers, or send numbers in the form 821012345678.',
-	},
-	members: {
-		F02: MEMBER_PHONE,
-		'-1007': MEMBER_PHONE,
-		F11: 'the same phone number twice in one request: the first row with it was saved; send each phone number once.',
-		'-1009': DELETE_LATER,
-		'-1010': DELETE_LATER,
-	},
-	data: {
-		F01: 'key not registered: register the key in the service first, or leave the field out with Options → Fields to Ignore.',
-		F02: "value not in the key's registered format: send it in that format (dates as YYYY-MM-DD); null, objects and arrays are never sent.",
-		'-1009': DELETE_LATER,
-		'-1010': DELETE_LATER,
-	},
 };
 
 /** Codes listed one by one in the count line; the rest are summed up. */
@@ -97,7 +60,7 @@ export function writeHints(
 	operation: string,
 	outputs: INodeExecutionData[][],
 ): NodeExecutionHint[] {
-	const area = areaOf(nodeType);
+	const area = adviceAreaOf(nodeType);
 	const done = DONE[operation];
 	if (area === undefined || done === undefined || outputs.length !== 2) return [];
 	const [success = [], failed = []] = outputs;
@@ -105,7 +68,7 @@ export function writeHints(
 	if (failed.length === 0 && !skipped) return [];
 	const advice = failuresByCode(failed)
 		.filter(([code]) => ADVICE[area][code] !== undefined)
-		.map(([code]) => `Code ${code}, ${ADVICE[area][code]}`);
+		.map(([code]) => `Code ${code}, ${ADVICE[area][code].problem}: ${ADVICE[area][code].change}`);
 	return [
 		{
 			message: [countLine(done, outputs), ...advice].join('<br>'),

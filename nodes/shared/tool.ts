@@ -5,8 +5,8 @@
  * item per outcome, with the fields a model needs first; outside it nothing changes.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { RowArea } from './codes';
-import { hintFor } from './codes';
+import type { AdviceArea } from './advice';
+import { adviceAreaOf, whatToChange } from './advice';
 
 /** The most entries a read returns to a model; a longer read says how many were left out. */
 export const TOOL_READ_LIMIT = 50;
@@ -22,17 +22,9 @@ export function isToolCall(ctx: IExecuteFunctions): boolean {
 	return typeof type === 'string' && type.endsWith('Tool');
 }
 
-/** Where a node's row-level codes come from (their meaning depends on the endpoint). */
-function areaOf(ctx: IExecuteFunctions): RowArea | undefined {
-	const type = ctx.getNode().type;
-	if (type.endsWith('campaignMembersTool')) return 'members';
-	if (/campaign(Custom|Legacy)DataTool$/.test(type)) return 'customData';
-	return undefined;
-}
-
 /** What a model can do about a code, from the code tables; nothing for codes they do not know. */
-function whatToDo(code: unknown, area: RowArea | undefined): IDataObject {
-	const hint = typeof code === 'string' ? hintFor(code, area) : '';
+function whatToDo(code: unknown, area: AdviceArea | undefined): IDataObject {
+	const hint = typeof code === 'string' ? whatToChange(code, area) : '';
 	return hint ? { whatToDo: hint } : {};
 }
 
@@ -55,7 +47,7 @@ function successAnswer(item: IDataObject): IDataObject {
 	return { outcome, message, ...json };
 }
 
-function failedAnswer(json: IDataObject, area: RowArea | undefined): IDataObject {
+function failedAnswer(json: IDataObject, area: AdviceArea | undefined): IDataObject {
 	const outcome =
 		json.deliveryUnknown === true
 			? 'deliveryUnknown'
@@ -70,7 +62,7 @@ function failedAnswer(json: IDataObject, area: RowArea | undefined): IDataObject
 function writeAnswers(
 	success: INodeExecutionData[],
 	failed: INodeExecutionData[],
-	area: RowArea | undefined,
+	area: AdviceArea | undefined,
 ) {
 	const answers = [
 		...success.map((item) => ({ ...item, json: successAnswer(item.json) })),
@@ -102,7 +94,7 @@ export function toolAnswer(
 	outputs: INodeExecutionData[][],
 ): INodeExecutionData[][] {
 	if (outputs.length === 1) return [readAnswers(outputs[0] ?? [], { item: 0 })];
-	return [writeAnswers(outputs[0] ?? [], outputs[1] ?? [], areaOf(ctx))];
+	return [writeAnswers(outputs[0] ?? [], outputs[1] ?? [], adviceAreaOf(ctx.getNode().type))];
 }
 
 /** A failure of the whole call (account refused, bad setting) as an answer the model can act on. */
@@ -116,7 +108,7 @@ export function toolErrorAnswer(ctx: IExecuteFunctions, error: unknown): INodeEx
 		message: err.message ?? 'Unknown error',
 		...(err.description ? { details: err.description } : {}),
 	};
-	const hint = whatToDo(code, areaOf(ctx));
+	const hint = whatToDo(code, adviceAreaOf(ctx.getNode().type));
 	if (hint.whatToDo && !err.description?.includes(hint.whatToDo as string))
 		Object.assign(json, hint);
 	const inputs = Math.max(ctx.getInputData().length, 1);
