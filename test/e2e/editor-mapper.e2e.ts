@@ -9,7 +9,6 @@ import * as rt from '../../scripts/runtime';
 import { delay, fs, path } from '../support/node';
 import {
 	ARTIFACTS,
-	SCREENSHOTS,
 	TYPE_PREFIX,
 	paths,
 	resetSandbox,
@@ -19,6 +18,7 @@ import {
 	userFolder,
 	type Json,
 } from './n8n-support';
+import { startEditor, step, type Editor } from './editor-support';
 
 setupN8n('editor-mapper');
 
@@ -85,9 +85,8 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
 
 describe('the members mapper in the n8n editor', () => {
 	let n8n: rt.StartedN8n;
-	let browser: rt.Browser | undefined;
+	let editor: Editor | undefined;
 	let page: rt.Page;
-	const shot = (step: string) => path.join(SCREENSHOTS, `${step}.png`);
 	const text = (testId: string) => page.locator(`[data-test-id="${testId}"]`).first().innerText();
 	/** What a select shows as chosen (n8n's select keeps it in its input, not in the page text). */
 	const chosen = (testId: string) =>
@@ -102,103 +101,93 @@ describe('the members mapper in the n8n editor', () => {
 			const file = path.join(ARTIFACTS, `${WORKFLOW_ID}.json`);
 			fs.writeFileSync(file, JSON.stringify(mapperWorkflow(), null, 2));
 			await time('import the mapper workflow', () => rt.importWorkflows(paths, userFolder, [file]));
-			n8n = await time('n8n start', () =>
-				rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
-			);
-			await rt.setupOwner(n8n.url);
-			await time('chromium (installed when missing)', () => rt.ensureChromium());
-			const { chromium } = rt.loadPlaywright(paths);
-			browser = await chromium.launch({
-				executablePath: rt.CHROMIUM_PATH,
-				args: rt.chromiumArgs(),
-				headless: true,
-			});
-			const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-			page = await context.newPage();
-			await page.goto(`${n8n.url}/signin`);
-			await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
-			await page.locator('input[name="password"]').fill(rt.OWNER.password);
-			await page.locator('[data-test-id="form-submit-button"]').click();
-			await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
+			editor = await startEditor();
+			({ n8n, page } = editor);
 		},
 		10 * 60 * 1000,
 	);
 
 	afterAll(async () => {
-		await browser?.close();
-		await n8n?.stop();
+		await editor?.close();
 	});
 
-	/** Runs a step; on a failure keeps a screenshot of where the editor was. */
-	async function step(name: string, fn: () => Promise<void>): Promise<void> {
-		let passed = false;
-		try {
-			await fn();
-			passed = true;
-		} finally {
-			await page
-				.screenshot({ path: shot(passed ? name : `FAILED-${name}`) })
-				.catch(() => undefined);
-		}
-	}
-
 	test('the mapper lists the member fields, matched on the phone number (v2) or the member ID (v1)', async () => {
-		await step('1-fields-v2', async () => {
-			await page.goto(`${n8n.url}/workflow/${WORKFLOW_ID}/${MEMBERS_ID}`);
-			await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 60000 });
-			await page.locator('[data-test-id="mapping-fields-container"]').waitFor({ timeout: 60000 });
-			expect(await text('matching-column-select')).toContain('Member Matched On');
-			// n8n's select names the chosen field by its id, the input field Map Automatically reads.
-			expect(await chosen('matching-column-select')).toContain('phoneNumber');
-			const fields = await text('mapping-fields-container');
-			for (const label of ['Phone Number (using to', 'Member ID', 'Receives SMS', 'Name'])
-				expect(fields).toContain(label);
-			expect(fields.indexOf('Phone Number')).toBeLessThan(fields.indexOf('Member ID'));
-		});
+		await step(
+			page,
+			'1-fields-v2',
+			async () => {
+				await page.goto(`${n8n.url}/workflow/${WORKFLOW_ID}/${MEMBERS_ID}`);
+				await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 60000 });
+				await page.locator('[data-test-id="mapping-fields-container"]').waitFor({ timeout: 60000 });
+				expect(await text('matching-column-select')).toContain('Member Matched On');
+				// n8n's select names the chosen field by its id, the input field Map Automatically reads.
+				expect(await chosen('matching-column-select')).toContain('phoneNumber');
+				const fields = await text('mapping-fields-container');
+				for (const label of ['Phone Number (using to', 'Member ID', 'Receives SMS', 'Name'])
+					expect(fields).toContain(label);
+				expect(fields.indexOf('Phone Number')).toBeLessThan(fields.indexOf('Member ID'));
+			},
+			{ keep: true },
+		);
 
-		await step('2-fields-v1', async () => {
-			await page.locator('[data-test-id="parameter-input-apiVersion"]').click();
-			await page.getByRole('option', { name: /^V1/ }).click();
-			await until('the fields of member API v1', async () =>
-				(await text('mapping-fields-container')).includes('Member ID (using to'),
-			);
-			expect(await chosen('matching-column-select')).toContain('memberId');
-			expect(await text('mapping-fields-container')).not.toContain('Phone Number (using to');
-		});
+		await step(
+			page,
+			'2-fields-v1',
+			async () => {
+				await page.locator('[data-test-id="parameter-input-apiVersion"]').click();
+				await page.getByRole('option', { name: /^V1/ }).click();
+				await until('the fields of member API v1', async () =>
+					(await text('mapping-fields-container')).includes('Member ID (using to'),
+				);
+				expect(await chosen('matching-column-select')).toContain('memberId');
+				expect(await text('mapping-fields-container')).not.toContain('Phone Number (using to');
+			},
+			{ keep: true },
+		);
 	});
 
 	test("Map Automatically takes the previous node's output: running the node stores those members", async () => {
 		resetSandbox();
-		await step('3-auto-map', async () => {
-			await page.locator('[data-test-id="parameter-input-apiVersion"]').click();
-			await page.getByRole('option', { name: /^V2/ }).click();
-			await until('the fields of member API v2', async () =>
-				(await text('mapping-fields-container')).includes('Phone Number (using to'),
-			);
-			await page.locator('[data-test-id="mapping-mode-select"] input').first().click();
-			await page.getByRole('option', { name: /Map Automatically/ }).click();
-			await page
-				.getByText('make sure the incoming data fields are named the same')
-				.first()
-				.waitFor({ timeout: 30000 });
-		});
+		await step(
+			page,
+			'3-auto-map',
+			async () => {
+				await page.locator('[data-test-id="parameter-input-apiVersion"]').click();
+				await page.getByRole('option', { name: /^V2/ }).click();
+				await until('the fields of member API v2', async () =>
+					(await text('mapping-fields-container')).includes('Phone Number (using to'),
+				);
+				await page.locator('[data-test-id="mapping-mode-select"] input').first().click();
+				await page.getByRole('option', { name: /Map Automatically/ }).click();
+				await page
+					.getByText('make sure the incoming data fields are named the same')
+					.first()
+					.waitFor({ timeout: 30000 });
+			},
+			{ keep: true },
+		);
 
-		await step('4-auto-map-run', async () => {
-			await page.locator('[data-test-id="node-execute-button"]').first().click();
-			// The sandbox also holds its demo members (resetSandbox seeds them).
-			await until('the two members in the sandbox', () => sb.state.membersV2.has('01077770002'));
-			expect(sb.state.membersV2.get('01077770001')).toEqual({
-				memberId: 'e2e-map-1',
-				phoneNumber: '010-7777-0001',
-				isReceive: 'true',
-				name: 'Mapper Kim',
-			});
-			expect(sb.state.membersV2.get('01077770002')).toMatchObject({
-				memberId: 'e2e-map-2',
-				isReceive: 'false',
-			});
-			// The output panel shows the stored members.
-			await page.getByText('e2e-map-2').first().waitFor({ timeout: 30000 });
-		});
+		await step(
+			page,
+			'4-auto-map-run',
+			async () => {
+				await page.locator('[data-test-id="node-execute-button"]').first().click();
+				// The sandbox also holds its demo members (resetSandbox seeds them).
+				await until('the two members in the sandbox', () => sb.state.membersV2.has('01077770002'));
+				expect(sb.state.membersV2.get('01077770001')).toEqual({
+					memberId: 'e2e-map-1',
+					phoneNumber: '010-7777-0001',
+					isReceive: 'true',
+					name: 'Mapper Kim',
+				});
+				expect(sb.state.membersV2.get('01077770002')).toMatchObject({
+					memberId: 'e2e-map-2',
+					isReceive: 'false',
+				});
+				// The output panel shows the stored members.
+				await page.getByText('e2e-map-2').first().waitFor({ timeout: 30000 });
+			},
+			{ keep: true },
+		);
 	});
 });

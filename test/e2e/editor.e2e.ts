@@ -22,6 +22,7 @@ import {
 	userFolder,
 	type Json,
 } from './n8n-support';
+import { startEditor, step, type Editor } from './editor-support';
 
 setupN8n('editor');
 
@@ -84,7 +85,7 @@ function hintWorkflow(): Json {
 
 describe('the editor: node panel search and execution hints', () => {
 	let n8n: rt.StartedN8n;
-	let browser: rt.Browser | undefined;
+	let editor: Editor | undefined;
 	let page: rt.Page;
 
 	beforeAll(
@@ -92,47 +93,15 @@ describe('the editor: node panel search and execution hints', () => {
 			const file = path.join(ARTIFACTS, `${HINT_WORKFLOW}.json`);
 			fs.writeFileSync(file, JSON.stringify(hintWorkflow(), null, 2));
 			await time('import hint workflow', () => rt.importWorkflows(paths, userFolder, [file]));
-			n8n = await time('n8n start', () =>
-				rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
-			);
-			await rt.setupOwner(n8n.url);
-			await time('chromium (installed when missing)', () => rt.ensureChromium());
-			const { chromium } = rt.loadPlaywright(paths);
-			browser = await chromium.launch({
-				executablePath: rt.CHROMIUM_PATH,
-				args: rt.chromiumArgs(),
-				headless: true,
-			});
-			const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-			page = await context.newPage();
-			// Signed in through the form (n8n ties its session cookie to the browser that signed in).
-			await page.goto(`${n8n.url}/signin`);
-			await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
-			await page.locator('input[name="password"]').fill(rt.OWNER.password);
-			await page.locator('[data-test-id="form-submit-button"]').click();
-			await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
+			editor = await startEditor({ width: 1280, height: 800 });
+			({ n8n, page } = editor);
 		},
 		10 * 60 * 1000,
 	);
 
 	afterAll(async () => {
-		await browser?.close();
-		await n8n?.stop();
+		await editor?.close();
 	});
-
-	/** Runs a step of the page; on failure leaves a screenshot named after it. */
-	async function step(name: string, fn: () => Promise<void>): Promise<void> {
-		let passed = false;
-		try {
-			await fn();
-			passed = true;
-		} finally {
-			if (!passed)
-				await page
-					.screenshot({ path: path.join(SCREENSHOTS, `FAILED-${name}.png`) })
-					.catch(() => undefined);
-		}
-	}
 
 	/** The top `height` pixels of an element, as a small picture for the README (docs/images/). */
 	async function topOf(selector: string, height: number, file: string): Promise<void> {
@@ -148,7 +117,7 @@ describe('the editor: node panel search and execution hints', () => {
 
 	test('every search word finds its nodes in the node panel', async () => {
 		const found: Record<string, string[]> = {};
-		await step('search', async () => {
+		await step(page, 'search', async () => {
 			await page.goto(`${n8n.url}/workflow/${scratchWorkflow(NODES[3]).id}`);
 			await page.locator('[data-test-id="canvas"]').waitFor({ timeout: 60000 });
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
@@ -193,7 +162,7 @@ describe('the editor: node panel search and execution hints', () => {
 	test('a send with 12 phone numbers of the wrong length shows one hint naming 7012 and the option', async () => {
 		resetSandbox();
 		let hints: string[] = [];
-		await step('hint', async () => {
+		await step(page, 'hint', async () => {
 			await page.goto(`${n8n.url}/workflow/${HINT_WORKFLOW}`);
 			await page.locator('[data-test-id="canvas"]').waitFor({ timeout: 60000 });
 			await page.locator('[data-test-id="execute-workflow-button"]').first().click();

@@ -1,0 +1,80 @@
+/**
+ * The editor suites' shared set-up (editor.e2e.ts, editor-mapper.e2e.ts): `n8n start` in the
+ * suite's user folder with its owner, headless Chromium (Debian's chromium with playwright-core)
+ * with one page signed in through the form, and `step`, which leaves a screenshot of where the
+ * editor was when a step failed (and, when asked, when it passed).
+ */
+import * as rt from '../../scripts/runtime';
+import { path } from '../support/node';
+import { ARTIFACTS, SCREENSHOTS, paths, time, userFolder } from './n8n-support';
+
+export interface Editor {
+	n8n: rt.StartedN8n;
+	browser: rt.Browser;
+	page: rt.Page;
+	/** Stops the browser and n8n. */
+	close(): Promise<void>;
+}
+
+export async function startEditor(viewport = { width: 1440, height: 900 }): Promise<Editor> {
+	const n8n = await time('n8n start', () =>
+		rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
+	);
+	let browser: rt.Browser | undefined;
+	let ready = false;
+	try {
+		await rt.setupOwner(n8n.url);
+		await time('chromium (installed when missing)', () => rt.ensureChromium());
+		const { chromium } = rt.loadPlaywright(paths);
+		browser = await chromium.launch({
+			executablePath: rt.CHROMIUM_PATH,
+			args: rt.chromiumArgs(),
+			headless: true,
+		});
+		const page = await (await browser.newContext({ viewport })).newPage();
+		// Signed in through the form (n8n ties its session cookie to the browser that signed in).
+		await page.goto(`${n8n.url}/signin`);
+		await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
+		await page.locator('input[name="password"]').fill(rt.OWNER.password);
+		await page.locator('[data-test-id="form-submit-button"]').click();
+		await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
+		const started = browser;
+		ready = true;
+		return {
+			n8n,
+			browser: started,
+			page,
+			close: async () => {
+				await started.close();
+				await n8n.stop();
+			},
+		};
+	} finally {
+		if (!ready) {
+			await browser?.close();
+			await n8n.stop();
+		}
+	}
+}
+
+/**
+ * Runs a step of a page; a failed step leaves `FAILED-<name>.png` in the suite's screenshots,
+ * and with `keep` a passed one leaves `<name>.png`.
+ */
+export async function step(
+	page: rt.Page,
+	name: string,
+	fn: () => Promise<void>,
+	{ keep = false } = {},
+): Promise<void> {
+	let passed = false;
+	try {
+		await fn();
+		passed = true;
+	} finally {
+		if (!passed || keep) {
+			const file = path.join(SCREENSHOTS, `${passed ? name : `FAILED-${name}`}.png`);
+			await page.screenshot({ path: file }).catch(() => undefined);
+		}
+	}
+}
