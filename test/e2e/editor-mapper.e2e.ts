@@ -9,7 +9,6 @@ import * as rt from '../../scripts/runtime';
 import { delay, fs, path } from '../support/node';
 import {
 	ARTIFACTS,
-	TYPE_PREFIX,
 	paths,
 	resetSandbox,
 	sb,
@@ -18,7 +17,7 @@ import {
 	userFolder,
 	type Json,
 } from './n8n-support';
-import { startEditor, step, type Editor } from './editor-support';
+import { pinnedWorkflow, startEditor, step, type Editor } from './editor-support';
 
 setupN8n('editor-mapper');
 
@@ -27,52 +26,26 @@ const MEMBERS_ID = 'e2e00000-0000-4000-8000-0000000000a2';
 
 /** Start (two pinned members, field names as the mapper's) -> Campaign Members v2, Create or Update. */
 function mapperWorkflow(): Json {
-	return {
+	return pinnedWorkflow({
 		id: WORKFLOW_ID,
 		name: 'e2e editor check: the members mapper',
-		active: false,
-		nodes: [
-			{
-				parameters: {},
-				id: 'e2e00000-0000-4000-8000-0000000000a1',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
+		node: {
+			name: 'Members',
+			id: MEMBERS_ID,
+			type: 'campaignMembers',
+			typeVersion: 2,
+			parameters: {
+				apiVersion: 'v2',
+				operation: 'upsert',
+				columns: { mappingMode: 'defineBelow', value: null },
+				options: {},
 			},
-			{
-				parameters: {
-					apiVersion: 'v2',
-					operation: 'upsert',
-					columns: { mappingMode: 'defineBelow', value: null },
-					options: {},
-				},
-				id: MEMBERS_ID,
-				name: 'Members',
-				type: `${TYPE_PREFIX}campaignMembers`,
-				typeVersion: 2,
-				position: [300, 0],
-				credentials: {
-					campaignApi: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name },
-				},
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Members', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: {
-			Start: [
-				{
-					json: {
-						memberId: 'e2e-map-1',
-						phoneNumber: '01077770001',
-						isReceive: true,
-						name: 'Mapper Kim',
-					},
-				},
-				{ json: { memberId: 'e2e-map-2', phoneNumber: '010-7777-0002', isReceive: 'N' } },
-			],
 		},
-	};
+		items: [
+			{ memberId: 'e2e-map-1', phoneNumber: '01077770001', isReceive: true, name: 'Mapper Kim' },
+			{ memberId: 'e2e-map-2', phoneNumber: '010-7777-0002', isReceive: 'N' },
+		],
+	});
 }
 
 /** Waits until `check` holds (the editor loads fields and runs nodes in the background). */

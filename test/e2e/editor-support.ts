@@ -6,7 +6,15 @@
  */
 import * as rt from '../../scripts/runtime';
 import { path } from '../support/node';
-import { ARTIFACTS, SCREENSHOTS, paths, time, userFolder } from './n8n-support';
+import {
+	ARTIFACTS,
+	SCREENSHOTS,
+	TYPE_PREFIX,
+	paths,
+	time,
+	userFolder,
+	type Json,
+} from './n8n-support';
 
 export interface Editor {
 	n8n: rt.StartedN8n;
@@ -14,6 +22,32 @@ export interface Editor {
 	page: rt.Page;
 	/** Stops the browser and n8n. */
 	close(): Promise<void>;
+}
+
+/** Headless Chromium (Debian's, installed when missing) driven by the runtime's playwright-core. */
+export async function launchChromium(): Promise<rt.Browser> {
+	await time('chromium (installed when missing)', () => rt.ensureChromium());
+	const { chromium } = rt.loadPlaywright(paths);
+	return await chromium.launch({
+		executablePath: rt.CHROMIUM_PATH,
+		args: rt.chromiumArgs(),
+		headless: true,
+	});
+}
+
+/**
+ * Publishes (activates) an imported workflow through main's REST API, as the editor's Publish
+ * does; its webhooks answer a moment later.
+ */
+export async function publishWorkflow(url: string, cookie: string, id: string): Promise<number> {
+	const current = JSON.parse(
+		(await rt.httpRequest('GET', `${url}/rest/workflows/${id}`, { headers: { cookie } })).body,
+	).data;
+	const activated = await rt.httpRequest('POST', `${url}/rest/workflows/${id}/activate`, {
+		headers: { cookie },
+		body: { versionId: current.versionId },
+	});
+	return activated.status;
 }
 
 export async function startEditor(viewport = { width: 1440, height: 900 }): Promise<Editor> {
@@ -24,13 +58,7 @@ export async function startEditor(viewport = { width: 1440, height: 900 }): Prom
 	let ready = false;
 	try {
 		await rt.setupOwner(n8n.url);
-		await time('chromium (installed when missing)', () => rt.ensureChromium());
-		const { chromium } = rt.loadPlaywright(paths);
-		browser = await chromium.launch({
-			executablePath: rt.CHROMIUM_PATH,
-			args: rt.chromiumArgs(),
-			headless: true,
-		});
+		browser = await launchChromium();
 		const page = await (await browser.newContext({ viewport })).newPage();
 		// Signed in through the form (n8n ties its session cookie to the browser that signed in).
 		await page.goto(`${n8n.url}/signin`);
@@ -77,4 +105,43 @@ export async function step(
 			await page.screenshot({ path: file }).catch(() => undefined);
 		}
 	}
+}
+
+/**
+ * A workflow as the editor saves it: Start (a manual trigger with `items` pinned) -> one package
+ * node (`type` without the package prefix) with the sandbox credential.
+ */
+export function pinnedWorkflow(options: {
+	id: string;
+	name: string;
+	node: { name: string; id: string; type: string; typeVersion: number; parameters: Json };
+	items: Json[];
+}): Json {
+	const { node } = options;
+	return {
+		id: options.id,
+		name: options.name,
+		active: false,
+		nodes: [
+			{
+				parameters: {},
+				id: 'e2e00000-0000-4000-8000-0000000000a1',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+			},
+			{
+				...node,
+				type: `${TYPE_PREFIX}${node.type}`,
+				position: [300, 0],
+				credentials: {
+					campaignApi: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name },
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: { Start: options.items.map((json) => ({ json })) },
+	};
 }

@@ -22,7 +22,7 @@ import {
 	userFolder,
 	type Json,
 } from './n8n-support';
-import { startEditor, step, type Editor } from './editor-support';
+import { pinnedWorkflow, startEditor, step, type Editor } from './editor-support';
 
 setupN8n('editor');
 
@@ -41,46 +41,29 @@ const recipient = (i: number) => {
 
 /** Manual trigger with 300 pinned recipients -> Campaign Alimtalk (DEMO-WELCOME of the sandbox). */
 function hintWorkflow(): Json {
-	return {
+	return pinnedWorkflow({
 		id: HINT_WORKFLOW,
 		name: 'e2e editor: 300 sends, 12 bad phone numbers',
-		active: false,
-		nodes: [
-			{
-				parameters: {},
-				id: 'e2e00000-0000-4000-8000-0000000000a1',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			{
-				parameters: {
-					operation: 'send',
-					campaignKey: 'DEMO-WELCOME',
-					phoneNumber: '={{ $json.phone }}',
-					properties: {
-						property: [
-							{ key: 'name', value: '={{ $json.name }}' },
-							{ key: 'coupon', value: 'WELCOME10' },
-						],
-					},
-					options: {},
+		node: {
+			name: SEND_NODE,
+			id: 'e2e00000-0000-4000-8000-0000000000a2',
+			type: 'campaignAlimtalk',
+			typeVersion: 1,
+			parameters: {
+				operation: 'send',
+				campaignKey: 'DEMO-WELCOME',
+				phoneNumber: '={{ $json.phone }}',
+				properties: {
+					property: [
+						{ key: 'name', value: '={{ $json.name }}' },
+						{ key: 'coupon', value: 'WELCOME10' },
+					],
 				},
-				id: 'e2e00000-0000-4000-8000-0000000000a2',
-				name: SEND_NODE,
-				type: `${rt.PACKAGE_NAME}.campaignAlimtalk`,
-				typeVersion: 1,
-				position: [260, 0],
-				credentials: {
-					campaignApi: { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name },
-				},
+				options: {},
 			},
-		],
-		connections: { Start: { main: [[{ node: SEND_NODE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: { Start: Array.from({ length: 300 }, (_, i) => ({ json: recipient(i) })) },
-	};
+		},
+		items: Array.from({ length: 300 }, (_, i) => recipient(i)),
+	});
 }
 
 describe('the editor: node panel search and execution hints', () => {

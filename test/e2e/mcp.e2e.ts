@@ -18,6 +18,7 @@ import {
 	userFolder,
 	type Json,
 } from './n8n-support';
+import { publishWorkflow } from './editor-support';
 
 setupN8n('mcp');
 
@@ -57,19 +58,7 @@ beforeAll(
 			rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
 		);
 		const { cookie } = await rt.setupOwner(n8n.url);
-		const current = JSON.parse(
-			(
-				await rt.httpRequest('GET', `${n8n.url}/rest/workflows/${WORKFLOW_ID}`, {
-					headers: { cookie },
-				})
-			).body,
-		).data;
-		const activated = await rt.httpRequest(
-			'POST',
-			`${n8n.url}/rest/workflows/${WORKFLOW_ID}/activate`,
-			{ headers: { cookie }, body: { versionId: current.versionId } },
-		);
-		expect(activated.status).toBe(200);
+		expect(await publishWorkflow(n8n.url, cookie, WORKFLOW_ID)).toBe(200);
 		// The trigger's URL answers a moment after the workflow is published.
 		for (let i = 0; i < 60; i++) {
 			const probe = await rt.httpRequest('POST', `${n8n.url}/mcp/${MCP_PATH}`, { body: {} });
@@ -96,6 +85,17 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 		await client?.close();
 	});
 
+	/** Calls a tool; the call must not be marked as an error; returns the answer's items. */
+	async function call(name: string, args: Json): Promise<Json[]> {
+		const result = (await client.callTool({ name, arguments: args })) as Json;
+		expect(result.isError).toBeFalsy();
+		return answerOf(result);
+	}
+
+	/** The send tool's arguments for one customer and order. */
+	const send = (phoneNumber: string, name: string, coupon: string, orderId: string) =>
+		call('Send_Alimtalk', { phoneNumber, templateVariables: { name, coupon }, orderId });
+
 	test('both tools are listed with a schema naming their $fromAI() inputs', async () => {
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -113,16 +113,7 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 	});
 
 	test('a valid send reaches the service once and the client is told it was sent', async () => {
-		const result = (await client.callTool({
-			name: 'Send_Alimtalk',
-			arguments: {
-				phoneNumber: '821077770001',
-				templateVariables: { name: 'Mcp Kim', coupon: 'M1' },
-				orderId: 'M-1',
-			},
-		})) as Json;
-		expect(result.isError).toBeFalsy();
-		expect(answerOf(result)).toEqual([
+		expect(await send('821077770001', 'Mcp Kim', 'M1', 'M-1')).toEqual([
 			expect.objectContaining({ outcome: 'sent', phoneNumber: '821077770001' }),
 		]);
 		expect(sb.state.sent.map((m) => [m.phoneNumber, m.properties])).toEqual([
@@ -132,15 +123,7 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 
 	test('a refused send comes back with the code and what to change; nothing is sent', async () => {
 		const before = sb.requests.length;
-		const result = (await client.callTool({
-			name: 'Send_Alimtalk',
-			arguments: {
-				phoneNumber: '010-7777-0002',
-				templateVariables: { name: 'Mcp Lee', coupon: 'M2' },
-				orderId: 'M-2',
-			},
-		})) as Json;
-		expect(answerOf(result)).toEqual([
+		expect(await send('010-7777-0002', 'Mcp Lee', 'M2', 'M-2')).toEqual([
 			expect.objectContaining({
 				outcome: 'refused',
 				code: '7012',
@@ -152,27 +135,14 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 	});
 
 	test('the same Deduplication Key again is reported as a duplicate, not sent twice', async () => {
-		const result = (await client.callTool({
-			name: 'Send_Alimtalk',
-			arguments: {
-				phoneNumber: '821077770001',
-				templateVariables: { name: 'Mcp Kim', coupon: 'M1' },
-				orderId: 'M-1',
-			},
-		})) as Json;
-		expect(answerOf(result)).toEqual([
+		expect(await send('821077770001', 'Mcp Kim', 'M1', 'M-1')).toEqual([
 			expect.objectContaining({ outcome: 'duplicate', deduplicationKey: 'order-M-1' }),
 		]);
 		expect(sb.state.sent).toHaveLength(1);
 	});
 
 	test('a member lookup returns the record; an unknown member says nothing was found', async () => {
-		const found = answerOf(
-			(await client.callTool({
-				name: 'Find_Member',
-				arguments: { memberId: 'member-01' },
-			})) as Json,
-		);
+		const found = await call('Find_Member', { memberId: 'member-01' });
 		expect(found).toEqual([
 			expect.objectContaining({
 				memberId: 'member-01',
@@ -180,9 +150,7 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 				isReceive: true,
 			}),
 		]);
-		const missing = answerOf(
-			(await client.callTool({ name: 'Find_Member', arguments: { memberId: 'nobody' } })) as Json,
-		);
+		const missing = await call('Find_Member', { memberId: 'nobody' });
 		expect(missing).toEqual([expect.objectContaining({ outcome: 'noResults' })]);
 	});
 });

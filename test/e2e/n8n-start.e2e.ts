@@ -23,6 +23,7 @@ import {
 	userFolder,
 	type Json,
 } from './n8n-support';
+import { launchChromium, publishWorkflow } from './editor-support';
 
 setupN8n('start');
 
@@ -159,15 +160,7 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 	test('event to message: the published workflow answers its webhook and sends', async () => {
 		resetSandbox();
 		const id = EXAMPLES.event.id;
-		const current = JSON.parse(
-			(await rt.httpRequest('GET', `${n8n.url}/rest/workflows/${id}`, { headers: { cookie } }))
-				.body,
-		).data;
-		const activated = await rt.httpRequest('POST', `${n8n.url}/rest/workflows/${id}/activate`, {
-			headers: { cookie },
-			body: { versionId: current.versionId },
-		});
-		expect(activated.status).toBe(200);
+		expect(await publishWorkflow(n8n.url, cookie, id)).toBe(200);
 
 		// n8n registers the webhook of a just-published workflow a moment after answering; a 404
 		// starts nothing, so ask again until it is there.
@@ -194,13 +187,7 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 	describe('headless Chromium', () => {
 		beforeAll(
 			async () => {
-				await time('chromium (installed when missing)', () => rt.ensureChromium());
-				const { chromium } = rt.loadPlaywright(paths);
-				browser = await chromium.launch({
-					executablePath: rt.CHROMIUM_PATH,
-					args: rt.chromiumArgs(),
-					headless: true,
-				});
+				browser = await launchChromium();
 				context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 			},
 			10 * 60 * 1000,
