@@ -9,6 +9,7 @@ import * as rt from '../../scripts/runtime';
 import { delay, fs, path } from '../support/node';
 import {
 	ARTIFACTS,
+	SCREENSHOTS,
 	paths,
 	resetSandbox,
 	sb,
@@ -98,6 +99,11 @@ describe('the members mapper in the n8n editor', () => {
 				const fields = await text('mapping-fields-container');
 				for (const label of ['Phone Number (using to', 'Member ID', 'Receives SMS', 'Name'])
 					expect(fields).toContain(label);
+				// The parameters column, for the README (docs/images/members-mapper.png is a copy).
+				await page.screenshot({
+					path: path.join(SCREENSHOTS, 'readme-mapper.png'),
+					clip: { x: 511, y: 100, width: 420, height: 770 },
+				});
 				expect(fields.indexOf('Phone Number')).toBeLessThan(fields.indexOf('Member ID'));
 			},
 			{ keep: true },
