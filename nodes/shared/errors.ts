@@ -5,6 +5,25 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+/** What an error says: its message, n8n's description, and the service's code when it has one. */
+export function errorFields(error: unknown): {
+	message: string;
+	description?: string;
+	code?: string;
+} {
+	const err = error as {
+		message?: string;
+		description?: string;
+		context?: { campaignCode?: unknown };
+	};
+	const code = err.context?.campaignCode;
+	return {
+		message: err.message ?? 'Unknown error',
+		...(err.description ? { description: err.description } : {}),
+		...(code !== undefined ? { code: String(code) } : {}),
+	};
+}
+
 /**
  * One error item per input index given, paired with it, carrying the message and the service
  * code (never the key: messages come from the transport, which redacts them). Under "Continue
@@ -16,20 +35,15 @@ export function errorItems(
 	error: unknown,
 	indexes: readonly number[],
 ): INodeExecutionData[] {
-	const err = error as {
-		message?: string;
-		description?: string;
-		context?: { campaignCode?: unknown };
-	};
-	const code = err.context?.campaignCode;
+	const { message, description, code } = errorFields(error);
 	const extra = {
-		...(err.description ? { description: err.description } : {}),
-		...(code !== undefined ? { code: String(code) } : {}),
+		...(description ? { description } : {}),
+		...(code !== undefined ? { code } : {}),
 	};
 	const errorOutput = node.onError === 'continueErrorOutput';
 	return indexes.map((index) => ({
 		json: {
-			error: err.message ?? 'Unknown error',
+			error: message,
 			...(errorOutput ? (Object.keys(extra).length > 0 ? { details: extra } : {}) : extra),
 		},
 		pairedItem: { item: index },

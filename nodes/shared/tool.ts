@@ -7,6 +7,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AdviceArea } from './advice';
 import { adviceAreaOf, whatToChange } from './advice';
+import { errorFields } from './errors';
+import { paired } from './outputs';
 
 /** The most entries a read returns to a model; a longer read says how many were left out. */
 export const TOOL_READ_LIMIT = 50;
@@ -99,19 +101,15 @@ export function toolAnswer(
 
 /** A failure of the whole call (account refused, bad setting) as an answer the model can act on. */
 export function toolErrorAnswer(ctx: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
-	const err = error as { message?: string; description?: string; context?: IDataObject };
-	const code =
-		err.context?.campaignCode === undefined ? undefined : String(err.context.campaignCode);
+	const { message, description, code } = errorFields(error);
 	const json: IDataObject = {
 		outcome: 'error',
 		...(code !== undefined ? { code } : {}),
-		message: err.message ?? 'Unknown error',
-		...(err.description ? { details: err.description } : {}),
+		message,
+		...(description ? { details: description } : {}),
 	};
 	const hint = whatToDo(code, adviceAreaOf(ctx.getNode().type));
-	if (hint.whatToDo && !err.description?.includes(hint.whatToDo as string))
-		Object.assign(json, hint);
-	const inputs = Math.max(ctx.getInputData().length, 1);
-	const pairedItem = Array.from({ length: inputs }, (_, item) => ({ item }));
-	return [[{ json, pairedItem: inputs === 1 ? pairedItem[0] : pairedItem }]];
+	if (hint.whatToDo && !description?.includes(hint.whatToDo as string)) Object.assign(json, hint);
+	const inputs = ctx.getInputData().map((_, index) => index);
+	return [[{ json, pairedItem: paired(inputs.length > 0 ? inputs : 0) }]];
 }
