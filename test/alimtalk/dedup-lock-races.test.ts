@@ -1,142 +1,23 @@
 /**
- * The deduplication lock's races, replayed exactly: jest's fake clock drives every sleep and
- * every step of the faithful store (test/support/dedup-store.ts, one millisecond a step), and
- * chance is a fixed sequence. Each "process" is its own copy of the lock's modules, as two n8n
- * workers have. Every test runs `underLock` as the node does and watches who is inside.
+ * The deduplication lock's races, replayed exactly on a fake clock (lock-harness.ts).
  */
-import type { DeduplicationScope, ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { LOCK_ENTRY } from '../../nodes/CampaignAlimtalk/dedup/lock';
 import { ProcessedDataStore } from '../support/dedup-store';
-import { delay } from '../support/node';
-import { mulberry32 } from '../../sandbox/faults';
+import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './lock-harness';
 
-const WF = 'race-workflow';
-const NODE = {
-	id: 'send-node',
-	name: 'Send',
-	type: 'campaignAlimtalk',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-const CONTEXT = { workflow: { id: WF }, node: NODE } as never;
-const LOCK_PATH = '../../nodes/CampaignAlimtalk/dedup/rounds';
-
-type UnderLock = (
-	ctx: IExecuteFunctions,
-	scope: DeduplicationScope,
-	work: () => Promise<unknown>,
-	undo?: () => Promise<void>,
-) => Promise<unknown>;
-
-let store: ProcessedDataStore;
-let inside: string[];
-let overlaps: string[];
-
-/** A copy of the lock's modules, as another process has, with its own store calls (stallable). */
-function processCopy(name: string) {
-	let underLock: UnderLock | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		underLock = (require(LOCK_PATH) as { underLock: UnderLock }).underLock;
-	});
-	const copy = { name, stallUntil: 0 };
-	const stall = async () => {
-		if (Date.now() < copy.stallUntil) await delay(copy.stallUntil - Date.now());
-	};
-	const mode = (options: ICheckProcessedOptions) => options;
-	const ctx = {
-		getWorkflow: () => ({ id: WF }),
-		getNode: () => NODE,
-		logger: { warn: () => undefined },
-		helpers: {
-			checkProcessedAndRecord: async (
-				items: string[],
-				scope: DeduplicationScope,
-				o: ICheckProcessedOptions,
-			) => {
-				await stall();
-				return await store.checkProcessedAndRecord(items, scope, CONTEXT, mode(o));
-			},
-			removeProcessed: async (
-				items: string[],
-				scope: DeduplicationScope,
-				o: ICheckProcessedOptions,
-			) => {
-				await stall();
-				await store.removeProcessed(items, scope, CONTEXT, mode(o));
-			},
-			clearAllProcessedItems: async (scope: DeduplicationScope) => {
-				await stall();
-				await store.clearAllProcessedItems(scope, CONTEXT);
-			},
-			getProcessedDataCount: async (scope: DeduplicationScope, o: ICheckProcessedOptions) => {
-				await stall();
-				return await store.getProcessedDataCount(scope, CONTEXT, mode(o));
-			},
-		},
-	} as unknown as IExecuteFunctions;
-	/** Holds the lock (key scope "node": the lock is the workflow's row) for `ms`, watched. */
-	const hold = async (ms: number, during?: () => Promise<void>, undo?: () => Promise<void>) =>
-		await (underLock as UnderLock)(
-			ctx,
-			'node',
-			async () => {
-				if (inside.length > 0)
-					overlaps.push(`${name} entered while ${inside.join(', ')} held the lock`);
-				inside.push(name);
-				await during?.();
-				await delay(ms);
-				inside.splice(inside.indexOf(name), 1);
-			},
-			undo,
-		);
-	/** From now on, every database call of this process hangs for `ms`. */
-	const stallFor = (ms: number) => {
-		copy.stallUntil = Date.now() + ms;
-	};
-	return { name, ctx, hold, stallFor };
-}
-
-/** Advances the fake clock until `work` settles (or `limitMs` of fake time pass). */
-async function settle<T>(work: Promise<T>, limitMs = 300000): Promise<PromiseSettledResult<T>> {
-	let outcome: PromiseSettledResult<T> | undefined;
-	void work.then(
-		(value) => (outcome = { status: 'fulfilled', value }),
-		(reason: unknown) => (outcome = { status: 'rejected', reason }),
-	);
-	const until = Date.now() + limitMs;
-	while (!outcome && Date.now() < until) await jest.advanceTimersByTimeAsync(5);
-	if (!outcome) throw new Error(`still running after ${limitMs} ms of fake time`);
-	return outcome;
-}
-
-const lockRow = () => store.entries(WF, '');
-
-beforeEach(() => {
-	jest.useFakeTimers({ now: 1_700_000_000_000 });
-	jest.spyOn(Math, 'random').mockImplementation(mulberry32(7)); // chance, as a fixed sequence
-	store = new ProcessedDataStore();
-	store.latency = { min: 1, max: 1 };
-	inside = [];
-	overlaps = [];
-});
-afterEach(() => {
-	jest.useRealTimers();
-	jest.restoreAllMocks();
-});
+raceFixture();
 
 describe('the deduplication lock under contention', () => {
 	it('several waiters taking over a dead lock at once: one holder at a time', async () => {
 		await settle(
-			store.checkProcessedAndRecord([LOCK_ENTRY, LOCK_ENTRY], 'workflow', CONTEXT, {
+			race.store.checkProcessedAndRecord([LOCK_ENTRY, LOCK_ENTRY], 'workflow', CONTEXT, {
 				mode: 'entries',
 			}),
 		); // its holder died
 		const processes = ['A', 'B', 'C', 'D'].map(processCopy);
 		const all = await settle(Promise.all(processes.map(async (p) => await p.hold(200))));
 		expect(all.status).toBe('fulfilled');
-		expect(overlaps).toEqual([]);
+		expect(race.overlaps).toEqual([]);
 		expect(lockRow()).toBeUndefined();
 	});
 
@@ -146,7 +27,7 @@ describe('the deduplication lock under contention', () => {
 		await jest.advanceTimersByTimeAsync(1000);
 		const all = await settle(Promise.all([first, waiter.hold(100)]));
 		expect(all.status).toBe('fulfilled');
-		expect(overlaps).toEqual([]);
+		expect(race.overlaps).toEqual([]);
 	});
 
 	it("a stalled holder's release after a takeover leaves the new holder's lock alone", async () => {
@@ -169,7 +50,7 @@ describe('the deduplication lock under contention', () => {
 		expect(all.status === 'rejected' ? String(all.reason) : 'fulfilled').toBe('fulfilled');
 		expect(stillHeld).toBeDefined();
 		// Only the stalled holder's own window (documented) may overlap: never the taker and the late one.
-		expect(overlaps.filter((o) => !o.includes('stalled'))).toEqual([]);
+		expect(race.overlaps.filter((o) => !o.includes('stalled'))).toEqual([]);
 	});
 
 	it('data another node writes into the lock row while it is held is kept, and the round stops before sending', async () => {
@@ -180,7 +61,7 @@ describe('the deduplication lock under contention', () => {
 				50,
 				async () => {
 					// n8n's Remove Duplicates node with scope "Workflow", in the same workflow, at this moment.
-					await store.checkProcessedAndRecord(
+					await race.store.checkProcessedAndRecord(
 						['order-from-remove-duplicates'],
 						'workflow',
 						CONTEXT,
@@ -204,14 +85,14 @@ describe('the deduplication lock under contention', () => {
 
 	it('an empty row is not a lock: two processes never both hold it', async () => {
 		await settle(
-			store.checkProcessedAndRecord(['someone'], 'workflow', CONTEXT, { mode: 'entries' }),
+			race.store.checkProcessedAndRecord(['someone'], 'workflow', CONTEXT, { mode: 'entries' }),
 		);
-		await settle(store.removeProcessed(['someone'], 'workflow', CONTEXT, { mode: 'entries' }));
+		await settle(race.store.removeProcessed(['someone'], 'workflow', CONTEXT, { mode: 'entries' }));
 		expect(lockRow()).toEqual([]);
 		const processes = ['A', 'B'].map(processCopy);
 		const all = await settle(Promise.all(processes.map(async (p) => await p.hold(50))));
 		expect(all.status).toBe('fulfilled');
-		expect(overlaps).toEqual([]);
+		expect(race.overlaps).toEqual([]);
 	});
 
 	it('a database error while taking the lock is reported as the store failing, not as another node', async () => {

@@ -16,13 +16,13 @@ const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
 const fx = dedupFixture();
 const { send, sentPhones } = sendsOf(fx, KEY);
 
-/** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its windows). */
+/** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its slots). */
 async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
 	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
 	const values = [
 		markers.claim,
 		...(hour ? [markers.hour] : []),
-		...(inFlight ? markers.windows : []),
+		...(inFlight ? markers.slots : []),
 	];
 	await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
 }

@@ -57,13 +57,14 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(2);
 	});
 
-	it('scope "This Node" keeps keys per node; "Whole Workflow" shares them between nodes', async () => {
+	it('scope "This Node" keeps keys per node; "Whole Workflow" with a second keyed send is refused before sending', async () => {
 		const input = [order(1)];
 		await runSend({ input, options: KEY, more: { Second: KEY }, credentials: good() });
 		expect(fx.sb.state.sent).toHaveLength(2);
 		fx.sb.reset();
 		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 		fx.store.reset();
+		// Each node would take a lock of its own on the one shared record (docs/deduplication.md).
 		const shared = { ...KEY, deduplicationScope: 'workflow' };
 		const run = await runSend({
 			input,
@@ -71,11 +72,11 @@ describe('Alimtalk send with a Deduplication Key', () => {
 			more: { Second: shared },
 			credentials: good(),
 		});
-		expect(fx.sb.state.sent).toHaveLength(1);
-		const second = run.outputs('Second');
-		const statuses = [run.out[0][0].json.status, second[0][0].json.status].sort();
-		expect(statuses).toEqual(['sent', 'skipped']);
-		expect(fx.store.keys(WF, '')).toHaveLength(1);
+		expect(run.error?.message).toMatch(
+			/the node "Second" also has a Deduplication Key; with Deduplication Scope "Whole Workflow" this node must be the only keyed send/,
+		);
+		expect(fx.sb.state.sent).toHaveLength(0);
+		expect(fx.store.keys(WF, '')).toHaveLength(0);
 	});
 
 	it('remembers only the latest keys up to the history size', async () => {

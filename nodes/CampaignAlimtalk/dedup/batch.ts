@@ -2,26 +2,49 @@
  * The store work of every execution of one process on one row of keys, in rounds: a round takes
  * every claim asked, confirmation and release queued so far, by any execution, and writes them
  * with one record call and one remove call while the workflow's lock is held (rounds.ts). A
- * batch exists only while work waits: nothing outlives the executions that use it.
+ * batch is named by the row it writes (two keyed nodes share the lock, never a batch) and exists
+ * only while work waits: nothing outlives the executions that use it.
  */
 import type { DeduplicationScope, IExecuteFunctions } from 'n8n-workflow';
 import { storeError } from './errors';
+import { findHours } from './hours';
 import type { KeyMarkers, Verdict } from './markers';
-import { asked, claimed, hoursBack, KEYS_ROW_ENTRY, takeBack, verdictOf } from './markers';
-import { lockRowId, underLock } from './rounds';
+import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from './markers';
+import type { Lease } from './rounds';
+import { rowId, underLock } from './rounds';
 
 export const STORE_FAILED_CODE = 'deduplicationStoreFailed';
+/** At most this many values go in one remove call: n8n 2.41.1 removes one value at a time. */
+const REMOVE_CHUNK = 250;
 
-/** What the store said of a key; for an unconfirmed claim, the start of the hour it was made in (when found). */
+/** What the store said of a key, with the markers of the claim made (for `send`). */
 export interface Answer {
 	verdict: Verdict;
+	markers: KeyMarkers;
+	/** For an unconfirmed claim, the start of the hour it was made in (when found). */
 	claimedAt?: number;
 }
 
+/** An ask's outcome: the answer, or the round's error and whether its claim may be in the store. */
+export type Asked = { answer: Answer } | { error: unknown; claimMayRemain: boolean };
+
+/** An execution's writes: told when a round that carried them failed for good. */
+export interface Owner {
+	lost?: unknown;
+}
+
 interface Ask {
-	markers: KeyMarkers;
-	resolve: (answer: Answer) => void;
-	reject: (error: unknown) => void;
+	key: string;
+	longestMs: number;
+	settle: (asked: Asked) => void;
+}
+
+interface Writes {
+	owner: Owner;
+	facts: string[];
+	removals: string[];
+	/** Already in a round that failed: dropped (and its owner told) if the next one fails too. */
+	retried: boolean;
 }
 
 interface Waiter {
@@ -31,10 +54,7 @@ interface Waiter {
 
 interface Batch {
 	asks: Ask[];
-	/** Values to record that stay: the `sent` markers of confirmed sends. */
-	facts: string[];
-	/** Values to take back: finished claims and their windows. */
-	removals: string[];
+	writes: Writes[];
 	/** Executions waiting for a round that carries what they queued. */
 	waiters: Waiter[];
 	historySize: number;
@@ -50,10 +70,10 @@ export interface Row {
 }
 
 function batchOf(row: Row): Batch {
-	const id = lockRowId(row.ctx, row.scope);
+	const id = rowId(row.ctx, row.scope);
 	let batch = batches.get(id);
 	if (!batch) {
-		batch = { asks: [], facts: [], removals: [], waiters: [], historySize: 0, queued: false };
+		batch = { asks: [], writes: [], waiters: [], historySize: 0, queued: false };
 		batches.set(id, batch);
 	}
 	batch.historySize = Math.max(batch.historySize, row.historySize);
@@ -61,20 +81,16 @@ function batchOf(row: Row): Batch {
 }
 
 /** Asks about one key in the next round (claiming it when it is free). */
-export async function ask(row: Row, markers: KeyMarkers): Promise<Answer> {
+export async function ask(row: Row, key: string, longestMs: number): Promise<Asked> {
 	const batch = batchOf(row);
-	const answer = new Promise<Answer>((resolve, reject) =>
-		batch.asks.push({ markers, resolve, reject }),
-	);
+	const asked = new Promise<Asked>((settle) => batch.asks.push({ key, longestMs, settle }));
 	queueRound(row, batch);
-	return await answer;
+	return await asked;
 }
 
 /** Queues values to record and to take back; the next round writes them. */
-export function queue(row: Row, facts: string[], removals: string[]): void {
-	const batch = batchOf(row);
-	batch.facts.push(...facts);
-	batch.removals.push(...removals);
+export function queue(row: Row, owner: Owner, facts: string[], removals: string[]): void {
+	batchOf(row).writes.push({ owner, facts, removals, retried: false });
 }
 
 /** Resolves once a round has written everything queued before this call. */
@@ -92,107 +108,118 @@ function queueRound(row: Row, batch: Batch): void {
 }
 
 /** Of the round's asks, in order: a key claimed by an earlier ask of the same round is in flight for the later ones. */
-function judge(asks: Ask[], isNew: (value: string) => boolean, facts: Set<string>): Verdict[] {
-	const claimed = new Set<string>();
-	return asks.map((entry) => {
-		const { markers } = entry;
-		const fresh = (value: string) => isNew(value) && !facts.has(value) && !claimed.has(value);
-		const verdict = verdictOf(markers, fresh);
-		if (verdict === 'send') claimed.add(markers.claim).add(markers.now);
+function judge(markers: KeyMarkers[], isNew: (value: string) => boolean): Verdict[] {
+	const claims = new Set<string>();
+	return markers.map((entry) => {
+		const fresh = (value: string) => isNew(value) && !claims.has(value);
+		const verdict = verdictOf(entry, fresh);
+		if (verdict === 'send') claims.add(entry.claim).add(entry.now);
 		return verdict;
 	});
 }
 
-/**
- * For the unconfirmed claims of a round (rare: a send that got no answer or a crash), when they
- * were made: one more record call over their possible hour markers, and one to take them back.
- */
-async function findHours(
-	row: Row,
-	asks: Ask[],
-	answers: Answer[],
-	historySize: number,
-): Promise<void> {
-	const unconfirmed = asks
-		.map((entry, n) => ({ entry, n }))
-		.filter(({ n }) => answers[n].verdict === 'unconfirmed');
-	if (unconfirmed.length === 0) return;
-	const now = Date.now();
-	const probes = unconfirmed.map(({ entry }) => hoursBack(entry.markers, now));
-	const values = [...new Set(probes.flat().map((probe) => probe.value))];
+/** Removes `values` in calls of at most REMOVE_CHUNK, each inside the lease. */
+async function removeAll(lease: Lease, row: Row, values: string[]): Promise<void> {
 	const mode = { mode: 'entries' as const };
-	const result = await row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
-		...mode,
-		maxEntries: historySize + values.length,
-	});
-	const fresh = new Set(result.new.map(String));
-	unconfirmed.forEach(
-		({ n }, u) =>
-			(answers[n].claimedAt = probes[u].find((probe) => !fresh.has(probe.value))?.startMs),
-	);
-	if (fresh.size > 0) await row.ctx.helpers.removeProcessed([...fresh], row.scope, mode);
+	for (let at = 0; at < values.length; at += REMOVE_CHUNK) {
+		const chunk = values.slice(at, at + REMOVE_CHUNK);
+		await lease.call(async () => await row.ctx.helpers.removeProcessed(chunk, row.scope, mode));
+	}
+}
+
+interface Taken {
+	asks: Ask[];
+	writes: Writes[];
+	waiters: Waiter[];
+	historySize: number;
+}
+
+function take(row: Row, batch: Batch): Taken {
+	const taken = { ...batch };
+	Object.assign(batch, { asks: [], writes: [], waiters: [], queued: false });
+	batches.delete(rowId(row.ctx, row.scope));
+	return taken;
 }
 
 async function round(row: Row, batch: Batch): Promise<void> {
-	let asks: Ask[] = [];
-	let waiters: Waiter[] = [];
-	const kept: string[] = [];
-	const mode = { mode: 'entries' as const };
+	let taken: Taken | undefined;
+	/** What the record call added for the asks: a claim to take back, or undefined when unknown. */
+	let added: string[] | undefined = [];
 	const { ctx, scope } = row;
+	const mode = { mode: 'entries' as const };
 	try {
 		const answers = await underLock(
 			ctx,
 			scope,
-			async () => {
-				({ asks, waiters } = batch);
-				const facts = new Set(batch.facts);
-				const removals = batch.removals;
-				const historySize = batch.historySize;
-				Object.assign(batch, { asks: [], facts: [], removals: [], waiters: [], queued: false });
-				batches.delete(lockRowId(ctx, scope));
-				const add = [
-					...new Set([KEYS_ROW_ENTRY, ...facts, ...asks.flatMap((entry) => asked(entry.markers))]),
-				];
+			async (lease) => {
+				const { asks, writes, historySize } = (taken = take(row, batch));
+				// The round's one clock: two asks of one round never straddle a slot.
+				const now = Date.now();
+				const markers = asks.map((entry) => markersOf(entry.key, now, entry.longestMs));
+				const facts = new Set(writes.flatMap((entry) => entry.facts));
+				const add = [...new Set([KEYS_ROW_ENTRY, ...facts, ...markers.flatMap(asked)])];
+				added = undefined; // a record call that failed may still have written
 				// Room for what this call adds, so that its probes never push out an older entry.
 				const result =
 					add.length > 1
-						? await ctx.helpers.checkProcessedAndRecord(add, scope, {
-								...mode,
-								maxEntries: historySize + add.length,
-							})
+						? await lease.call(
+								async () =>
+									await ctx.helpers.checkProcessedAndRecord(add, scope, {
+										...mode,
+										maxEntries: historySize + add.length,
+									}),
+							)
 						: { new: [] };
 				const fresh = new Set(result.new.map(String));
-				const isNew = (value: string) => fresh.has(value);
-				const judged = judge(asks, isNew, facts);
-				const remove = new Set(removals);
-				asks.forEach((entry, n) => {
-					for (const value of takeBack(entry.markers, judged[n], isNew))
-						if (!facts.has(value)) remove.add(value);
-					if (judged[n] === 'send') kept.push(...claimed(entry.markers));
+				const isNew = (value: string) => fresh.has(value) && !facts.has(value);
+				added = markers.flatMap(asked).filter(isNew);
+				const verdicts = judge(markers, isNew);
+				const remove = new Set(writes.flatMap((entry) => entry.removals));
+				const keep = new Set<string>();
+				markers.forEach((entry, n) => {
+					for (const value of takeBack(entry, verdicts[n], isNew)) remove.add(value);
+					if (verdicts[n] === 'send') claimed(entry).forEach((value) => keep.add(value));
 				});
-				for (const value of kept) remove.delete(value);
-				if (remove.size > 0) await ctx.helpers.removeProcessed([...remove], scope, mode);
-				const answers: Answer[] = judged.map((verdict) => ({ verdict }));
-				await findHours(row, asks, answers, historySize);
+				for (const value of [...keep, ...facts]) remove.delete(value);
+				await removeAll(lease, row, [...remove]);
+				const answers: Answer[] = verdicts.map((verdict, n) => ({ verdict, markers: markers[n] }));
+				await findHours(lease, row, answers, now, historySize, async (values) =>
+					await removeAll(lease, row, values),
+				);
 				return answers;
 			},
-			async () => {
+			async (lease) => {
 				// The round was not exclusive: its claims are taken back, and nothing of them is sent.
-				if (kept.length > 0) await ctx.helpers.removeProcessed(kept, scope, mode);
+				if (added && added.length > 0) await removeAll(lease, row, added);
 			},
 		);
 		// The answers are given only once the round was exclusive to the end (rounds.ts).
-		asks.forEach((entry, n) => entry.resolve(answers[n]));
-		waiters.forEach((waiter) => waiter.resolve());
+		taken?.asks.forEach((entry, n) => entry.settle({ answer: answers[n] }));
+		taken?.waiters.forEach((waiter) => waiter.resolve());
 	} catch (error) {
-		if (asks.length === 0 && waiters.length === 0) {
-			// The lock was never taken: what waits now fails, what is queued stays for a later round.
-			({ asks, waiters } = batch);
-			Object.assign(batch, { asks: [], waiters: [], queued: false });
-		}
-		const wrapped = storeError(ctx.getNode(), error);
-		wrapped.context.campaignCode ??= STORE_FAILED_CODE;
-		asks.forEach((entry) => entry.reject(wrapped));
-		waiters.forEach((waiter) => waiter.reject(wrapped));
+		failed(row, batch, taken, error, added === undefined || added.length > 0);
 	}
+}
+
+/** A round that failed: its asks get the error, its writes are tried once more, then dropped. */
+function failed(
+	row: Row,
+	batch: Batch,
+	taken: Taken | undefined,
+	error: unknown,
+	claimMayRemain: boolean,
+): void {
+	const wrapped = storeError(row.ctx.getNode(), error);
+	wrapped.context.campaignCode ??= STORE_FAILED_CODE;
+	// Without `taken` the lock was never taken: nothing of what waits was written.
+	const { asks, waiters, writes } = taken ?? take(row, batch);
+	const mayRemain = taken !== undefined && claimMayRemain;
+	asks.forEach((entry) => entry.settle({ error: wrapped, claimMayRemain: mayRemain }));
+	waiters.forEach((waiter) => waiter.reject(wrapped));
+	for (const entry of writes) if (entry.retried) entry.owner.lost = wrapped;
+	const again = writes.filter((entry) => !entry.retried);
+	if (again.length === 0) return;
+	const next = batchOf(row);
+	next.writes.push(...again.map((entry) => ({ ...entry, retried: true })));
+	queueRound(row, next);
 }

@@ -33,9 +33,14 @@ export const FOREIGN_CHECK_MS = 5000;
 export const TAKEOVER_JITTER_MS = 1000;
 const BEAT_SLICE_MS = 100;
 const POLL_MIN_MS = 10;
-const POLL_MAX_MS = 200;
+/** A waiter looks at the lock at least this often (randomly up to twice as long). */
+export const POLL_MAX_MS = 100;
 const MAX_COPIES = 32;
-const STORE_TRIES = 3;
+/** A read is tried this often after a passing database error; a write is never repeated blindly. */
+const READ_TRIES = 3;
+/** The longest one store call may take before the round (and its lease) is given up. */
+export const STORE_CALL_MS = 8000;
+const WATCH_SLICE_MS = 100;
 
 /** Time and chance, injected so that the races can be replayed exactly in tests. */
 export interface LockEnv {
@@ -44,8 +49,9 @@ export interface LockEnv {
 	random: () => number;
 }
 
+/** Durations are measured on a monotonic clock: a wall-clock step (NTP, a resumed VM) moves no lease. */
 export const DEFAULT_ENV: LockEnv = {
-	now: () => Date.now(),
+	now: () => performance.now(),
 	sleep: async (ms) => await sleep(ms),
 	random: Math.random,
 };
@@ -94,7 +100,7 @@ export class Holder {
 
 	/** Every entry this holder put in the row. */
 	entries(): string[] {
-		const beats = Array.from({ length: this.beats }, (_, i) => `${LOCK_ENTRY}:beat:${i}`);
+		const beats = Array.from({ length: this.beats }, (_, i) => this.entry(i));
 		return [...Array.from({ length: this.copies }, () => LOCK_ENTRY), ...beats];
 	}
 
@@ -118,19 +124,35 @@ export class Holder {
 		const startedAt = this.env.now();
 		try {
 			if (!this.valid) return;
-			const count = await this.store.count();
+			const count = await bounded(this.env, this.store.count);
 			if (!this.valid) return; // an answer that came after the lease: the row may be another's by now
 			if (count !== this.expected) {
 				this.state = count > this.expected ? 'foreign' : 'lost';
 				return;
 			}
-			await this.store.record([`${LOCK_ENTRY}:beat:${this.beats}`]);
+			// Counted as this holder's before it is written: a beat that lands but reports an error
+			// is still one of its entries, and its release removes it.
 			this.beats++;
+			try {
+				await bounded(this.env, async () => await this.store.record([this.entry(this.beats - 1)]));
+			} catch {
+				// Did it land? The count tells; anything but one more or none means the row changed.
+				const after = await bounded(this.env, this.store.count);
+				if (after === this.expected) return;
+				if (after !== this.expected + 1) {
+					this.state = after > this.expected + 1 ? 'foreign' : 'lost';
+					return;
+				}
+			}
 			this.expected++;
 			this.beatAt = startedAt;
 		} catch {
 			// A failed heartbeat is a missed one: the lease runs out unless the next one lands.
 		}
+	}
+
+	private entry(beat: number): string {
+		return `${LOCK_ENTRY}:beat:${beat}`;
 	}
 
 	/** Stops the heartbeat (waiting for one under way; a sleeping one just ends). */
@@ -140,30 +162,68 @@ export class Holder {
 	}
 }
 
-/** One store call, tried again after a passing database error (a busy database, a lost connection). */
-async function attempt<T>(
-	env: LockEnv,
-	node: INode,
-	call: () => Promise<T>,
-	onUnique?: () => T,
-): Promise<T> {
+/**
+ * One store call, bounded in time: a call that has not answered after STORE_CALL_MS fails (the
+ * database call itself may still finish later; docs/deduplication.md, "The windows that remain").
+ */
+export async function bounded<T>(env: LockEnv, call: () => Promise<T>): Promise<T> {
+	let settled = false;
+	const work = call().finally(() => (settled = true));
+	const watch = async (): Promise<never> => {
+		const started = env.now();
+		// In slices, so that no timer outlives the call by more than one slice.
+		while (!settled && env.now() - started < STORE_CALL_MS) await env.sleep(WATCH_SLICE_MS);
+		if (!settled) throw new Error(`the database did not answer within ${STORE_CALL_MS / 1000} s`);
+		return await new Promise<never>(() => undefined);
+	};
+	return await Promise.race([work, watch()]);
+}
+
+/** A read, tried again after a passing database error (a busy database, a lost connection). */
+async function read<T>(env: LockEnv, node: INode, call: () => Promise<T>): Promise<T> {
 	for (let tries = 1; ; tries++) {
 		try {
-			return await call();
+			return await bounded(env, call);
 		} catch (error) {
-			if (onUnique && UNIQUE_VIOLATION.test(messageOf(error))) return onUnique();
-			if (tries >= STORE_TRIES)
-				throw storeError(
-					node,
-					error,
-					'Nothing was sent. The deduplication lock could not be taken; run the workflow again.',
-				);
+			if (tries >= READ_TRIES) throw lockError(node, error);
 			await env.sleep(50 * tries * (1 + env.random()));
 		}
 	}
 }
 
-type Created = 'held' | 'busy' | 'notLock';
+/**
+ * A write, tried once: one that committed but reported an error must not run again (a repeated
+ * delete could remove the next holder's lock). `onUnique` answers the unique-key error of an
+ * insert; `repeatable` marks the one write that may run twice (creating the lock: a second try
+ * finds its own copies, which reads as someone's lock and is taken over once it stands still).
+ */
+async function write<T>(
+	env: LockEnv,
+	node: INode,
+	call: () => Promise<T>,
+	options: { onUnique?: () => T; repeatable?: boolean } = {},
+): Promise<T> {
+	for (let tries = 1; ; tries++) {
+		try {
+			return await bounded(env, call);
+		} catch (error) {
+			if (options.onUnique && UNIQUE_VIOLATION.test(messageOf(error))) return options.onUnique();
+			if (!options.repeatable || tries >= READ_TRIES) throw lockError(node, error);
+			await env.sleep(50 * tries * (1 + env.random()));
+		}
+	}
+}
+
+function lockError(node: INode, error: unknown) {
+	return storeError(
+		node,
+		error,
+		'Nothing was sent. The deduplication lock could not be taken; run the workflow again.',
+	);
+}
+
+/** `suspect`: the row held someone else's data too; this call's copies are in it beside that data. */
+type Created = 'held' | 'busy' | 'notLock' | { suspect: number };
 
 /** One try to create the lock row; `held` only when the row is this call's, copy for copy. */
 async function create(
@@ -174,39 +234,59 @@ async function create(
 ): Promise<Created> {
 	const values = Array.from({ length: copies }, () => LOCK_ENTRY);
 	// A unique-key error: another process created the row first.
-	const result = await attempt<{ new: unknown[] } | 'busy'>(
+	const result = await write<{ new: unknown[] } | 'busy'>(
 		env,
 		node,
 		async () => await store.record(values),
-		() => 'busy',
+		{ onUnique: () => 'busy', repeatable: true },
 	);
 	if (result === 'busy' || result.new.length === 0) return 'busy'; // no new entry: the row holds someone's lock
 	if (result.new.length < copies) {
 		// Only n8n lines that check repeats within a call get here: the row existed without the lock entry.
-		await attempt(env, node, async () => await store.remove([LOCK_ENTRY]));
+		await write(env, node, async () => await store.remove([LOCK_ENTRY]));
 		return 'notLock';
 	}
 	// An insert and a write to an existing empty row look alike: the count tells whether another
 	// process wrote the row at the same moment (its own number of copies).
-	return (await attempt(env, node, store.count)) === copies ? 'held' : 'busy';
+	const count = await read(env, node, store.count);
+	if (count === copies) return 'held';
+	if (count < copies) return 'busy'; // another process's write replaced this one's
+	// More than its own: data reached the row between the count and the write (another node's,
+	// n8n 2.41.1 counting every copy as new), or another process's copies replaced these. Which
+	// one shows once the row stands still (acquire).
+	return { suspect: count };
 }
 
+export interface AcquireOptions {
+	/** Stop waiting after this long (a live holder that never lets go, a database that never answers). */
+	deadlineMs: number;
+	/** True once nobody waits for the lock any more (every execution waiting was stopped). */
+	abandoned: () => boolean;
+}
+
+export const ACQUIRE_DEADLINE_MS = 120000;
+
 /**
- * Waits for the lock and takes it. `lockScope` decides what a row of other data means: this
- * node's own old keys (scope "node": cleared, the node uses that row as its lock now) or another
- * node's data in the workflow's shared record (a conflict: stop before sending).
+ * Waits for the lock and takes it; undefined when `abandoned` says nobody waits any more.
+ * `lockScope` decides what a row of other data means: this node's own old keys (scope "node":
+ * cleared, the node uses that row as its lock now) or another node's data in the workflow's
+ * shared record (a conflict: stop before sending).
  */
 export async function acquire(
 	store: LockStore,
 	env: LockEnv,
 	node: INode,
 	lockScope: DeduplicationScope,
-): Promise<Holder> {
+	options: AcquireOptions = { deadlineMs: ACQUIRE_DEADLINE_MS, abandoned: () => false },
+): Promise<Holder | undefined> {
+	const started = env.now();
 	let last = -1;
 	/** The last count of a lock seen: a new lock is made another size, so that everyone sees the change. */
 	let lastLock = 0;
 	let changedAt = env.now();
 	let probed = false;
+	/** The row's count right after this process wrote its copies beside other data. */
+	let suspect: { count: number; copies: number } | undefined;
 	let pause = POLL_MIN_MS;
 	const seen = (count: number) => {
 		if (count !== last) {
@@ -217,7 +297,9 @@ export async function acquire(
 		if (count > 0) lastLock = count;
 	};
 	for (;;) {
-		const count = await attempt(env, node, store.count);
+		if (options.abandoned()) return undefined;
+		if (env.now() - started >= options.deadlineMs) throw busyError(node, options.deadlineMs);
+		const count = await read(env, node, store.count);
 		seen(count);
 		if (count === 0) {
 			let copies = 2 + Math.floor(env.random() * (MAX_COPIES - 1));
@@ -225,30 +307,47 @@ export async function acquire(
 			const startedAt = env.now();
 			const created = await create(store, env, node, copies);
 			if (created === 'held') return new Holder(store, env, copies, startedAt);
-			if (created === 'busy')
+			if (typeof created === 'object') suspect = { count: created.suspect, copies };
+			if (created === 'busy' || typeof created === 'object')
 				changedAt = env.now(); // a new holder: the lock is alive
-			else if ((await attempt(env, node, store.count)) === 0)
-				await attempt(env, node, store.clear); // an empty row is not a lock
+			else if ((await read(env, node, store.count)) === 0)
+				await write(env, node, store.clear); // an empty row is not a lock
 			else await notLock(store, env, node, lockScope);
+		} else if (suspect?.count === count && env.now() - changedAt >= FOREIGN_CHECK_MS) {
+			// Nobody beats in the row this process wrote its copies into beside other data: they go,
+			// the data stays, and the next look tells what that data is.
+			const own = Array.from({ length: suspect.copies }, () => LOCK_ENTRY);
+			suspect = undefined;
+			await write(env, node, async () => await store.remove(own));
+			last = -1;
+			continue;
 		} else if (!probed && env.now() - changedAt >= FOREIGN_CHECK_MS) {
 			// The count stood still: a dead or slow holder, or a row of other data. One write tells.
 			probed = true;
-			const result = await attempt(env, node, async () => await store.record([LOCK_ENTRY]));
+			const result = await write(env, node, async () => await store.record([LOCK_ENTRY]));
 			if (result.new.length > 0) {
-				await attempt(env, node, async () => await store.remove([LOCK_ENTRY]));
+				await write(env, node, async () => await store.remove([LOCK_ENTRY]));
 				await notLock(store, env, node, lockScope);
 				last = -1;
 			}
 		} else if (env.now() - changedAt >= STALE_LOCK_MS) {
 			await env.sleep(Math.floor(env.random() * TAKEOVER_JITTER_MS));
 			// Only a row that still stands where it stood is taken over: a change is a live holder.
-			if ((await attempt(env, node, store.count)) === count) await attempt(env, node, store.clear);
+			if ((await read(env, node, store.count)) === count) await write(env, node, store.clear);
 			last = -1;
 			continue;
 		}
 		await env.sleep(pause + Math.floor(env.random() * pause));
 		pause = Math.min(POLL_MAX_MS, pause * 2);
 	}
+}
+
+function busyError(node: INode, waitedMs: number) {
+	return storeError(
+		node,
+		`the deduplication lock stayed taken for ${Math.round(waitedMs / 1000)} s`,
+		'Nothing was sent. Another execution of this workflow held the lock all that time, or the database did not answer; run the workflow again.',
+	);
 }
 
 /** A row of other data where the lock belongs. */
@@ -261,7 +360,7 @@ async function notLock(
 	if (lockScope === 'workflow') throw conflictError(node, lockScope);
 	// This node's own row, holding the keys it kept while its scope was "This Node": they are not
 	// read under scope "Whole Workflow", and the row is needed as the lock.
-	await attempt(env, node, store.clear);
+	await write(env, node, store.clear);
 }
 
 /** What a release found: `released` (row deleted), `foreign` (other data was added), `left` (not deleted). */
@@ -270,8 +369,9 @@ export type Released = 'released' | 'foreign' | 'left';
 /**
  * Gives the lock up. The row is deleted only while the lease holds and the count is the holder's
  * own. More entries than its own mean another node wrote into the row: only the holder's entries
- * are removed. Anything else (the lease ran out, fewer entries) leaves the row alone: if it is
- * still this holder's, waiters take it over once it is stale.
+ * are removed. Anything else (the lease ran out, fewer entries, a database error) leaves the row
+ * alone: if it is still this holder's, waiters take it over once it is stale. Never repeats a
+ * delete, never throws.
  */
 export async function release(
 	holder: Holder,
@@ -282,15 +382,19 @@ export async function release(
 	await holder.stop();
 	const leased = () => env.now() - holder.beatAt < LEASE_MS;
 	if (holder.state === 'lost' || !leased()) return 'left';
-	const count = holder.state === 'foreign' ? Infinity : await attempt(env, node, store.count);
-	if (!leased()) return 'left'; // the answer came after the lease: the row may be another's by now
-	if (count === holder.expected) {
-		await attempt(env, node, store.clear);
-		return 'released';
+	try {
+		const count = holder.state === 'foreign' ? Infinity : await read(env, node, store.count);
+		if (!leased()) return 'left'; // the answer came after the lease: the row may be another's by now
+		if (count === holder.expected) {
+			await write(env, node, store.clear);
+			return 'released';
+		}
+		if (count > holder.expected) {
+			await write(env, node, async () => await store.remove(holder.entries()));
+			return 'foreign';
+		}
+	} catch {
+		// Left for the waiters: a delete that may have run is never repeated.
 	}
-	if (count > holder.expected) {
-		await attempt(env, node, async () => await store.remove(holder.entries()));
-		return 'foreign';
-	}
-	return 'left';
+	return holder.state === 'foreign' ? 'foreign' : 'left';
 }

@@ -5,21 +5,24 @@
  * execution waits on it: nothing outlives the executions that use it.
  */
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
-import { conflictError } from './errors';
-import type { LockEnv, LockStore } from './lock';
-import { acquire, DEFAULT_ENV, release } from './lock';
+import { conflictError, storeError } from './errors';
+import type { Holder, LockEnv, LockStore } from './lock';
+import { ACQUIRE_DEADLINE_MS, acquire, bounded, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
 
 /** The keys of scope "node" are in the node's row, so the lock is the workflow's row, and the other way round. */
 export function lockScopeFor(keyScope: DeduplicationScope): DeduplicationScope {
 	return keyScope === 'node' ? 'workflow' : 'node';
 }
 
-/** The database row the lock is, as n8n names it (workflow id and context). */
-export function lockRowId(ctx: IExecuteFunctions, keyScope: DeduplicationScope): string {
+/** The database row of `scope` for this node, as n8n names it (workflow id and context). */
+export function rowId(ctx: IExecuteFunctions, scope: DeduplicationScope): string {
 	const workflowId = String(ctx.getWorkflow().id);
-	return lockScopeFor(keyScope) === 'workflow'
-		? `${workflowId}|`
-		: `${workflowId}|n:${ctx.getNode().id}`;
+	return scope === 'workflow' ? `${workflowId}|` : `${workflowId}|n:${ctx.getNode().id}`;
+}
+
+/** The database row the lock is. */
+export function lockRowId(ctx: IExecuteFunctions, keyScope: DeduplicationScope): string {
+	return rowId(ctx, lockScopeFor(keyScope));
 }
 
 /** n8n's deduplication helpers of `ctx`, bound to the lock's scope. */
@@ -33,12 +36,38 @@ export function lockStoreOf(ctx: IExecuteFunctions, lockScope: DeduplicationScop
 	};
 }
 
+export const LEASE_LOST = 'the deduplication lock was lost during the round';
+
+/**
+ * The holder's lease, as the work sees it: every store call of the work goes through `call`,
+ * which starts none once the lease ran out and trusts no answer that came after it.
+ */
+export class Lease {
+	constructor(
+		private readonly holder: Holder,
+		private readonly env: LockEnv,
+	) {}
+
+	get valid(): boolean {
+		return this.holder.valid;
+	}
+
+	async call<T>(work: () => Promise<T>): Promise<T> {
+		if (!this.holder.valid) throw new Error(LEASE_LOST);
+		const value = await bounded(this.env, work);
+		if (!this.holder.valid) throw new Error(LEASE_LOST);
+		return value;
+	}
+}
+
 interface Job {
 	ctx: IExecuteFunctions;
-	run: () => Promise<void>;
+	run: (lease: Lease) => Promise<void>;
 	/** Takes back what `run` wrote, when the round turns out not to have been exclusive. */
-	undo?: () => Promise<void>;
+	undo?: (lease: Lease) => Promise<void>;
 	done: (error?: unknown) => void;
+	/** True once the execution that queued it stopped waiting (it was stopped): not run. */
+	dropped: boolean;
 }
 
 interface Queue {
@@ -60,90 +89,132 @@ async function runRound(
 	const store = lockStoreOf(ctx, lockScope);
 	let holder;
 	try {
-		holder = await acquire(store, env, node, lockScope);
+		holder = await acquire(store, env, node, lockScope, {
+			deadlineMs: ACQUIRE_DEADLINE_MS,
+			abandoned: () => round.every((job) => job.dropped),
+		});
 	} catch (error) {
 		round.forEach((job) => job.done(error));
 		return;
 	}
+	if (!holder) return; // every execution of the round was stopped while waiting
 	holder.start();
+	const lease = new Lease(holder, env);
 	const ran: Job[] = [];
 	const outcomes: unknown[] = [];
 	for (const job of round) {
+		if (job.dropped) continue;
 		if (!holder.valid) {
 			// The lease ran out or the row changed under this holder: the rest wait for a new round.
-			queue.jobs.unshift(...round.slice(ran.length));
+			queue.jobs.unshift(...round.slice(round.indexOf(job)));
 			break;
 		}
 		ran.push(job);
 		try {
-			await job.run();
+			await job.run(lease);
 			outcomes.push(undefined);
 		} catch (error) {
 			outcomes.push(error ?? new Error('store call failed'));
 		}
 	}
 	let failure: unknown;
-	try {
-		if ((await release(holder, store, env, node)) === 'foreign') {
-			// Another node wrote into the lock's row meanwhile: this round was not exclusive.
-			failure = conflictError(node, lockScope);
-			for (const job of ran) await job.undo?.().catch(() => undefined);
-		}
-	} catch (error) {
-		failure = error;
+	if ((await release(holder, store, env, node)) === 'foreign') {
+		// Another node wrote into the lock's row meanwhile: this round was not exclusive.
+		failure = conflictError(node, lockScope);
+		for (const job of ran) await job.undo?.(lease).catch(() => undefined);
 	}
 	ran.forEach((job, index) => job.done(failure ?? outcomes[index]));
 }
 
+/**
+ * The pause before this process takes the lock again for work queued meanwhile: longer than a
+ * waiter's longest poll (lock.ts), so that another process waiting for the lock sees it free and
+ * takes it first (fairness: a waiter waits for one round of this process, not for all of them).
+ */
+export function reacquireGapMs(random: number): number {
+	return 2 * POLL_MAX_MS + 20 + Math.floor(random * 50);
+}
+
 async function runRounds(
-	rowId: string,
+	id: string,
 	queue: Queue,
 	lockScope: DeduplicationScope,
 	env: LockEnv,
 ): Promise<void> {
 	while (queue.jobs.length > 0) {
 		await runRound(queue.jobs.splice(0, queue.jobs.length), queue, lockScope, env);
-		// Let a waiting process in before this one takes the lock again.
-		if (queue.jobs.length > 0) await env.sleep(20 + Math.floor(env.random() * 30));
+		// Work that arrives meanwhile waits for the next round of this process, after the gap.
+		await env.sleep(reacquireGapMs(env.random()));
 	}
 	queue.running = false;
-	queues.delete(rowId);
+	queues.delete(id);
 }
 
 /**
  * Runs `work` while this workflow's deduplication lock is held, after the work queued before it.
- * `work` should be short: every execution of the workflow that stores keys waits for it. `undo`
- * takes back what `work` wrote, for a round that turns out not to have been exclusive (its
- * caller then gets the error).
+ * `work` should be short and make its store calls through the lease: every execution of the
+ * workflow that stores keys waits for it. `undo` takes back what `work` wrote, for a round that
+ * turns out not to have been exclusive (its caller then gets the error). A stopped execution
+ * stops waiting at once (its work is not run if it has not started).
  */
 export async function underLock<T>(
 	ctx: IExecuteFunctions,
 	keyScope: DeduplicationScope,
-	work: () => Promise<T>,
-	undo?: () => Promise<void>,
+	work: (lease: Lease) => Promise<T>,
+	undo?: (lease: Lease) => Promise<void>,
 	env: LockEnv = DEFAULT_ENV,
 ): Promise<T> {
-	const rowId = lockRowId(ctx, keyScope);
-	let queue = queues.get(rowId);
+	const id = lockRowId(ctx, keyScope);
+	let queue = queues.get(id);
 	if (!queue) {
 		queue = { jobs: [], running: false };
-		queues.set(rowId, queue);
+		queues.set(id, queue);
 	}
 	let value: T | undefined;
+	let job: Job | undefined;
 	const finished = new Promise<void>((resolve, reject) => {
-		queue.jobs.push({
+		job = {
 			ctx,
-			run: async () => {
-				value = await work();
+			run: async (lease) => {
+				value = await work(lease);
 			},
 			undo,
 			done: (error) => (error === undefined ? resolve() : reject(error)),
-		});
+			dropped: false,
+		};
+		queue.jobs.push(job);
 	});
+	// A job whose caller stopped waiting may still fail later: nobody is left to hear it.
+	finished.catch(() => undefined);
 	if (!queue.running) {
 		queue.running = true;
-		void runRounds(rowId, queue, lockScopeFor(keyScope), env);
+		void runRounds(id, queue, lockScopeFor(keyScope), env);
 	}
-	await finished;
+	const stop = stopped(ctx);
+	if (!stop) {
+		await finished;
+		return value as T;
+	}
+	let onStop: () => void = () => undefined;
+	const abort = new Promise<never>((_, reject) => {
+		onStop = () => {
+			if (job) job.dropped = true;
+			reject(
+				storeError(ctx.getNode(), 'the execution was stopped while waiting for the deduplication lock'),
+			);
+		};
+	});
+	if (stop.aborted) onStop();
+	else stop.addEventListener('abort', onStop, { once: true });
+	try {
+		await Promise.race([finished, abort]);
+	} finally {
+		stop.removeEventListener('abort', onStop);
+	}
 	return value as T;
+}
+
+function stopped(ctx: IExecuteFunctions): AbortSignal | undefined {
+	const signal = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
+	return signal ?? undefined;
 }

@@ -8,10 +8,11 @@ import type { DeduplicationHelperFunctions, IDataObject, IExecuteFunctions } fro
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
 import { MIN_N8N_VERSION, storeError } from './errors';
-import type { Row } from './batch';
+import type { Owner, Row } from './batch';
 import { ask, flush, queue } from './batch';
+import { checkLayout } from './layout';
 import type { KeyMarkers, Verdict } from './markers';
-import { claimed, HOURS_BACK, longestSendMs, markersOf } from './markers';
+import { finished, HOURS_BACK, longestSendMs } from './markers';
 import type { DedupSettings } from './options';
 import { readDedupSettings, readKey } from './options';
 
@@ -31,11 +32,20 @@ export const IN_PROGRESS_CODE = 'earlierSendInProgress';
 /** How often an item waiting for another execution's send looks again. */
 const WAIT_POLL_MS = 500;
 
-/** Success confirms; an unknown delivery keeps the claim; anything else released it (never left). */
+/**
+ * Success confirms; an unknown delivery keeps the claim; an answer of the service that refused
+ * the send, or a failure that proves the request never left, releases it. A thrown error that
+ * names no service code (a stopped execution aborting the request, an unexpected failure) may
+ * have come after the request reached the service: the claim is kept.
+ */
 export function keyFate(
 	result: { code: string; deliveryUnknown: boolean } | Error | undefined,
 ): KeyFate {
-	if (result === undefined || result instanceof Error) return 'release';
+	if (result === undefined) return 'release';
+	if (result instanceof Error) {
+		const context = (result as { context?: { campaignCode?: unknown } }).context;
+		return typeof context?.campaignCode === 'string' ? 'release' : 'keep';
+	}
 	if (result.code === '0') return 'confirm';
 	return result.deliveryUnknown ? 'keep' : 'release';
 }
@@ -56,6 +66,12 @@ export class DedupSession {
 	private readonly claimedAt = new Map<number, number>();
 
 	private readonly fates = new Map<number, KeyFate>();
+
+	/** Items whose claim round failed after it may have recorded their claim. */
+	private readonly mayRemain = new Set<number>();
+
+	/** This execution's writes, as the rounds know them: `lost` once a round dropped them (batch.ts). */
+	private readonly owner: Owner = {};
 
 	/** Answers queued for the next round and not yet known to be written. */
 	private queued = false;
@@ -112,6 +128,8 @@ export class DedupSession {
 				},
 			);
 		}
+		// Nodes that would share this node's records, refused before anything is sent (layout.ts).
+		checkLayout(ctx, settings.scope);
 		const session = new DedupSession(ctx, settings, transport);
 		const firstOfKey = new Map<string, number>();
 		for (let i = 0; i < count; i++) {
@@ -144,8 +162,12 @@ export class DedupSession {
 		if (this.repeats.has(i)) return false;
 		const deadline = Date.now() + this.transport.timeoutMs;
 		for (;;) {
-			const markers = markersOf(key, Date.now(), this.longestMs);
-			const { verdict, claimedAt } = await ask(this.row, markers);
+			const asked = await ask(this.row, key, this.longestMs);
+			if ('error' in asked) {
+				if (asked.claimMayRemain) this.mayRemain.add(i);
+				throw asked.error;
+			}
+			const { verdict, markers, claimedAt } = asked.answer;
 			if (verdict === 'send') this.claims.set(i, markers);
 			if (claimedAt !== undefined) this.claimedAt.set(i, claimedAt);
 			if (verdict !== 'inFlight') {
@@ -153,7 +175,7 @@ export class DedupSession {
 				return verdict === 'send';
 			}
 			const left = deadline - Date.now();
-			if (left <= 0) {
+			if (left <= 0 || this.ctx.getExecutionCancelSignal?.()?.aborted === true) {
 				this.verdicts.set(i, 'inProgress');
 				return false;
 			}
@@ -166,12 +188,8 @@ export class DedupSession {
 		const markers = this.claims.get(i);
 		if (!markers) return;
 		this.fates.set(i, fate);
-		// A kept claim stays, without its windows: the attempt is over, its answer unknown.
-		queue(
-			this.row,
-			fate === 'confirm' ? [markers.sent] : [],
-			fate === 'keep' ? markers.windows : claimed(markers),
-		);
+		const { facts, removals } = finished(markers, fate);
+		queue(this.row, this.owner, facts, removals);
 		this.queued = true;
 	}
 
@@ -184,6 +202,8 @@ export class DedupSession {
 			// The sends are done: their items must still come out; they say what was not recorded.
 			this.settleError = storeError(this.ctx.getNode(), error).message;
 		}
+		if (this.owner.lost !== undefined && this.settleError === undefined)
+			this.settleError = storeError(this.ctx.getNode(), this.owner.lost).message;
 	}
 
 	/** Item `i`'s Deduplication Key, if it has one. */
@@ -232,12 +252,17 @@ export class DedupSession {
 	failureFields(i: number): IDataObject {
 		if (!this.keys.has(i)) return {};
 		const fate = this.fates.get(i);
-		// A release that could not be written leaves the claim: a later run reports it as unconfirmed.
-		const kept = fate === 'keep' || (this.settleError !== undefined && fate === 'release');
+		// A release that could not be written leaves the claim, and so may a claim round that failed
+		// after its record call: a later run reports it as unconfirmed.
+		const kept =
+			fate === 'keep' ||
+			this.mayRemain.has(i) ||
+			(this.settleError !== undefined && fate === 'release');
+		const error = this.settleError && this.claims.has(i) ? this.settleError : undefined;
 		return {
 			deduplicationKey: this.keys.get(i) as string,
 			deduplicationKeyKept: kept,
-			...(this.settleError && this.claims.has(i) ? { deduplicationError: this.settleError } : {}),
+			...(error ? { deduplicationError: error } : {}),
 		};
 	}
 }
