@@ -19,14 +19,17 @@ describe('the deduplication lock under faults', () => {
 			clearAllProcessedItems: async (...args: Parameters<typeof realClear>) => {
 				await realClear(...args);
 				if (failed) return;
-				failed = true;
-				await delay(400); // meanwhile the next waiter creates its lock
+				failed = true; // the first delete commits, then its answer is lost
+				await delay(1500); // meanwhile the next waiter creates its lock
 				throw new Error('Connection terminated unexpectedly');
 			},
 		});
-		const all = await settle(
-			Promise.allSettled([first.hold(100), second.hold(3000), third.hold(100)]),
-		);
+		const holds = [first.hold(100)];
+		await jest.advanceTimersByTimeAsync(50);
+		holds.push(second.hold(3000)); // takes the lock once the first deleted it
+		await jest.advanceTimersByTimeAsync(750);
+		holds.push(third.hold(100)); // waits for the second
+		const all = await settle(Promise.allSettled(holds));
 		expect(all.status).toBe('fulfilled');
 		expect(race.overlaps).toEqual([]);
 	});

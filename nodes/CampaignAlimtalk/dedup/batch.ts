@@ -183,8 +183,13 @@ async function round(row: Row, batch: Batch): Promise<void> {
 				for (const value of [...keep, ...facts]) remove.delete(value);
 				await removeAll(lease, row, [...remove]);
 				const answers: Answer[] = verdicts.map((verdict, n) => ({ verdict, markers: markers[n] }));
-				await findHours(lease, row, answers, now, historySize, async (values) =>
-					await removeAll(lease, row, values),
+				await findHours(
+					lease,
+					row,
+					answers,
+					now,
+					historySize,
+					async (values) => await removeAll(lease, row, values),
 				);
 				return answers;
 			},

@@ -39,7 +39,9 @@ function connected(ctx: IExecuteFunctions): Neighbour[] {
 
 function optionsOf(node: Neighbour): Record<string, unknown> {
 	const options = node.parameters?.options;
-	return typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
+	return typeof options === 'object' && options !== null
+		? (options as Record<string, unknown>)
+		: {};
 }
 
 /** A keyed send's scope, or undefined when the node is not a send with a Deduplication Key. */

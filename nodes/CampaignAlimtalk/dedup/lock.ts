@@ -17,210 +17,25 @@
  *   reported before anything is sent. An empty row is not a lock: it is removed, then created.
  */
 import type { DeduplicationScope, INode } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
-import { conflictError, messageOf, storeError } from './errors';
+import { conflictError, storeError } from './errors';
+import { Holder, LEASE_MS, LOCK_ENTRY } from './holder';
+import type { LockEnv, LockStore } from './store-calls';
+import { read, write } from './store-calls';
 
-export const LOCK_ENTRY = 'campaign-alimtalk-deduplication-lock';
+export { Holder, LEASE_MS, LOCK_ENTRY } from './holder';
+export type { LockEnv, LockStore } from './store-calls';
+export { bounded, DEFAULT_ENV } from './store-calls';
+
 /** A lock whose entry count stood still this long is taken as left behind by a dead process. */
 export const STALE_LOCK_MS = 30000;
-/** A holder whose last heartbeat is older than this starts no more work and keeps its hands off the row. */
-export const LEASE_MS = 10000;
-/** How often a holder adds a heartbeat entry. */
-export const HEARTBEAT_MS = 2000;
 /** A count that stood still this long is probed once (a write) to tell a lock from other data. */
 export const FOREIGN_CHECK_MS = 5000;
 /** Before taking over, a waiter waits a random time up to this, then looks again. */
 export const TAKEOVER_JITTER_MS = 1000;
-const BEAT_SLICE_MS = 100;
 const POLL_MIN_MS = 10;
 /** A waiter looks at the lock at least this often (randomly up to twice as long). */
 export const POLL_MAX_MS = 100;
 const MAX_COPIES = 32;
-/** A read is tried this often after a passing database error; a write is never repeated blindly. */
-const READ_TRIES = 3;
-/** The longest one store call may take before the round (and its lease) is given up. */
-export const STORE_CALL_MS = 8000;
-const WATCH_SLICE_MS = 100;
-
-/** Time and chance, injected so that the races can be replayed exactly in tests. */
-export interface LockEnv {
-	now: () => number;
-	sleep: (ms: number) => Promise<void>;
-	random: () => number;
-}
-
-/** Durations are measured on a monotonic clock: a wall-clock step (NTP, a resumed VM) moves no lease. */
-export const DEFAULT_ENV: LockEnv = {
-	now: () => performance.now(),
-	sleep: async (ms) => await sleep(ms),
-	random: Math.random,
-};
-
-/** The lock row's four store calls (n8n's deduplication helpers, bound to the lock's scope). */
-export interface LockStore {
-	record: (values: string[]) => Promise<{ new: unknown[] }>;
-	remove: (values: string[]) => Promise<void>;
-	clear: () => Promise<void>;
-	count: () => Promise<number>;
-}
-
-const UNIQUE_VIOLATION = /duplicate key|unique constraint|SQLITE_CONSTRAINT|ER_DUP_ENTRY/i;
-
-/** A held lock: what its row holds, and when its holder last proved alive. */
-export class Holder {
-	/** The row's entry count as this holder wrote it. */
-	expected: number;
-
-	/** When the last heartbeat (or the creation) started. */
-	beatAt: number;
-
-	/** `lost`: the row is not as this holder left it; `foreign`: another node added data to it. */
-	state: 'held' | 'lost' | 'foreign' = 'held';
-
-	private beats = 0;
-
-	private stopped = false;
-
-	private beating: Promise<void> | undefined;
-
-	constructor(
-		private readonly store: LockStore,
-		private readonly env: LockEnv,
-		readonly copies: number,
-		startedAt: number,
-	) {
-		this.expected = copies;
-		this.beatAt = startedAt;
-	}
-
-	/** True while the holder may start more work: the row is as it left it and the lease holds. */
-	get valid(): boolean {
-		return this.state === 'held' && this.env.now() - this.beatAt < LEASE_MS;
-	}
-
-	/** Every entry this holder put in the row. */
-	entries(): string[] {
-		const beats = Array.from({ length: this.beats }, (_, i) => this.entry(i));
-		return [...Array.from({ length: this.copies }, () => LOCK_ENTRY), ...beats];
-	}
-
-	/** Adds a heartbeat every HEARTBEAT_MS until `stop`. */
-	start(): void {
-		const loop = async () => {
-			for (;;) {
-				// In slices, so that a stopped holder leaves no timer behind for long.
-				for (let slept = 0; slept < HEARTBEAT_MS && !this.stopped; slept += BEAT_SLICE_MS)
-					await this.env.sleep(BEAT_SLICE_MS);
-				if (this.stopped || this.state !== 'held') return;
-				this.beating = this.beat();
-				await this.beating;
-				this.beating = undefined;
-			}
-		};
-		void loop();
-	}
-
-	private async beat(): Promise<void> {
-		const startedAt = this.env.now();
-		try {
-			if (!this.valid) return;
-			const count = await bounded(this.env, this.store.count);
-			if (!this.valid) return; // an answer that came after the lease: the row may be another's by now
-			if (count !== this.expected) {
-				this.state = count > this.expected ? 'foreign' : 'lost';
-				return;
-			}
-			// Counted as this holder's before it is written: a beat that lands but reports an error
-			// is still one of its entries, and its release removes it.
-			this.beats++;
-			try {
-				await bounded(this.env, async () => await this.store.record([this.entry(this.beats - 1)]));
-			} catch {
-				// Did it land? The count tells; anything but one more or none means the row changed.
-				const after = await bounded(this.env, this.store.count);
-				if (after === this.expected) return;
-				if (after !== this.expected + 1) {
-					this.state = after > this.expected + 1 ? 'foreign' : 'lost';
-					return;
-				}
-			}
-			this.expected++;
-			this.beatAt = startedAt;
-		} catch {
-			// A failed heartbeat is a missed one: the lease runs out unless the next one lands.
-		}
-	}
-
-	private entry(beat: number): string {
-		return `${LOCK_ENTRY}:beat:${beat}`;
-	}
-
-	/** Stops the heartbeat (waiting for one under way; a sleeping one just ends). */
-	async stop(): Promise<void> {
-		this.stopped = true;
-		await this.beating;
-	}
-}
-
-/**
- * One store call, bounded in time: a call that has not answered after STORE_CALL_MS fails (the
- * database call itself may still finish later; docs/deduplication.md, "The windows that remain").
- */
-export async function bounded<T>(env: LockEnv, call: () => Promise<T>): Promise<T> {
-	let settled = false;
-	const work = call().finally(() => (settled = true));
-	const watch = async (): Promise<never> => {
-		const started = env.now();
-		// In slices, so that no timer outlives the call by more than one slice.
-		while (!settled && env.now() - started < STORE_CALL_MS) await env.sleep(WATCH_SLICE_MS);
-		if (!settled) throw new Error(`the database did not answer within ${STORE_CALL_MS / 1000} s`);
-		return await new Promise<never>(() => undefined);
-	};
-	return await Promise.race([work, watch()]);
-}
-
-/** A read, tried again after a passing database error (a busy database, a lost connection). */
-async function read<T>(env: LockEnv, node: INode, call: () => Promise<T>): Promise<T> {
-	for (let tries = 1; ; tries++) {
-		try {
-			return await bounded(env, call);
-		} catch (error) {
-			if (tries >= READ_TRIES) throw lockError(node, error);
-			await env.sleep(50 * tries * (1 + env.random()));
-		}
-	}
-}
-
-/**
- * A write, tried once: one that committed but reported an error must not run again (a repeated
- * delete could remove the next holder's lock). `onUnique` answers the unique-key error of an
- * insert; `repeatable` marks the one write that may run twice (creating the lock: a second try
- * finds its own copies, which reads as someone's lock and is taken over once it stands still).
- */
-async function write<T>(
-	env: LockEnv,
-	node: INode,
-	call: () => Promise<T>,
-	options: { onUnique?: () => T; repeatable?: boolean } = {},
-): Promise<T> {
-	for (let tries = 1; ; tries++) {
-		try {
-			return await bounded(env, call);
-		} catch (error) {
-			if (options.onUnique && UNIQUE_VIOLATION.test(messageOf(error))) return options.onUnique();
-			if (!options.repeatable || tries >= READ_TRIES) throw lockError(node, error);
-			await env.sleep(50 * tries * (1 + env.random()));
-		}
-	}
-}
-
-function lockError(node: INode, error: unknown) {
-	return storeError(
-		node,
-		error,
-		'Nothing was sent. The deduplication lock could not be taken; run the workflow again.',
-	);
-}
 
 /** `suspect`: the row held someone else's data too; this call's copies are in it beside that data. */
 type Created = 'held' | 'busy' | 'notLock' | { suspect: number };
@@ -313,7 +128,11 @@ export async function acquire(
 			else if ((await read(env, node, store.count)) === 0)
 				await write(env, node, store.clear); // an empty row is not a lock
 			else await notLock(store, env, node, lockScope);
-		} else if (suspect?.count === count && env.now() - changedAt >= FOREIGN_CHECK_MS) {
+		} else if (
+			suspect !== undefined &&
+			suspect.count === count &&
+			env.now() - changedAt >= FOREIGN_CHECK_MS
+		) {
 			// Nobody beats in the row this process wrote its copies into beside other data: they go,
 			// the data stays, and the next look tells what that data is.
 			const own = Array.from({ length: suspect.copies }, () => LOCK_ENTRY);

@@ -200,7 +200,10 @@ export async function underLock<T>(
 		onStop = () => {
 			if (job) job.dropped = true;
 			reject(
-				storeError(ctx.getNode(), 'the execution was stopped while waiting for the deduplication lock'),
+				storeError(
+					ctx.getNode(),
+					'the execution was stopped while waiting for the deduplication lock',
+				),
 			);
 		};
 	});

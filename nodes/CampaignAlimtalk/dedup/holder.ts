@@ -1,0 +1,108 @@
+/**
+ * A held deduplication lock (lock.ts): what its row holds, its heartbeat, and its lease.
+ */
+import type { LockEnv, LockStore } from './store-calls';
+import { bounded } from './store-calls';
+
+export const LOCK_ENTRY = 'campaign-alimtalk-deduplication-lock';
+/** A holder whose last heartbeat is older than this starts no more work and keeps its hands off the row. */
+export const LEASE_MS = 10000;
+/** How often a holder adds a heartbeat entry. */
+export const HEARTBEAT_MS = 2000;
+const BEAT_SLICE_MS = 100;
+
+/** A held lock: what its row holds, and when its holder last proved alive. */
+export class Holder {
+	/** The row's entry count as this holder wrote it. */
+	expected: number;
+
+	/** When the last heartbeat (or the creation) started. */
+	beatAt: number;
+
+	/** `lost`: the row is not as this holder left it; `foreign`: another node added data to it. */
+	state: 'held' | 'lost' | 'foreign' = 'held';
+
+	private beats = 0;
+
+	private stopped = false;
+
+	private beating: Promise<void> | undefined;
+
+	constructor(
+		private readonly store: LockStore,
+		private readonly env: LockEnv,
+		readonly copies: number,
+		startedAt: number,
+	) {
+		this.expected = copies;
+		this.beatAt = startedAt;
+	}
+
+	/** True while the holder may start more work: the row is as it left it and the lease holds. */
+	get valid(): boolean {
+		return this.state === 'held' && this.env.now() - this.beatAt < LEASE_MS;
+	}
+
+	/** Every entry this holder put in the row. */
+	entries(): string[] {
+		const beats = Array.from({ length: this.beats }, (_, i) => this.entry(i));
+		return [...Array.from({ length: this.copies }, () => LOCK_ENTRY), ...beats];
+	}
+
+	/** Adds a heartbeat every HEARTBEAT_MS until `stop`. */
+	start(): void {
+		const loop = async () => {
+			for (;;) {
+				// In slices, so that a stopped holder leaves no timer behind for long.
+				for (let slept = 0; slept < HEARTBEAT_MS && !this.stopped; slept += BEAT_SLICE_MS)
+					await this.env.sleep(BEAT_SLICE_MS);
+				if (this.stopped || this.state !== 'held') return;
+				this.beating = this.beat();
+				await this.beating;
+				this.beating = undefined;
+			}
+		};
+		void loop();
+	}
+
+	private async beat(): Promise<void> {
+		const startedAt = this.env.now();
+		try {
+			if (!this.valid) return;
+			const count = await bounded(this.env, this.store.count);
+			if (!this.valid) return; // an answer that came after the lease: the row may be another's by now
+			if (count !== this.expected) {
+				this.state = count > this.expected ? 'foreign' : 'lost';
+				return;
+			}
+			// Counted as this holder's before it is written: a beat that lands but reports an error
+			// is still one of its entries, and its release removes it.
+			this.beats++;
+			try {
+				await bounded(this.env, async () => await this.store.record([this.entry(this.beats - 1)]));
+			} catch {
+				// Did it land? The count tells; anything but one more or none means the row changed.
+				const after = await bounded(this.env, this.store.count);
+				if (after === this.expected) return;
+				if (after !== this.expected + 1) {
+					this.state = after > this.expected + 1 ? 'foreign' : 'lost';
+					return;
+				}
+			}
+			this.expected++;
+			this.beatAt = startedAt;
+		} catch {
+			// A failed heartbeat is a missed one: the lease runs out unless the next one lands.
+		}
+	}
+
+	private entry(beat: number): string {
+		return `${LOCK_ENTRY}:beat:${beat}`;
+	}
+
+	/** Stops the heartbeat (waiting for one under way; a sleeping one just ends). */
+	async stop(): Promise<void> {
+		this.stopped = true;
+		await this.beating;
+	}
+}
