@@ -6,7 +6,11 @@
  * - a worker SIGKILLed mid-run, its failed executions retried, then all events delivered
  *   again: each sent exactly once or its redelivery answered on Failed with deliveryUnknown,
  *   none answered as sent without having been sent, none sent twice.
- * The figures go to test-artifacts/dedup-queue.json.
+ * - two keyed send nodes in one workflow (scope This Node), 40 events each delivered twice at
+ *   once, the service answering after 300 ms: every message of each node sent exactly once.
+ * The figures go to test-artifacts/dedup-queue.json. The two-node rounds alone (the cluster
+ * starts, the other rounds are skipped): `npm run build && npx jest -c jest.queue.config.js
+ * test/queue/dedup.queue.ts -t "two keyed nodes"`.
  */
 import { delay, fs, path, ROOT } from '../support/node';
 import { startQueueCluster, type Json, type QueueCluster } from './cluster';
@@ -16,9 +20,12 @@ import {
 	IN_FLIGHT,
 	killRoundVerdict,
 	pairs,
+	postAll,
 	ROUND_EVENTS,
 	roundFigures,
 	tally,
+	twoNodeVerdict,
+	twoNodeWorkflow,
 	webhookReady,
 } from './dedup-support';
 
@@ -175,6 +182,38 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 			neverSentNotDeliveryUnknown: [],
 		});
 	});
+
+	test.each([
+		{ keys: 'distinct' as const, n: 4 },
+		{ keys: 'same' as const, n: 5 },
+	])(
+		`two keyed nodes in one workflow, keys $keys: 40 events each delivered twice at once, every message of each node sent once`,
+		async ({ keys, n }) => {
+			const campaigns: [string, string] = [`ORDER-Q${n}`, `SHIP-Q${n}`];
+			for (const campaign of campaigns) c.sandbox.addCampaign(campaign);
+			const path = `dedup-two-${keys}`;
+			const id = await c.createWorkflow(
+				twoNodeWorkflow(path, `5f0c2d4e-0000-4000-8000-0000000dd00${n}`, campaigns, keys),
+			);
+			await c.activate(id);
+			await webhookReady(c.webhookUrl(path));
+			c.sandbox.configure({ latencyMs: 300 });
+			const bodies = events(`two-${keys}`, 40);
+			try {
+				const answers = await postAll(c.webhookUrl(path), pairs(bodies), IN_FLIGHT);
+				const verdict = twoNodeVerdict(c.sandbox, campaigns, bodies, answers);
+				figures[`twoNodes-${keys}`] = verdict;
+				const exact = { sent: 40, missing: [], doubled: [], inconsistent: [] };
+				expect(verdict).toEqual({
+					order: { ...exact, answers: { sent: 40, duplicate: 40 } },
+					shipping: { ...exact, answers: { sent: 40, duplicate: 40 } },
+				});
+				expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+			} finally {
+				c.sandbox.configure({ latencyMs: 20 });
+			}
+		},
+	);
 
 	test('stopping the cluster leaves nothing behind', async () => {
 		await c.stop();

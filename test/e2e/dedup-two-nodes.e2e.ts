@@ -1,0 +1,97 @@
+/**
+ * End-to-end: two keyed Campaign Alimtalk nodes in one workflow (both scope This Node, the
+ * default) in one `n8n start`. Webhook -> "Order notice" -> "Shipping notice" -> the answer
+ * (test/queue/dedup-support.ts, twoNodeWorkflow); 40 events, each delivered twice at the same
+ * moment, at most 20 requests in flight, the service answering after 300 ms so that executions
+ * overlap. Every message of each node reaches the service exactly once, and of each event's two
+ * answers one says `sent` and the other `duplicate`, per node; with keys that differ per node
+ * and with the same key expression in both. Figures: test-artifacts/e2e/dedup-two-nodes/figures.json.
+ *
+ * Run with `npx jest -c jest.e2e.config.js test/e2e/dedup-two-nodes.e2e.ts` (builds the package).
+ */
+import * as rt from '../../scripts/runtime';
+import { fs, path } from '../support/node';
+import {
+	events,
+	IN_FLIGHT,
+	pairs,
+	postAll,
+	twoNodeVerdict,
+	twoNodeWorkflow,
+	webhookReady,
+} from '../queue/dedup-support';
+import { publishWorkflow } from './editor-support';
+import { ARTIFACTS, paths, sb, setupN8n, userFolder } from './n8n-support';
+
+setupN8n('dedup-two-nodes');
+
+const EVENTS = 40;
+const LATENCY_MS = 300;
+const VARIANTS = [
+	{ keys: 'distinct' as const, id: 'cmDedupTwoNodesA', campaigns: ['ORDER-A', 'SHIP-A'] },
+	{ keys: 'same' as const, id: 'cmDedupTwoNodesB', campaigns: ['ORDER-B', 'SHIP-B'] },
+].map((v, n) => ({
+	...v,
+	path: `two-nodes-${v.keys}`,
+	webhookId: `5f0c2d4e-0000-4000-8000-0000000dd0c${n}`,
+	campaigns: v.campaigns as [string, string],
+}));
+const figures: Record<string, unknown> = {};
+let n8n: rt.StartedN8n;
+
+beforeAll(
+	async () => {
+		const files = VARIANTS.map((v) => {
+			const file = path.join(ARTIFACTS, `${v.id}.json`);
+			const workflow = twoNodeWorkflow(v.path, v.webhookId, v.campaigns, v.keys);
+			fs.writeFileSync(file, JSON.stringify({ ...workflow, id: v.id, active: false }, null, 2));
+			return file;
+		});
+		await rt.importWorkflows(paths, userFolder, files);
+		n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') });
+		const { cookie } = await rt.setupOwner(n8n.url);
+		for (const v of VARIANTS) {
+			expect(await publishWorkflow(n8n.url, cookie, v.id)).toBe(200);
+			await webhookReady(`${n8n.url}/webhook/${v.path}`);
+		}
+	},
+	10 * 60 * 1000,
+);
+
+afterAll(async () => {
+	await n8n?.stop();
+	fs.writeFileSync(path.join(ARTIFACTS, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+});
+
+describe('two keyed send nodes in one workflow, one n8n process', () => {
+	test.each(VARIANTS)(
+		`keys $keys: ${EVENTS} events each delivered twice at once, ${IN_FLIGHT} in flight: every message of each node sent once`,
+		async (v) => {
+			for (const campaign of v.campaigns) sb.addCampaign(campaign);
+			sb.configure({ latencyMs: LATENCY_MS, faults: undefined });
+			const bodies = events(`two-${v.keys}`, EVENTS);
+			const answers = await postAll(`${n8n.url}/webhook/${v.path}`, pairs(bodies), IN_FLIGHT);
+			fs.writeFileSync(
+				path.join(ARTIFACTS, `${v.keys}-answers.json`),
+				`${JSON.stringify(answers, null, 1)}\n`,
+			);
+			const verdict = twoNodeVerdict(sb, v.campaigns, bodies, answers);
+			figures[v.keys] = {
+				events: EVENTS,
+				deliveries: answers.length,
+				...Object.fromEntries(
+					Object.entries(verdict).map(([node, r]) => [
+						node,
+						{ ...r, missing: r.missing.length, doubled: r.doubled.length },
+					]),
+				),
+			};
+			const exact = { sent: EVENTS, missing: [], doubled: [], inconsistent: [] };
+			expect(verdict).toEqual({
+				order: { ...exact, answers: { sent: EVENTS, duplicate: EVENTS } },
+				shipping: { ...exact, answers: { sent: EVENTS, duplicate: EVENTS } },
+			});
+			expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+		},
+	);
+});
