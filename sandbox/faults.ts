@@ -55,6 +55,7 @@ export class FaultInjector {
 export type FaultAction =
 	| { action: 'drop' }
 	| { action: 'hang' }
+	| { action: 'stall' | 'drip'; reply: Reply }
 	| { action: 'reply'; reply: Reply };
 
 /**
@@ -70,6 +71,9 @@ export type FaultAction =
  *   with the real status (phase 'before': 200).
  * - drop: the socket is destroyed without an answer; hang: no answer until the client gives up or
  *   the sandbox closes.
+ * - stallBody: the real status and headers and the first half of the real body (phase 'before': of
+ *   a success envelope), then nothing; dripBody: the same headers, then one space every 500 ms,
+ *   until the client gives up or the sandbox closes.
  */
 export function renderFault(
 	kind: FaultKind,
@@ -81,6 +85,12 @@ export function renderFault(
 			return { action: 'drop' };
 		case 'hang':
 			return { action: 'hang' };
+		case 'stallBody':
+		case 'dripBody':
+			return {
+				action: kind === 'stallBody' ? 'stall' : 'drip',
+				reply: real ?? { ...envelope(ctx, 0, null), status: 200 },
+			};
 		case 'http500html':
 			return { action: 'reply', reply: htmlReply(500) };
 		case 'http502html':

@@ -27,7 +27,7 @@ import {
 	type RequestContext,
 	type ResolvedOptions,
 } from './context';
-import { envelope, type Reply } from './envelope';
+import { envelope, JSON_TYPE, type Reply } from './envelope';
 import { FaultInjector, renderFault, type FaultAction } from './faults';
 import { normalizePath, routeRequest, statusFieldFor } from './routes';
 import { campaignDefaults, clearState, createState } from './state';
@@ -240,8 +240,36 @@ class SandboxServer implements Sandbox {
 				return;
 			case 'hang':
 				return; // close() (or the client giving up) ends it
+			case 'stall':
+			case 'drip':
+				await this.trickle(action.action, action.reply, res, entry);
+				return;
 			case 'reply':
 				this.send(action.reply, res, entry);
+		}
+	}
+
+	/**
+	 * Headers, then the first half of the body and nothing more (stall), or one space every 500 ms
+	 * (drip), until the client closes the connection or close() ends it.
+	 */
+	private async trickle(
+		how: 'stall' | 'drip',
+		reply: Reply,
+		res: ServerResponse,
+		entry: LoggedRequest,
+	): Promise<void> {
+		if (res.destroyed) return;
+		entry.status = reply.status;
+		entry.processCode = reply.processCode;
+		res.writeHead(reply.status, { 'content-type': reply.contentType ?? JSON_TYPE });
+		if (how === 'stall') {
+			res.write(reply.body.slice(0, Math.max(1, Math.floor(reply.body.length / 2))));
+			return;
+		}
+		while (!res.destroyed && !this.closing) {
+			res.write(' ');
+			await this.sleep(500);
 		}
 	}
 

@@ -18,6 +18,9 @@ export type FaultKind =
 	| 'code-1005'
 	| 'drop'
 	| 'hang'
+	// The headers and the start of the body, then nothing (stallBody) or one byte every 500 ms (dripBody).
+	| 'stallBody'
+	| 'dripBody'
 	| 'truncatedJson'
 	// Triggered-send server errors (docs/service-rules.md#send): HTTP 500 in the configured triggerResponse shape.
 	| 'code2000'

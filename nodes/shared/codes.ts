@@ -32,6 +32,9 @@ export interface CodeInfo {
 	hint: string;
 }
 
+/** The code of a send cut short by a stopped execution (see CODES). */
+export const STOPPED_CODE = 'EXECUTION_STOPPED';
+
 const CHECK_KEY =
 	'Check the API key in the Campaign API credential (site settings, key management).';
 const CONTACT = 'Contact the service operator to resolve it.';
@@ -188,6 +191,21 @@ export const CODES: Readonly<Record<string, CodeInfo>> = {
 		message: 'Internal server error: the message may or may not have been sent',
 		hint: 'Check in the service before sending again.',
 	},
+	// Not a code of the service: an execution stopped (n8n's Stop button, or its execution timeout)
+	// while a send was under way (docs/service-rules.md#retries).
+	[STOPPED_CODE]: {
+		kind: 'deliveryUnknown',
+		message:
+			'The execution was stopped while the send was under way: the message may or may not have been sent',
+		hint: 'Check in the service before sending again. With a Deduplication Key, the key stays kept, so running the same key again does not send it.',
+	},
+};
+
+/** A stopped execution ends its reads and writes (and a send not under way yet) with these words. */
+export const STOPPED_INFO: CodeInfo = {
+	kind: 'account',
+	message: 'The execution was stopped; the request was not completed',
+	hint: 'Nothing more is sent or read once an execution is stopped. Run the workflow again to finish the work.',
 };
 
 /** Row-level codes (docs/service-rules.md#codes): their meaning depends on the endpoint. */

@@ -54,6 +54,8 @@ export interface SendSpec {
 	/** Further send nodes fed by the same source, by name (each with its own id). */
 	more?: Record<string, IDataObject>;
 	onError?: INode['onError'];
+	/** Stops the execution once it settles (support/engine.ts RunOptions.stop). */
+	stop?: Promise<unknown>;
 }
 
 const sendNode = (
@@ -96,6 +98,7 @@ export async function runSend(
 		connections: { Source: { main: [targets] } },
 		credentials: { campaignApi: spec.credentials as never },
 		extraTypes: spec.copy ? { [ALIMTALK_TYPE]: spec.copy } : undefined,
+		stop: spec.stop,
 	});
 	return { ...result, out: result.outputs(NODE_NAME) };
 }

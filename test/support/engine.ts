@@ -59,6 +59,11 @@ export interface RunOptions {
 	timezone?: string;
 	/** The checkout whose dist/ provides the package (default this one). */
 	packageRoot?: string;
+	/**
+	 * Once this settles, the execution is stopped as n8n's Stop button does it (the engine's
+	 * promise is cancelled: the execution's cancel signal aborts, no further node starts).
+	 */
+	stop?: Promise<unknown>;
 }
 
 export interface RunResult {
@@ -81,11 +86,19 @@ async function runEngine(
 	execute: WorkflowExecute,
 	workflow: Workflow,
 	startNode: INode | undefined,
+	stop: Promise<unknown> | undefined,
 ): Promise<IRun> {
-	const run = execute.run as unknown as (...args: unknown[]) => Promise<IRun>;
-	return run.length === 1
-		? await run.call(execute, { workflow, startNode })
-		: await run.call(execute, workflow, startNode);
+	type Cancelable = Promise<IRun> & { cancel(): void };
+	const run = execute.run as unknown as (...args: unknown[]) => Cancelable;
+	const running =
+		run.length === 1
+			? run.call(execute, { workflow, startNode })
+			: run.call(execute, workflow, startNode);
+	void stop?.then(
+		() => running.cancel(),
+		() => running.cancel(),
+	);
+	return await running;
 }
 
 /** Runs a whole workflow from its first node. */
@@ -144,7 +157,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const execute = new WorkflowExecute(additionalData, 'manual');
 	const startNode = workflow.getNode(options.nodes[0].name) ?? undefined;
-	const run = await runEngine(execute, workflow, startNode);
+	const run = await runEngine(execute, workflow, startNode, options.stop);
 	const runData = run.data.resultData.runData;
 	return {
 		run,
@@ -179,6 +192,8 @@ export interface NodeRun {
 	maxTries?: number;
 	waitBetweenTries?: number;
 	timezone?: string;
+	/** Stops the execution once it settles (see RunOptions.stop). */
+	stop?: Promise<unknown>;
 }
 
 export const NODE_NAME = 'Campaign';
@@ -206,6 +221,7 @@ export async function runNode(
 		credentials: options.credentials ? { campaignApi: options.credentials } : {},
 		timezone: options.timezone,
 		extraTypes: options.extraTypes,
+		stop: options.stop,
 	});
 	return { ...result, out: result.outputs(NODE_NAME), nodeHints: result.hints(NODE_NAME) };
 }

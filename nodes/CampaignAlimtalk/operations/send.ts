@@ -241,7 +241,7 @@ export async function execute(
 			if (result.code === '0') sentCount++;
 			return result;
 		},
-		{ pauseMs, shouldStop: () => stopError !== undefined },
+		{ pauseMs, shouldStop: () => stopError !== undefined, signal: client.signal },
 	);
 	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.
 	await dedup?.settle();

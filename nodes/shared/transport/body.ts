@@ -7,8 +7,15 @@ import { isObject } from '../values';
 
 export type BodyRead = { text: string } | { tooLargeBytes: number };
 
-/** Reads `body` to its end, or stops (and closes the stream) once it passed `limit` bytes. */
-export async function readBody(body: unknown, limit: number): Promise<BodyRead> {
+/**
+ * Reads `body` to its end, or stops (and closes the stream) once it passed `limit` bytes.
+ * `onChunk` hears of every piece as it arrives (the idle limit of deadline.ts).
+ */
+export async function readBody(
+	body: unknown,
+	limit: number,
+	onChunk?: () => void,
+): Promise<BodyRead> {
 	if (body === undefined || body === null) return { text: '' };
 	if (typeof body === 'string' || Buffer.isBuffer(body))
 		return measured(Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), limit);
@@ -17,6 +24,7 @@ export async function readBody(body: unknown, limit: number): Promise<BodyRead> 
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body) {
+		onChunk?.();
 		const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), 'utf8');
 		size += bytes.length;
 		if (size > limit) {
@@ -39,8 +47,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 	);
 }
 
-/** Stops the transfer: the rest of the answer is never read. */
-function close(stream: unknown): void {
+/** Stops the transfer: the rest of the answer is never read (and the connection closes). */
+export function close(stream: unknown): void {
 	const destroy = (stream as { destroy?: () => void }).destroy;
 	if (typeof destroy === 'function') destroy.call(stream);
 }

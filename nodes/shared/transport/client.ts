@@ -4,10 +4,13 @@
  * together and keeps the API key out of everything it hands back.
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { STOPPED_CODE, STOPPED_INFO, describeCode } from '../codes';
 import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
-import { readBody } from './body';
+import { close, readBody } from './body';
+import { bounded, idleLimit, type Cut } from './deadline';
+import { cancelSignalOf, isStopped, pause } from './pause';
 import type { ApiCall, ApiResult, RawOutcome, Redactor } from './outcome';
 import { networkCodeOf } from './network';
 import { MAX_RESPONSE_BYTES, classify } from './outcome';
@@ -19,9 +22,14 @@ export interface TransportSettings {
 	maxRetries: number;
 	/** Base of the exponential backoff, in milliseconds. */
 	retryDelayMs: number;
-	/** Time after which a request that has not answered is abandoned, in milliseconds. */
+	/** Time after which an attempt without its whole answer (headers and body) is abandoned, in milliseconds. */
 	timeoutMs: number;
 }
+
+/** An attempt cut short by a stopped execution, after the request was handed to n8n. */
+const STOPPED = 'stopped';
+
+type Response = { statusCode: number; headers?: Record<string, unknown>; body: unknown };
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -32,6 +40,8 @@ export class CampaignClient implements Redactor {
 		private readonly secret: string,
 		readonly memberApiVersion: 'any' | 'v1' | 'v2',
 		readonly settings: TransportSettings,
+		/** The execution's cancel signal: a stopped execution starts no request and ends its pauses. */
+		readonly signal: AbortSignal | undefined,
 	) {}
 
 	/** Reads the credential once per execution and checks the base URL before anything is sent. */
@@ -49,6 +59,7 @@ export class CampaignClient implements Redactor {
 			typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
 			version === 'v1' || version === 'v2' ? version : 'any',
 			settings,
+			cancelSignalOf(ctx),
 		);
 	}
 
@@ -103,18 +114,25 @@ export class CampaignClient implements Redactor {
 			retryUnknownDelivery: call.retryUnknownDelivery,
 			maxRetries: this.settings.maxRetries,
 		};
+		// Whether an earlier attempt of this call may have reached the service.
+		let mayHaveLeft = false;
 		for (let attempt = 1; ; attempt++) {
+			if (isStopped(this.signal)) return this.stopped(call, attempt - 1, mayHaveLeft);
 			const raw = await this.once(call);
+			if (raw === STOPPED) return this.stopped(call, attempt, true);
 			const result = classify(call, raw, attempt, this);
+			mayHaveLeft = mayHaveLeft || result.deliveryUnknown;
 			const step = retryStep(result.info.kind, policy, attempt);
 			if (step === 'retry') {
-				await sleep(
+				// A stopped execution ends the pause at once; the loop then starts nothing more.
+				await pause(
 					backoffDelay(
 						attempt,
 						this.settings.retryDelayMs,
 						raw.headers?.['retry-after'],
 						Math.random(),
 					),
+					this.signal,
 				);
 				continue;
 			}
@@ -149,7 +167,41 @@ export class CampaignClient implements Redactor {
 		return error;
 	}
 
-	private async once(call: ApiCall): Promise<RawOutcome> {
+	/**
+	 * A call ended by a stopped execution. A send that may have reached the service is a result
+	 * whose delivery is unknown (never a certain failure: a Deduplication Key stays kept); anything
+	 * else stops the node (n8n discards a stopped execution's output).
+	 */
+	private stopped(call: ApiCall, attempts: number, mayHaveLeft: boolean): ApiResult {
+		if (call.safety === 'unsafe' && mayHaveLeft) {
+			return {
+				code: STOPPED_CODE,
+				info: describeCode(STOPPED_CODE),
+				processValue: undefined,
+				body: undefined,
+				deliveryUnknown: true,
+				attempts,
+			};
+		}
+		throw this.error(
+			{
+				code: STOPPED_CODE,
+				info: STOPPED_INFO,
+				processValue: undefined,
+				body: undefined,
+				deliveryUnknown: false,
+				attempts,
+			},
+			call,
+		);
+	}
+
+	/** What an attempt cut short by its bounds (deadline.ts) gave. */
+	private cutOutcome(cut: Cut): RawOutcome | typeof STOPPED {
+		return cut === 'stopped' ? STOPPED : { networkCode: 'ETIMEDOUT' };
+	}
+
+	private async once(call: ApiCall): Promise<RawOutcome | typeof STOPPED> {
 		for (const [name, value] of Object.entries(call.qs ?? {})) {
 			// Half of a UTF-16 pair has no UTF-8 form: in a URL it would arrive as another character.
 			if (UNPAIRED_SURROGATE.test(value)) {
@@ -186,25 +238,40 @@ export class CampaignClient implements Redactor {
 			options.body = Buffer.from(JSON.stringify(call.body), 'utf8');
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
+		// One deadline for the whole answer: n8n's request helper times the headers only.
+		const watch = { deadline: Date.now() + this.settings.timeoutMs, signal: this.signal };
 		try {
-			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
+			const request = this.ctx.helpers.httpRequestWithAuthentication.call(
 				this.ctx,
 				CREDENTIAL_TYPE,
 				options,
-			)) as {
-				statusCode: number;
-				headers?: Record<string, unknown>;
-				body: unknown;
-			};
-			return {
-				status: response.statusCode,
-				headers: response.headers,
-				...(await readBody(response.body, MAX_RESPONSE_BYTES)),
-			};
+			) as Promise<Response>;
+			const answered = await bounded(request, watch);
+			if ('cut' in answered) {
+				// An answer that comes after all is closed unread.
+				void request.then(
+					(late) => close(late.body),
+					() => undefined,
+				);
+				return this.cutOutcome(answered.cut);
+			}
+			const response = answered.value;
+			let lastByte = Date.now();
+			const read = await bounded(
+				readBody(response.body, MAX_RESPONSE_BYTES, () => (lastByte = Date.now())),
+				{ ...watch, idleMs: idleLimit(this.settings.timeoutMs), lastActivity: () => lastByte },
+			);
+			if ('cut' in read) {
+				close(response.body); // the connection closes: nothing keeps it open
+				return this.cutOutcome(read.cut);
+			}
+			return { status: response.statusCode, headers: response.headers, ...read.value };
 		} catch (error) {
+			// Aborted by the execution's cancel signal (ERR_CANCELED), possibly after it was sent.
+			if (isStopped(this.signal)) return STOPPED;
 			const networkCode = networkCodeOf(error);
 			if (networkCode === undefined) {
-				// Not a network failure (a cancelled execution, a missing credential): never retried.
+				// Not a network failure (a missing credential, a broken request): never retried.
 				const message =
 					isObject(error) && typeof error.message === 'string' ? error.message : 'Request failed';
 				throw new NodeApiError(

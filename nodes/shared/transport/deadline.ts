@@ -1,0 +1,70 @@
+/**
+ * One attempt's bounds (docs/service-rules.md#retries): the Timeout option is one deadline for the
+ * whole answer, headers and body (n8n's request helper stops timing once the headers arrived);
+ * while the body arrives, a pause of IDLE_LIMIT_MS without a byte (or the Timeout, when shorter)
+ * ends it too; and a stopped execution ends it at once.
+ */
+import { pause } from './pause';
+
+/** The longest silence allowed while a body arrives (the Timeout too, when it is shorter). */
+export const IDLE_LIMIT_MS = 10000;
+
+/** What cut an attempt short. */
+export type Cut = 'deadline' | 'idle' | 'stopped';
+
+export interface Watch {
+	/** When the attempt must be over (Date.now() time). */
+	deadline: number;
+	/** The execution's cancel signal. */
+	signal?: AbortSignal;
+	/** With `lastActivity`: the longest silence allowed. */
+	idleMs?: number;
+	/** When the last byte arrived (Date.now() time). */
+	lastActivity?: () => number;
+}
+
+/** The idle limit of an attempt with this Timeout. */
+export function idleLimit(timeoutMs: number): number {
+	return Math.min(timeoutMs, IDLE_LIMIT_MS);
+}
+
+/**
+ * Waits for `work`, but no longer than `watch` allows: its value, or what cut it short. The work
+ * is left running when cut (the caller closes what it holds); its failure is then ignored.
+ */
+export async function bounded<T>(
+	work: Promise<T>,
+	watch: Watch,
+): Promise<{ value: T } | { cut: Cut }> {
+	type Outcome = { value: T } | { error: unknown } | { cut: Cut };
+	const done = new AbortController();
+	const settled: Promise<Outcome> = work.then(
+		(value) => ({ value }),
+		(error: unknown) => ({ error }),
+	);
+	void settled.then(() => done.abort());
+	const cut: Promise<Outcome> = watchdog(watch, done.signal).then((c) =>
+		c === undefined ? settled : { cut: c },
+	);
+	const first = await Promise.race([settled, cut]);
+	done.abort();
+	if ('error' in first) throw first.error;
+	return first;
+}
+
+/** Resolves with the first cut, or undefined once `done` aborts. */
+async function watchdog(watch: Watch, done: AbortSignal): Promise<Cut | undefined> {
+	for (;;) {
+		if (done.aborted) return undefined;
+		if (watch.signal?.aborted) return 'stopped';
+		const now = Date.now();
+		if (now >= watch.deadline) return 'deadline';
+		let until = watch.deadline;
+		if (watch.idleMs !== undefined && watch.lastActivity) {
+			const quietUntil = watch.lastActivity() + watch.idleMs;
+			if (now >= quietUntil) return 'idle';
+			until = Math.min(until, quietUntil);
+		}
+		await pause(until - now, [done, watch.signal]);
+	}
+}

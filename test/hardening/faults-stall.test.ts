@@ -1,0 +1,86 @@
+/**
+ * A server that sends the headers and then stalls or drips the body (faults injected by the
+ * sandbox): the node's Timeout covers the whole answer, so every run ends on its own. A read
+ * gives up with "the request timed out" (an error item under "Continue", else a thrown error);
+ * a send that reached the service is Failed with deliveryUnknown and sent once.
+ */
+import type { FaultKind } from '../../sandbox/server';
+import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
+import { credentials } from './faults-support';
+import { KEY, countSandbox, finishSuite, pairsOf, run } from './support';
+import { CUSTOM, useSandbox } from '../support';
+
+const sb = useSandbox({ apiKey: KEY });
+finishSuite('faults-stall');
+
+/** Long enough for a run with Timeout 1000 ms, far too short for one that never ends. */
+const ENDS_WITHIN_MS = 15000;
+const TIMEOUT = { maxRetries: 0, timeoutMs: 1000 };
+
+describe.each(['stallBody', 'dripBody'] as FaultKind[])('a server answering with %s', (kind) => {
+	afterEach(() => sb.configure({ faults: undefined }));
+
+	it.each([
+		['an error item under "Continue"', 'continueRegularOutput' as const],
+		['a thrown error', undefined],
+	])(
+		'custom data get: the read ends after Timeout with %s',
+		async (_what, onError) => {
+			prepareData(sb, CUSTOM.store, [['m1', 'grade', 'x']]);
+			sb.configure({ faults: { kinds: [kind] } });
+			const result = await run(
+				{
+					type: CUSTOM.type,
+					parameters: { operation: 'get', memberId: 'm1', options: TIMEOUT },
+					input: [{}],
+					credentials: credentials(sb),
+					onError,
+				},
+				`custom data get (${kind})`,
+			);
+			countSandbox('custom data get', sb.requests);
+			expect(sb.requests).toHaveLength(1);
+			if (onError) {
+				expect(result.error).toBeUndefined();
+				expect(result.out[0]).toHaveLength(1);
+				expect(String(result.out[0][0].json.error)).toContain('the request timed out');
+				expect(pairsOf(result.out[0][0])).toEqual([0]);
+			} else {
+				expect(String(result.error?.message)).toContain('the request timed out');
+			}
+		},
+		ENDS_WITHIN_MS,
+	);
+
+	it(
+		'send: the message the service took is Failed with deliveryUnknown, and not sent again',
+		async () => {
+			prepareCampaigns(sb);
+			sb.configure({ faults: { kinds: [kind], phase: 'after' } });
+			const inputs = sendInputs([
+				{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
+			]);
+			const result = await run(
+				{
+					type: 'campaignAlimtalk',
+					parameters: { ...SEND_PARAMETERS, options: TIMEOUT },
+					input: sendJson(inputs),
+					credentials: credentials(sb),
+				},
+				`send (${kind})`,
+			);
+			countSandbox('send', sb.requests);
+			expect(result.error).toBeUndefined();
+			expect(sb.requests).toHaveLength(1);
+			expect(sb.state.sent).toHaveLength(1);
+			expect(result.out[0]).toHaveLength(0);
+			expect(result.out[1][0].json).toMatchObject({
+				code: 'ETIMEDOUT',
+				deliveryUnknown: true,
+				phoneNumber: '821012345678',
+			});
+			expect(String(result.out[1][0].json.message)).toContain('timed out');
+		},
+		ENDS_WITHIN_MS,
+	);
+});
