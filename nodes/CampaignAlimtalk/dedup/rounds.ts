@@ -5,6 +5,7 @@
  * execution waits on it: nothing outlives the executions that use it.
  */
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
+import { cancelSignalOf } from '../../shared/transport/pause';
 import { conflictError, storeError } from './errors';
 import type { Holder, LockEnv, LockStore } from './lock';
 import { ACQUIRE_DEADLINE_MS, acquire, bounded, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
@@ -190,7 +191,7 @@ export async function underLock<T>(
 		queue.running = true;
 		void runRounds(id, queue, lockScopeFor(keyScope), env);
 	}
-	const stop = stopped(ctx);
+	const stop = cancelSignalOf(ctx);
 	if (!stop) {
 		await finished;
 		return value as T;
@@ -215,9 +216,4 @@ export async function underLock<T>(
 		stop.removeEventListener('abort', onStop);
 	}
 	return value as T;
-}
-
-function stopped(ctx: IExecuteFunctions): AbortSignal | undefined {
-	const signal = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
-	return signal ?? undefined;
 }

@@ -5,8 +5,9 @@
  * claim, confirmation and release queued since the last one.
  */
 import type { DeduplicationHelperFunctions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
+import { cancelSignalOf, isStopped, pause } from '../../shared/transport/pause';
 import { MIN_N8N_VERSION, storeError } from './errors';
 import type { Owner, Row } from './batch';
 import { ask, flush, queue } from './batch';
@@ -175,11 +176,12 @@ export class DedupSession {
 				return verdict === 'send';
 			}
 			const left = deadline - Date.now();
-			if (left <= 0 || this.ctx.getExecutionCancelSignal?.()?.aborted === true) {
+			const stop = cancelSignalOf(this.ctx);
+			if (left <= 0 || isStopped(stop)) {
 				this.verdicts.set(i, 'inProgress');
 				return false;
 			}
-			await sleep(Math.min(left, WAIT_POLL_MS * (0.5 + Math.random())));
+			await pause(Math.min(left, WAIT_POLL_MS * (0.5 + Math.random())), stop);
 		}
 	}
 
