@@ -75,15 +75,12 @@ async function create(
 export interface AcquireOptions {
 	/** Stop waiting after this long (a live holder that never lets go, a database that never answers). */
 	deadlineMs: number;
-	/** True once nobody waits for the lock any more (every execution waiting was stopped). */
-	abandoned: () => boolean;
 }
 
 export const ACQUIRE_DEADLINE_MS = 120000;
 
 /**
- * Waits for the lock and takes it; undefined when `abandoned` says nobody waits any more.
- * `lockScope` decides what a row of other data means: this node's own old keys (scope "node":
+ * Waits for the lock and takes it, for up to `deadlineMs`. `lockScope` decides what a row of other data means: this node's own old keys (scope "node":
  * cleared, the node uses that row as its lock now) or another node's data in the workflow's
  * shared record (a conflict: stop before sending).
  */
@@ -92,8 +89,8 @@ export async function acquire(
 	env: LockEnv,
 	node: INode,
 	lockScope: DeduplicationScope,
-	options: AcquireOptions = { deadlineMs: ACQUIRE_DEADLINE_MS, abandoned: () => false },
-): Promise<Holder | undefined> {
+	options: AcquireOptions = { deadlineMs: ACQUIRE_DEADLINE_MS },
+): Promise<Holder> {
 	const started = env.now();
 	let last = -1;
 	/** The last count of a lock seen: a new lock is made another size, so that everyone sees the change. */
@@ -112,7 +109,6 @@ export async function acquire(
 		if (count > 0) lastLock = count;
 	};
 	for (;;) {
-		if (options.abandoned()) return undefined;
 		if (env.now() - started >= options.deadlineMs) throw busyError(node, options.deadlineMs);
 		const count = await read(env, node, store.count);
 		seen(count);

@@ -5,8 +5,7 @@
  * execution waits on it: nothing outlives the executions that use it.
  */
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
-import { cancelSignalOf } from '../../shared/transport/pause';
-import { conflictError, storeError } from './errors';
+import { conflictError } from './errors';
 import type { Holder, LockEnv, LockStore } from './lock';
 import { ACQUIRE_DEADLINE_MS, acquire, bounded, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
 
@@ -67,8 +66,6 @@ interface Job {
 	/** Takes back what `run` wrote, when the round turns out not to have been exclusive. */
 	undo?: (lease: Lease) => Promise<void>;
 	done: (error?: unknown) => void;
-	/** True once the execution that queued it stopped waiting (it was stopped): not run. */
-	dropped: boolean;
 }
 
 interface Queue {
@@ -90,24 +87,19 @@ async function runRound(
 	const store = lockStoreOf(ctx, lockScope);
 	let holder;
 	try {
-		holder = await acquire(store, env, node, lockScope, {
-			deadlineMs: ACQUIRE_DEADLINE_MS,
-			abandoned: () => round.every((job) => job.dropped),
-		});
+		holder = await acquire(store, env, node, lockScope, { deadlineMs: ACQUIRE_DEADLINE_MS });
 	} catch (error) {
 		round.forEach((job) => job.done(error));
 		return;
 	}
-	if (!holder) return; // every execution of the round was stopped while waiting
 	holder.start();
 	const lease = new Lease(holder, env);
 	const ran: Job[] = [];
 	const outcomes: unknown[] = [];
 	for (const job of round) {
-		if (job.dropped) continue;
 		if (!holder.valid) {
 			// The lease ran out or the row changed under this holder: the rest wait for a new round.
-			queue.jobs.unshift(...round.slice(round.indexOf(job)));
+			queue.jobs.unshift(...round.slice(ran.length));
 			break;
 		}
 		ran.push(job);
@@ -155,8 +147,9 @@ async function runRounds(
  * Runs `work` while this workflow's deduplication lock is held, after the work queued before it.
  * `work` should be short and make its store calls through the lease: every execution of the
  * workflow that stores keys waits for it. `undo` takes back what `work` wrote, for a round that
- * turns out not to have been exclusive (its caller then gets the error). A stopped execution
- * stops waiting at once (its work is not run if it has not started).
+ * turns out not to have been exclusive (its caller then gets the error). The work serves every
+ * execution waiting in this process, so no one execution's stop cancels it (session.ts stops
+ * waiting for its own answers instead).
  */
 export async function underLock<T>(
 	ctx: IExecuteFunctions,
@@ -172,48 +165,20 @@ export async function underLock<T>(
 		queues.set(id, queue);
 	}
 	let value: T | undefined;
-	let job: Job | undefined;
 	const finished = new Promise<void>((resolve, reject) => {
-		job = {
+		queue.jobs.push({
 			ctx,
 			run: async (lease) => {
 				value = await work(lease);
 			},
 			undo,
 			done: (error) => (error === undefined ? resolve() : reject(error)),
-			dropped: false,
-		};
-		queue.jobs.push(job);
+		});
 	});
-	// A job whose caller stopped waiting may still fail later: nobody is left to hear it.
-	finished.catch(() => undefined);
 	if (!queue.running) {
 		queue.running = true;
 		void runRounds(id, queue, lockScopeFor(keyScope), env);
 	}
-	const stop = cancelSignalOf(ctx);
-	if (!stop) {
-		await finished;
-		return value as T;
-	}
-	let onStop: () => void = () => undefined;
-	const abort = new Promise<never>((_, reject) => {
-		onStop = () => {
-			if (job) job.dropped = true;
-			reject(
-				storeError(
-					ctx.getNode(),
-					'the execution was stopped while waiting for the deduplication lock',
-				),
-			);
-		};
-	});
-	if (stop.aborted) onStop();
-	else stop.addEventListener('abort', onStop, { once: true });
-	try {
-		await Promise.race([finished, abort]);
-	} finally {
-		stop.removeEventListener('abort', onStop);
-	}
+	await finished;
 	return value as T;
 }

@@ -9,7 +9,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
 import { cancelSignalOf, isStopped, pause } from '../../shared/transport/pause';
 import { MIN_N8N_VERSION, storeError } from './errors';
-import type { Owner, Row } from './batch';
+import { STOPPED_CODE, STOPPED_INFO } from '../../shared/codes';
+import type { Asked, Owner, Row } from './batch';
 import { ask, flush, queue } from './batch';
 import { checkLayout } from './layout';
 import type { KeyMarkers, Verdict } from './markers';
@@ -163,7 +164,7 @@ export class DedupSession {
 		if (this.repeats.has(i)) return false;
 		const deadline = Date.now() + this.transport.timeoutMs;
 		for (;;) {
-			const asked = await ask(this.row, key, this.longestMs);
+			const asked = await this.askUnlessStopped(i, key);
 			if ('error' in asked) {
 				if (asked.claimMayRemain) this.mayRemain.add(i);
 				throw asked.error;
@@ -183,6 +184,38 @@ export class DedupSession {
 			}
 			await pause(Math.min(left, WAIT_POLL_MS * (0.5 + Math.random())), stop);
 		}
+	}
+
+	/**
+	 * Asks about item `i`'s key, or stops waiting when the execution is stopped: the ask stays in
+	 * its round (it serves other executions too), and a claim it makes then is released, since
+	 * nothing will be sent.
+	 */
+	private async askUnlessStopped(i: number, key: string): Promise<Asked> {
+		const stop = cancelSignalOf(this.ctx);
+		const asking = ask(this.row, key, this.longestMs);
+		if (!stop) return await asking;
+		let onStop: () => void = () => undefined;
+		const stopped = new Promise<'stopped'>((resolve) => (onStop = () => resolve('stopped')));
+		if (stop.aborted) onStop();
+		else stop.addEventListener('abort', onStop, { once: true });
+		try {
+			const first = await Promise.race([asking, stopped]);
+			if (first !== 'stopped') return first;
+		} finally {
+			stop.removeEventListener('abort', onStop);
+		}
+		void asking.then((late) => {
+			if (!('answer' in late) || late.answer.verdict !== 'send') return;
+			this.claims.set(i, late.answer.markers);
+			this.finish(i, 'release');
+			flush(this.row).catch(() => undefined); // a claim left on failure reads as unconfirmed
+		});
+		const error = new NodeOperationError(this.ctx.getNode(), STOPPED_INFO.message, {
+			description: STOPPED_INFO.hint,
+		});
+		error.context.campaignCode = STOPPED_CODE;
+		return { error, claimMayRemain: false };
 	}
 
 	/** Records what the send of claimed item `i` ended with; written in the next round. */
