@@ -35,17 +35,32 @@ export function readEnvelope(body: unknown): Envelope | undefined {
 	return { code, processValue: body.processValue, message: messageField };
 }
 
-/** Deeper than any answer of the service: such JSON is not read (walking it could exhaust the stack). */
+/** Far deeper than any answer of the service (a read page nests 4 levels: envelope, processValue, dataList, entry). */
 export const MAX_JSON_DEPTH = 64;
 
-/** Whether a parsed value nests deeper than `limit` arrays/objects (walked without recursion). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-	const stack: Array<[unknown, number]> = [[value, 0]];
-	while (stack.length > 0) {
-		const [current, depth] = stack.pop() as [unknown, number];
-		if (typeof current !== 'object' || current === null) continue;
-		if (depth >= limit) return true;
-		for (const child of Object.values(current)) stack.push([child, depth + 1]);
+/**
+ * Whether a JSON text nests deeper than `limit` arrays/objects, read from the text itself before
+ * any parsing: one pass, no allocation, stopping at the first level too many. A 32 MB `[[[[...`
+ * is refused in a few milliseconds instead of being parsed into millions of arrays. Brackets
+ * inside strings do not count; for text that is not JSON the answer does not matter (it is not
+ * parsed either way).
+ */
+export function textNestsDeeperThan(text: string, limit: number): boolean {
+	let depth = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 0x5c)
+				i++; // a backslash: the next character is escaped
+			else if (c === 0x22) inString = false;
+		} else if (c === 0x22) {
+			inString = true;
+		} else if (c === 0x5b || c === 0x7b) {
+			if (++depth > limit) return true;
+		} else if (c === 0x5d || c === 0x7d) {
+			depth--;
+		}
 	}
 	return false;
 }
