@@ -47,15 +47,12 @@ export const MAX_JSON_DEPTH = 64;
  */
 export function textNestsDeeperThan(text: string, limit: number): boolean {
 	let depth = 0;
-	let inString = false;
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
-		if (inString) {
-			if (c === 0x5c)
-				i++; // a backslash: the next character is escaped
-			else if (c === 0x22) inString = false;
-		} else if (c === 0x22) {
-			inString = true;
+		if (c === 0x22) {
+			// A string: jump to its closing quote (native search; most of a page is string values).
+			i = closingQuote(text, i);
+			if (i < 0) return false;
 		} else if (c === 0x5b || c === 0x7b) {
 			if (++depth > limit) return true;
 		} else if (c === 0x5d || c === 0x7d) {
@@ -63,6 +60,18 @@ export function textNestsDeeperThan(text: string, limit: number): boolean {
 		}
 	}
 	return false;
+}
+
+/** Where the string opened at `open` ends: the next quote not escaped by an odd run of backslashes; -1 if none. */
+function closingQuote(text: string, open: number): number {
+	let at = open;
+	for (;;) {
+		at = text.indexOf('"', at + 1);
+		if (at < 0) return -1;
+		let backslashes = 0;
+		while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+		if (backslashes % 2 === 0) return at;
+	}
 }
 
 /** The JSON in a body text, or undefined when it is empty or not JSON. */
