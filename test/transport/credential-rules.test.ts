@@ -19,6 +19,9 @@ describe('base URL rules', () => {
 		['https://user:pw@api.example.com', 'must not contain a user name or password'],
 		['https://api.example.com/?x=1', 'must not contain a query'],
 		['not a url', 'is not a valid URL'],
+		['https://[:::]', 'is not a valid URL'],
+		['https://[1:2:3:4:5:6:7:8:9]/api', 'is not a valid URL'],
+		['https://[.]', 'is not a valid URL'],
 		['', 'is empty'],
 	])('refuses %j', async (baseUrl, words) => {
 		const { error, requests } = await probe(

@@ -42,6 +42,12 @@ export function baseUrlProblem(raw: unknown): string {
 		return 'must not contain "." or ".." path segments';
 	if (!/^(?:\/(?:[a-z0-9._~!$&'()*+,;=:@-]|%[0-9a-f]{2})*)*$/i.test(rest))
 		return 'is not a valid URL';
+	// What the rules above let through must also parse (an IPv6 literal such as [:::] does not).
+	try {
+		new URL(text);
+	} catch {
+		return 'is not a valid URL';
+	}
 	return '';
 }
 
