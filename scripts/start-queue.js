@@ -106,10 +106,12 @@ async function main() {
 	const lines = [
 		'',
 		`  n8n editor      ${cluster.main.url}/  (main: n8n start, queue mode)`,
-		`  login           ${rt.OWNER.email} / ${rt.OWNER.password}`,
-		`  webhook         ${webhook}  (n8n webhook; the event example is published), e.g.`,
-		`                  curl -X POST ${webhook} -H 'content-type: application/json' \\`,
-		`                    -d '{"phoneNumber":"821012345678","name":"Kim Minji","coupon":"WELCOME10"}'`,
+		`  login           ${rt.OWNER.email} / ${cluster.ownerPassword}  (made for this start)`,
+		...rt.webhookBannerLines(
+			webhook,
+			cluster.webhookSecret,
+			'(n8n webhook; the event example is published)',
+		),
 		...cluster.workers.map(
 			(w) =>
 				`  ${w.name.padEnd(16)}pid ${w.pid}, health ${w.url}/healthz/readiness, log ${w.logFile}`,

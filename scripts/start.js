@@ -10,12 +10,14 @@
  *         workflows (examples/*.json, restored to their original on every start),
  *   3. starts n8n on 127.0.0.1 with its owner account set from the environment, publishes the
  *      event example so its webhook answers, and prints the editor URL and the login.
+ * The owner's password and the webhook's secret are made at random for the demo folder on its
+ * first start and kept in it (scripts/runtime/demo-secrets.js): the folder is its owner's only
+ * (0700), the file too (0600); n8n keeps its own settings file (.n8n/config) 0600.
  * Ctrl-C stops n8n and the sandbox.
  *
  * Options: USAGE below (`npm start -- --help`).
  */
 'use strict';
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const {
@@ -27,6 +29,7 @@ const {
 	buildSandbox,
 	ensureRuntime,
 	exampleFiles,
+	folderSecrets,
 	formatDuration,
 	freePort,
 	importCredentials,
@@ -34,11 +37,15 @@ const {
 	installPackage,
 	log,
 	missingDistFiles,
+	ownerOnlyFolder,
 	packPackage,
 	setupOwner,
 	startN8n,
+	webhookBannerLines,
+	webhookCredential,
 } = require('./runtime');
 const { intOption, parseCommandLine, reportFailure } = require('./runtime/command');
+const { startSandbox } = require('./runtime/sandbox-process');
 
 const USAGE = `
 Usage: npm start [-- options]
@@ -55,6 +62,8 @@ Options:
   --help                print this and exit
 
 The demo user folder is .n8n-runtime/demo in the repository; N8N_DEMO_USER_FOLDER overrides it.
+Its owner password and webhook secret are made on its first start and kept in it (printed when
+ready); --fresh makes new ones.
 `;
 const options = parseCommandLine('npm start', USAGE, {
 	fresh: { type: 'boolean' },
@@ -88,53 +97,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 	process.on(signal, () => {
 		process.stdout.write(`\n${signal}: stopping n8n and the sandbox...\n`);
 		void stopAll(0);
-	});
-}
-
-/** Starts the compiled sandbox CLI and resolves with its URL and key once it listens. */
-function startSandbox(sandboxDir, port) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(
-			process.execPath,
-			[path.join(sandboxDir, 'cli.js'), '--port', String(port)],
-			{
-				cwd: ROOT,
-				stdio: ['ignore', 'pipe', 'pipe'],
-			},
-		);
-		let out = '';
-		let ready = false;
-		const onData = (d) => {
-			out += d;
-			if (ready) return;
-			const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-			const key = /API key: (\S+)/.exec(out)?.[1];
-			if (url && key && /Press Ctrl\+C/.test(out)) {
-				ready = true;
-				const banner = out.split('\n').filter((line) => line && !/Ctrl\+C/.test(line));
-				resolve({
-					url,
-					apiKey: key,
-					banner,
-					process: child,
-					stop: () =>
-						new Promise((done) => {
-							if (child.exitCode !== null || child.signalCode !== null) return done();
-							child.once('exit', () => done());
-							child.kill('SIGTERM');
-							setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-						}),
-				});
-			}
-		};
-		child.stdout.on('data', onData);
-		child.stderr.on('data', (d) => {
-			out += d;
-		});
-		child.on('exit', (code, signal) => {
-			if (!ready)
-				reject(new Error(`the sandbox exited (${signal ?? code}) before it listened:\n${out}`));
-		});
 	});
 }
 
@@ -198,7 +160,7 @@ async function main() {
 	// First use: installs n8n and Node 24 into the cache folder (several minutes, once).
 	const paths = await ensureRuntime();
 
-	fs.mkdirSync(userFolder, { recursive: true });
+	ownerOnlyFolder(userFolder);
 	// Claimed first: --fresh must not empty a folder another npm start is running on.
 	claimUserFolder(userFolder);
 	if (fresh) {
@@ -212,6 +174,7 @@ async function main() {
 		path.join(userFolder, DEMO_MARKER),
 		'A demo user folder of `npm start` (n8n-nodes-campaign-messaging).\n',
 	);
+	const secrets = folderSecrets(userFolder);
 
 	const sandboxUrl = `http://127.0.0.1:${await freePort(sandboxPort)}`;
 	const examples = options['no-examples'] ? [] : exampleFiles();
@@ -247,6 +210,7 @@ async function main() {
 					...CREDENTIAL,
 					data: { baseUrl: sandboxUrl, apiKey: SANDBOX_DEMO_KEY, memberApiVersion: 'any' },
 				},
+				webhookCredential(secrets.webhookSecret),
 			]);
 			log(
 				`credential "${CREDENTIAL.name}" points at ${sandboxUrl} (${formatDuration(Date.now() - t)})`,
@@ -281,7 +245,7 @@ async function main() {
 			void stopAll(1);
 		}
 	});
-	const owner = await setupOwner(n8n.url);
+	const owner = await setupOwner(n8n.url, n8n.ownerPassword);
 	const webhook =
 		examples.length > 0
 			? await publishEventExample(n8n.url, owner.cookie).catch(() => undefined)
@@ -291,18 +255,14 @@ async function main() {
 	const lines = [
 		'',
 		`  n8n editor      ${n8n.url}/`,
-		`  login           ${owner.email} / ${owner.password}${owner.created ? ' (owner account created now)' : ''}`,
+		`  login           ${owner.email} / ${owner.password}  (made for this folder; ${path.relative(ROOT, secrets.file)})`,
 		`  sandbox         ${sandbox.url}  (API key ${sandbox.apiKey}; credential "${CREDENTIAL.name}")`,
 		...sandbox.banner
 			.filter((line) => !/listening on|API key/.test(line))
 			.map((line) => `                  ${line}`),
 		`  examples        ${examples.length > 0 ? examples.map((f) => path.basename(f)).join(', ') : '(not imported)'}`,
 		...(webhook
-			? [
-					`  webhook         ${webhook}  (the event example is published), e.g.`,
-					`                  curl -X POST ${webhook} -H 'content-type: application/json' \\`,
-					`                    -d '{"phoneNumber":"821012345678","name":"Kim Minji","coupon":"WELCOME10"}'`,
-				]
+			? webhookBannerLines(webhook, secrets.webhookSecret, '(the event example is published)')
 			: []),
 		`  user folder     ${userFolder}  (n8n log: ${path.relative(ROOT, n8n.logFile)})`,
 		'',

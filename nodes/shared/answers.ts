@@ -4,6 +4,7 @@
  * list may come bare or wrapped in an object, and a failure row's fields in several spellings.
  * The one reader of lists and failure rows for every node.
  */
+import { cutServiceText } from './codes';
 import { answerText, isObject } from './values';
 
 /** Container fields a list may be wrapped in, tried in this order; then the object's first array field. */
@@ -51,9 +52,15 @@ export function failureRowsIn(list: readonly unknown[]): FailureRow[] {
 		phoneNumber: answerText(row.phoneNumber),
 		key: answerText(row.failKey ?? row.key ?? row.customDataKey ?? row.legacyDataKey),
 		value: row.failValue !== undefined ? row.failValue : row.value,
-		code: answerText(row.failCode ?? row.failureCode ?? row.code),
-		message: answerText(row.failMessage ?? row.failureMessage ?? row.message),
+		code: serviceText(row.failCode ?? row.failureCode ?? row.code),
+		message: serviceText(row.failMessage ?? row.failureMessage ?? row.message),
 	}));
+}
+
+/** A failure row's code or message as text, cut to MAX_SERVICE_TEXT characters (codes.ts). */
+function serviceText(value: unknown): string | undefined {
+	const text = answerText(value);
+	return text === undefined ? undefined : cutServiceText(text);
 }
 
 /** The failure rows in a processValue, bare or wrapped; undefined when it holds no list at all. */

@@ -251,3 +251,19 @@ export function describeCode(code: string): CodeInfo {
 		}
 	);
 }
+
+/** The most characters of a service-supplied text (a message) that reach errors, items and hints. */
+export const MAX_SERVICE_TEXT = 500;
+
+/**
+ * A text the service supplied, cut to MAX_SERVICE_TEXT characters with an ellipsis: applied where
+ * such text enters (the envelope's message in transport/outcome.ts, a failure row's message in
+ * answers.ts), so errors, Failed items, hints and tool answers never carry more.
+ */
+export function cutServiceText(text: string): string {
+	if (text.length <= MAX_SERVICE_TEXT) return text;
+	let end = MAX_SERVICE_TEXT;
+	const last = text.charCodeAt(end - 1);
+	if (last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
+	return `${text.slice(0, end)}…`;
+}

@@ -161,11 +161,10 @@ async function startCluster(options = {}) {
 			...(home ? { HOME: home, npm_config_userconfig: path.join(home, '.npmrc') } : {}),
 			...env,
 		};
-		const folder = (name) => {
-			const dir = path.join(root.dir, name);
-			fs.mkdirSync(dir, { recursive: true });
-			return dir;
-		};
+		// The owner's password and the webhook secret, made for this cluster (its data is fresh
+		// on every start); every folder its owner's only.
+		const secrets = rt.folderSecrets(root.dir);
+		const folder = (name) => rt.ownerOnlyFolder(path.join(root.dir, name));
 		const roles = [
 			{ name: 'main', install: true },
 			...(webhook ? [{ name: 'webhook', install: true }] : []),
@@ -179,8 +178,11 @@ async function startCluster(options = {}) {
 		// Before main starts: the schema (the first CLI call migrates it), credentials, workflows.
 		const mainFolder = roles[0].userFolder;
 		const cli = (args) => rt.n8nCli(paths, mainFolder, args, { env: shared });
-		if (credentials.length > 0) await importCredentials(cli, mainFolder, credentials);
-		else await cli(['list:workflow']);
+		// With the examples' webhook Header Auth credential (its secret made for this cluster).
+		await importCredentials(cli, mainFolder, [
+			...credentials,
+			rt.webhookCredential(secrets.webhookSecret),
+		]);
 		if (workflows.length > 0) await importFiles(cli, mainFolder, workflows);
 		for (const id of publish) await cli(['publish:workflow', `--id=${id}`]);
 
@@ -202,7 +204,7 @@ async function startCluster(options = {}) {
 				N8N_EDITOR_BASE_URL: `${mainUrl}/`,
 				N8N_SECURE_COOKIE: 'false',
 				N8N_RUNNERS_BROKER_PORT: await port(),
-				...rt.ownerEnv(paths),
+				...rt.ownerEnv(paths, secrets.ownerPassword),
 				...mainEnv,
 			},
 		});
@@ -238,7 +240,7 @@ async function startCluster(options = {}) {
 		);
 		const failed = others.find((p) => p.error);
 		if (failed) throw failed.error;
-		const owner = await rt.setupOwner(main.url);
+		const owner = await rt.setupOwner(main.url, secrets.ownerPassword);
 		const db = await openDatabase(paths, postgres);
 		stoppers.push(db.close);
 		const webhookProc = webhook ? others[0] : undefined;
@@ -255,6 +257,8 @@ async function startCluster(options = {}) {
 			webhook: webhookProc,
 			workers: workersList,
 			cookie: owner.cookie,
+			ownerPassword: secrets.ownerPassword,
+			webhookSecret: secrets.webhookSecret,
 			db,
 			startMs: Date.now() - t0,
 			/** Every process group and port this cluster used (for leak checks after stop()). */
@@ -280,7 +284,7 @@ async function startCluster(options = {}) {
 /** Imports credentials (`{ id, name, type, data }`, plain data: n8n encrypts it) into the cluster's database. */
 async function importCredentials(cli, userFolder, credentials) {
 	const file = path.join(userFolder, 'import-credentials.json');
-	fs.writeFileSync(file, JSON.stringify(credentials));
+	fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
 	try {
 		await cli(['import:credentials', `--input=${file}`]);
 	} finally {

@@ -54,6 +54,7 @@ const {
 } = require('./package');
 const cli = require('./n8n-user-folder');
 const { OWNER, login, ownerEnv, setupOwner, startN8n } = require('./n8n-server');
+const secrets = require('./demo-secrets');
 const { freePort, httpGet, httpRequest } = require('./net');
 
 module.exports = {
@@ -101,4 +102,11 @@ module.exports = {
 	loadPlaywright,
 	cleanEnv,
 	ownerEnv,
+	SECRETS_FILE: secrets.SECRETS_FILE,
+	WEBHOOK_CREDENTIAL: secrets.WEBHOOK_CREDENTIAL,
+	WEBHOOK_HEADER: secrets.WEBHOOK_HEADER,
+	folderSecrets: secrets.folderSecrets,
+	ownerOnlyFolder: secrets.ownerOnlyFolder,
+	webhookCredential: secrets.webhookCredential,
+	webhookBannerLines: secrets.webhookBannerLines,
 };

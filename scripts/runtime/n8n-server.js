@@ -6,13 +6,16 @@ const path = require('node:path');
 const { formatDuration, readText, tail } = require('./run-command');
 const { freePort, httpGet, httpRequest } = require('./net');
 const { n8nEnv } = require('./paths');
+const { folderSecrets } = require('./demo-secrets');
 
-/** n8n's owner account for local instances (see setupOwner). */
+/**
+ * n8n's owner account for local instances (see setupOwner). Its password is made per user folder
+ * (folderSecrets in demo-secrets.js): startN8n returns it, and setupOwner takes it.
+ */
 const OWNER = {
 	email: 'owner@campaign-messaging.local',
 	firstName: 'Local',
 	lastName: 'Owner',
-	password: 'CampaignDemo1',
 };
 
 /**
@@ -23,16 +26,18 @@ const OWNER = {
  */
 /**
  * @param {import('./paths').RuntimePaths} paths
+ * @param {string} password  the owner's password (folderSecrets(userFolder).ownerPassword)
  * @returns {Record<string, string>}
  */
-function ownerEnv(paths) {
+function ownerEnv(paths, password) {
+	if (!password) throw new Error('ownerEnv: no owner password given');
 	const bcrypt = require(path.join(paths.dir, 'node_modules', 'bcryptjs'));
 	return {
 		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
 		N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
 		N8N_INSTANCE_OWNER_FIRST_NAME: OWNER.firstName,
 		N8N_INSTANCE_OWNER_LAST_NAME: OWNER.lastName,
-		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER.password, 10),
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(password, 10),
 	};
 }
 
@@ -66,9 +71,11 @@ async function login(url, email, password) {
  * @property {boolean} created
  * @property {string} cookie  the `n8n-auth` cookie of a logged-in owner session ("name=value")
  * @param {string} url
+ * @param {string} password  the owner's password (StartedN8n.ownerPassword)
  * @returns {Promise<OwnerLogin>}
  */
-async function setupOwner(url) {
+async function setupOwner(url, password) {
+	if (!password) throw new Error('setupOwner: no owner password given');
 	let created = false;
 	const settings = JSON.parse((await httpGet(`${url}/rest/settings`)).body).data;
 	if (settings?.userManagement?.showSetupOnFirstLoad) {
@@ -77,14 +84,14 @@ async function setupOwner(url) {
 				email: OWNER.email,
 				firstName: OWNER.firstName,
 				lastName: OWNER.lastName,
-				password: OWNER.password,
+				password,
 			},
 		});
 		if (res.status !== 200) throw new Error(`owner setup failed: HTTP ${res.status} ${res.body}`);
 		created = true;
 	}
-	const cookie = await login(url, OWNER.email, OWNER.password);
-	return { email: OWNER.email, password: OWNER.password, created, cookie };
+	const cookie = await login(url, OWNER.email, password);
+	return { email: OWNER.email, password, created, cookie };
 }
 
 /**
@@ -96,6 +103,7 @@ async function setupOwner(url) {
  * @property {import('node:child_process').ChildProcess} process
  * @property {string} logFile
  * @property {number} startMs
+ * @property {string} ownerPassword  the owner's password, made for this user folder (demo-secrets.js)
  * @property {() => Promise<void>} stop
  * @param {import('./paths').RuntimePaths} paths
  * @param {string} userFolder
@@ -106,6 +114,7 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 	const actualPort = port ?? (await freePort(5678));
 	const brokerPort = await freePort(actualPort + 1);
 	const url = `http://127.0.0.1:${actualPort}`;
+	const { ownerPassword } = folderSecrets(userFolder);
 	const file = logFile ?? path.join(userFolder, 'n8n-start.log');
 	const out = fs.openSync(file, 'w');
 	const child = spawn(paths.node, [paths.n8n, 'start'], {
@@ -119,7 +128,7 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 			N8N_LOG_LEVEL: 'info',
-			...ownerEnv(paths),
+			...ownerEnv(paths, ownerPassword),
 			...env,
 		}),
 		stdio: ['ignore', out, out],
@@ -176,6 +185,7 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 		logFile: file,
 		stop,
 		startMs: Date.now() - started,
+		ownerPassword,
 	};
 }
 

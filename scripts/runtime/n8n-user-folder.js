@@ -44,7 +44,7 @@ function parseRunData(paths, text) {
 /** A new, empty N8N_USER_FOLDER under `parent` (default: the OS temp folder). */
 function createUserFolder(parent = os.tmpdir(), prefix = 'n8n-campaign-') {
 	fs.mkdirSync(parent, { recursive: true });
-	return fs.mkdtempSync(path.join(parent, prefix));
+	return fs.mkdtempSync(path.join(parent, prefix)); // 0700
 }
 
 /**
@@ -102,7 +102,9 @@ async function n8nCli(paths, userFolder, args, { env, timeoutMs = 300000 } = {})
  */
 async function importCredentials(paths, userFolder, credentials) {
 	const file = path.join(userFolder, 'import-credentials.json');
-	fs.writeFileSync(file, JSON.stringify(credentials, null, 2));
+	// It holds keys and secrets in clear for a moment: its owner's only.
+	fs.rmSync(file, { force: true });
+	fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
 	try {
 		return await n8nCli(paths, userFolder, ['import:credentials', `--input=${file}`]);
 	} finally {

@@ -79,8 +79,11 @@ function n8nEnv(userFolder, extra = {}) {
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
-		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		// No installs of unverified packages through the editor (a signed-in owner could otherwise
+		// run any npm package's code as this user); n8n 2.41 still loads the package installed
+		// into the user folder (.n8n/nodes), which is how these instances get it. n8n's own check
+		// of its settings file (.n8n/config, with the encryption key) stays on: 0600.
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_LOG_LEVEL: 'warn',
 		N8N_NO_COLOR: 'true',
 		NO_COLOR: '1',

@@ -242,6 +242,8 @@ describe('credential test', () => {
 		'https://api example.com',
 		'ftp://127.0.0.1/',
 		'not a url',
+		'https://[:::]',
+		'https://[1:2:3:4:5:6:7:8:9]/api',
 		'',
 	])('refuses %j with the words the nodes use, sending nothing', async (baseUrl) => {
 		const before = sb.requests.length;

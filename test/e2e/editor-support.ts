@@ -57,13 +57,13 @@ export async function startEditor(viewport = { width: 1440, height: 900 }): Prom
 	let browser: rt.Browser | undefined;
 	let ready = false;
 	try {
-		await rt.setupOwner(n8n.url);
+		await rt.setupOwner(n8n.url, n8n.ownerPassword);
 		browser = await launchChromium();
 		const page = await (await browser.newContext({ viewport })).newPage();
 		// Signed in through the form (n8n ties its session cookie to the browser that signed in).
 		await page.goto(`${n8n.url}/signin`);
 		await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
-		await page.locator('input[name="password"]').fill(rt.OWNER.password);
+		await page.locator('input[name="password"]').fill(n8n.ownerPassword);
 		await page.locator('[data-test-id="form-submit-button"]').click();
 		await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
 		const started = browser;

@@ -57,7 +57,7 @@ beforeAll(
 		n8n = await time('n8n start', () =>
 			rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
 		);
-		const { cookie } = await rt.setupOwner(n8n.url);
+		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
 		expect(await publishWorkflow(n8n.url, cookie, WORKFLOW_ID)).toBe(200);
 		// The trigger's URL answers a moment after the workflow is published.
 		for (let i = 0; i < 60; i++) {

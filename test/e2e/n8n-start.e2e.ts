@@ -6,6 +6,7 @@
  * Screenshots go to test-artifacts/e2e/start/screenshots. The set-up is in n8n-support.ts.
  */
 import * as rt from '../../scripts/runtime';
+import { postEvent } from '../support/demo';
 import { delay, path } from '../support/node';
 import { startScripted } from '../support/scripted-server';
 import {
@@ -39,7 +40,7 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 			n8n = await time('n8n start', () =>
 				rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
 			);
-			cookie = (await rt.setupOwner(n8n.url)).cookie;
+			cookie = (await rt.setupOwner(n8n.url, n8n.ownerPassword)).cookie;
 			const res = await rt.httpRequest('GET', `${n8n.url}/types/nodes.json`, {
 				headers: { cookie },
 			});
@@ -157,22 +158,22 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		).toHaveLength(3);
 	});
 
-	test('event to message: the published workflow answers its webhook and sends', async () => {
+	test('event to message: the published workflow refuses a call without its secret header (nothing sent), and with it sends', async () => {
 		resetSandbox();
 		const id = EXAMPLES.event.id;
 		expect(await publishWorkflow(n8n.url, cookie, id)).toBe(200);
+		const url = `${n8n.url}/webhook/campaign-event`;
+		const secret = rt.folderSecrets(userFolder).webhookSecret;
+		const event = { phoneNumber: '821099990001', name: 'Webhook Kim', coupon: 'HOOK5' };
 
-		// n8n registers the webhook of a just-published workflow a moment after answering; a 404
-		// starts nothing, so ask again until it is there.
-		let hook: rt.HttpResponse | undefined;
-		for (let i = 0; i < 60; i++) {
-			hook = await rt.httpRequest('POST', `${n8n.url}/webhook/campaign-event`, {
-				body: { phoneNumber: '821099990001', name: 'Webhook Kim', coupon: 'HOOK5' },
-			});
-			if (hook.status !== 404) break;
-			await delay(500);
-		}
-		expect(hook?.status).toBe(200);
+		// Without the header, or with another value: refused. (n8n registers the webhook of a
+		// just-published workflow a moment after answering; postEvent asks again while it is 404.)
+		expect(await postEvent(url, event)).toBe(403);
+		expect(await postEvent(url, event, 'not-the-secret')).toBe(403);
+		await delay(2000);
+		expect(sb.state.sent).toEqual([]);
+
+		expect(await postEvent(url, event, secret)).toBe(200);
 		for (let i = 0; i < 60 && sb.state.sent.length === 0; i++) await delay(500);
 		expect(sb.state.sent.map((m) => [m.campaignKey, m.phoneNumber, m.properties])).toEqual([
 			['DEMO-WELCOME', '821099990001', { name: 'Webhook Kim', coupon: 'HOOK5' }],
@@ -199,7 +200,7 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 			try {
 				await page.goto(`${n8n.url}/signin`);
 				await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
-				await page.locator('input[name="password"]').fill(rt.OWNER.password);
+				await page.locator('input[name="password"]').fill(n8n.ownerPassword);
 				await page.screenshot({ path: path.join(SCREENSHOTS, '00-signin.png') });
 				await page.locator('[data-test-id="form-submit-button"]').click();
 				await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });

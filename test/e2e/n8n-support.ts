@@ -142,6 +142,8 @@ export function setupN8n(suite: string): void {
 						...rt.SANDBOX_CREDENTIAL,
 						data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
 					},
+					// The event example's webhook Header Auth, with the folder's own secret.
+					rt.webhookCredential(rt.folderSecrets(userFolder).webhookSecret),
 				]),
 			);
 			const scratchDir = path.join(ARTIFACTS, 'scratch-workflows');

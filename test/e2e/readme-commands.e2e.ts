@@ -19,6 +19,7 @@ import {
 import {
 	EVENT_EXAMPLE,
 	finishedExecutions,
+	modeOf,
 	postEvent,
 	readBanner,
 	signIn,
@@ -29,8 +30,12 @@ import { fs, os, path, proc } from '../support/node';
 
 const MINUTE = 60 * 1000;
 
+const READY = /ready in \S+\. Press Ctrl\+C to stop n8n and the sandbox\./;
+
 describe('npm start, exactly as the README says', () => {
-	const demo = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-npm-start-'));
+	// A folder that does not exist yet, as on a fresh clone: npm start creates it.
+	const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-npm-start-'));
+	const demo = path.join(parent, 'demo');
 	const env = { N8N_DEMO_USER_FOLDER: demo };
 	let start: RunningCommand;
 	let banner: Banner;
@@ -39,14 +44,14 @@ describe('npm start, exactly as the README says', () => {
 	beforeAll(async () => {
 		start = startCommand(['npm', 'start'], env);
 		// A machine without the n8n runtime installs it first (about 6 minutes on 2 cores).
-		await start.waitFor(/ready in \S+\. Press Ctrl\+C to stop n8n and the sandbox\./, 25 * MINUTE);
+		await start.waitFor(READY, 25 * MINUTE);
 		banner = readBanner(start.stdout());
 		proc.stderr.write(`npm start: ready in ${banner.readyIn}\n`);
 	}, 26 * MINUTE);
 
 	afterAll(() => {
 		start?.kill();
-		fs.rmSync(demo, { recursive: true, force: true });
+		fs.rmSync(parent, { recursive: true, force: true });
 	});
 
 	test('the editor answers and the printed login signs the owner in', async () => {
@@ -55,9 +60,27 @@ describe('npm start, exactly as the README says', () => {
 		expect(cookie).toMatch(/^n8n-auth=./);
 	});
 
-	test("the published example's webhook runs an execution that succeeds and sends through the sandbox", async () => {
+	test("the banner's password and webhook secret are made for this folder and kept its owner's only, like n8n's settings file", () => {
+		expect(banner.password).toMatch(/^[A-Za-z0-9]{24}$/);
+		expect(banner.webhookSecret.length).toBeGreaterThanOrEqual(32);
+		expect(banner.curlHeader).toBe(`${rt.WEBHOOK_HEADER}: ${banner.webhookSecret}`);
+		const file = path.join(demo, rt.SECRETS_FILE);
+		expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+			ownerPassword: banner.password,
+			webhookSecret: banner.webhookSecret,
+		});
+		expect({
+			demoFolder: modeOf(demo),
+			secretsFile: modeOf(file),
+			n8nSettingsFile: modeOf(path.join(demo, '.n8n', 'config')),
+		}).toEqual({ demoFolder: '700', secretsFile: '600', n8nSettingsFile: '600' });
+	});
+
+	test("the published example's webhook refuses a call without the secret header and sends nothing; with it, runs an execution that succeeds and sends through the sandbox", async () => {
 		const event = { phoneNumber: '821012345678', name: 'Kim Minji', coupon: 'WELCOME10' };
-		expect(await postEvent(banner.webhook, event)).toBe(200);
+		expect(await postEvent(banner.webhook, event)).toBe(403);
+		expect(await postEvent(banner.webhook, event, 'not-the-secret')).toBe(403);
+		expect(await postEvent(banner.webhook, event, banner.webhookSecret)).toBe(200);
 		const [run, ...more] = await finishedExecutions(banner, cookie, EVENT_EXAMPLE, 1);
 		expect({ status: run?.status, more: more.length }).toEqual({ status: 'success', more: 0 });
 		const sent = run.output('Campaign Alimtalk');
@@ -115,6 +138,34 @@ describe('npm start, exactly as the README says', () => {
 		expect(await stoppedAnswering(banner.sandbox)).toBe(true);
 		expect(fs.existsSync(path.join(demo, 'npm-start.pid'))).toBe(false);
 	});
+
+	test(
+		'the next npm start of the same folder signs in with the same password; a new folder gets another',
+		async () => {
+			const startOnce = async (folder: string) => {
+				const again = startCommand(['npm', 'start', '--', '--no-build'], {
+					N8N_DEMO_USER_FOLDER: folder,
+				});
+				try {
+					await again.waitFor(READY, 10 * MINUTE);
+					const printed = readBanner(again.stdout());
+					await signIn(printed);
+					return printed;
+				} finally {
+					const running = again.tree();
+					await again.interrupt();
+					await waitGone(running);
+				}
+			};
+			const same = await startOnce(demo);
+			expect([same.password, same.webhookSecret]).toEqual([banner.password, banner.webhookSecret]);
+			const other = await startOnce(path.join(parent, 'another-demo'));
+			expect(other.password).toMatch(/^[A-Za-z0-9]{24}$/);
+			expect(other.password).not.toBe(banner.password);
+			expect(other.webhookSecret).not.toBe(banner.webhookSecret);
+		},
+		22 * MINUTE,
+	);
 });
 
 describe('npm run sandbox, exactly as the README says', () => {

@@ -125,3 +125,55 @@ describe('version 2 settings around the mapper', () => {
 		]);
 	});
 });
+
+describe('version 2 before any field is mapped', () => {
+	it.each([
+		['the node as added (no Member Fields parameter)', undefined],
+		['Define Below with no value', { mappingMode: 'defineBelow', value: null }],
+		['Define Below with the text fields left empty', 'empty'],
+	] as const)(
+		'%s: one clear error naming where to map the fields, nothing sent',
+		async (_, given) => {
+			const columnsParameter =
+				given === 'empty'
+					? await columns('v2', 'defineBelow', {
+							memberId: '',
+							phoneNumber: '',
+							name: '',
+						})
+					: given;
+			const { out, error } = await runMembers(sb, {
+				typeVersion: 2,
+				parameters: {
+					operation: 'upsert',
+					apiVersion: 'v2',
+					...(columnsParameter === undefined ? {} : { columns: columnsParameter }),
+				},
+				input: members(3),
+			});
+			expect(error?.message).toBe(
+				'No member field is mapped: set at least Member ID and Phone Number under Member Fields (Define Below), or choose Map Automatically',
+			);
+			expect(out).toEqual([]);
+			expect(sb.requests).toHaveLength(0);
+		},
+	);
+
+	it('a field mapped by an expression that is empty for one item is that item on Failed, as before', async () => {
+		const { out, error } = await runMembers(sb, {
+			typeVersion: 2,
+			parameters: {
+				operation: 'upsert',
+				apiVersion: 'v2',
+				columns: await columns('v2', 'defineBelow', {
+					memberId: '={{ $json.memberId }}',
+					phoneNumber: '={{ $json.phoneNumber }}',
+				}),
+			},
+			input: [...members(1), { memberId: '', phoneNumber: '' }],
+		});
+		expect(error).toBeUndefined();
+		expect(out[0]).toHaveLength(1);
+		expect(out[1].map((i) => i.json.code)).toEqual(['F00']);
+	});
+});

@@ -106,7 +106,7 @@ function killN8n(pid: number): void {
 async function restGet(
 	route: string,
 ): Promise<{ status: number; data: Json | undefined; body: string }> {
-	if (!cookie) cookie = (await rt.setupOwner(n8n?.url ?? '')).cookie;
+	if (!cookie) cookie = (await rt.setupOwner(n8n?.url ?? '', n8n?.ownerPassword ?? '')).cookie;
 	const res = await rt.httpRequest('GET', `${n8n?.url}/rest${route}`, {
 		headers: { cookie },
 		timeoutMs: 60000,

@@ -1,7 +1,8 @@
 /**
  * `npm run start:queue`, exactly as the README says (test/support/commands.ts): a child process of
  * npm with no stdin in its own process group. It reaches its ready banner, the printed editor and
- * login work, the published example's webhook (on the webhook process) runs an execution on a
+ * login (a password made for this start) work, the published example's webhook (on the webhook
+ * process) refuses a call without its secret header and, with it, runs an execution on a
  * worker that succeeds and sends through the sandbox, and Ctrl-C stops PostgreSQL, Redis, every
  * n8n process and the sandbox, removes the data folder, and leaves nothing running.
  */
@@ -15,6 +16,7 @@ import {
 import {
 	EVENT_EXAMPLE,
 	finishedExecutions,
+	modeOf,
 	postEvent,
 	readBanner,
 	signIn,
@@ -39,15 +41,21 @@ beforeAll(async () => {
 
 afterAll(() => start?.kill());
 
-test('the editor answers, the printed login signs in, and the data folder is there', async () => {
+test("the editor answers, the printed login (made for this start) signs in, and the data folder is its owner's only", async () => {
 	expect((await rt.httpGet(`${banner.editor}/`)).status).toBe(200);
+	expect(banner.password).toMatch(/^[A-Za-z0-9]{24}$/);
 	expect(await signIn(banner)).toMatch(/^n8n-auth=./);
-	expect(fs.existsSync(dataDir)).toBe(true);
+	expect(banner.curlHeader).toBe(`${rt.WEBHOOK_HEADER}: ${banner.webhookSecret}`);
+	expect({ data: modeOf(dataDir), secrets: modeOf(`${dataDir}/${rt.SECRETS_FILE}`) }).toEqual({
+		data: '700',
+		secrets: '600',
+	});
 });
 
 test("the published example's webhook runs an execution on a worker that succeeds and sends through the sandbox", async () => {
 	const event = { phoneNumber: '821012345679', name: 'Lee Jun', coupon: 'QUEUE10' };
-	expect(await postEvent(banner.webhook, event)).toBe(200);
+	expect(await postEvent(banner.webhook, event)).toBe(403);
+	expect(await postEvent(banner.webhook, event, banner.webhookSecret)).toBe(200);
 	const [run, ...more] = await finishedExecutions(banner, await signIn(banner), EVENT_EXAMPLE, 1);
 	expect({ status: run?.status, more: more.length }).toEqual({ status: 'success', more: 0 });
 	const sent = run.output('Campaign Alimtalk');

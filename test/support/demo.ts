@@ -1,12 +1,13 @@
 /**
  * What a user does with the demo `npm start` and `npm run start:queue` print: read the ready
- * banner, sign in with the printed login, send the example event to the printed webhook, and look
+ * banner, sign in with the printed login, send the example event to the printed webhook with the
+ * printed secret header, and look
  * at the execution it started through n8n's REST API (test/e2e/readme-commands.e2e.ts and
  * test/queue/start-queue.queue.ts).
  */
 import * as rt from '../../scripts/runtime';
 import { portIsFree } from '../../scripts/queue/process-groups';
-import { delay } from './node';
+import { delay, fs } from './node';
 
 /** The event example workflow both demos publish (examples/). */
 export const EVENT_EXAMPLE = 'cmExampleEventMsg';
@@ -16,6 +17,9 @@ export interface Banner {
 	email: string;
 	password: string;
 	webhook: string;
+	/** The event example's webhook secret, and the curl line's header that sends it. */
+	webhookSecret: string;
+	curlHeader: string;
 	sandbox: string;
 	readyIn: string;
 }
@@ -33,6 +37,8 @@ export function readBanner(stdout: string): Banner {
 		email,
 		password,
 		webhook: field(/^\s+webhook\s+(http:\/\/\S+)/m, 'webhook URL'),
+		webhookSecret: field(/^\s+webhook secret\s+(\S+)/m, 'webhook secret'),
+		curlHeader: field(/^\s+-H '([^']+)' \\$/m, "curl's secret header"),
 		sandbox: field(/^\s+sandbox\s+(http:\/\/\S+)/m, 'sandbox URL'),
 		readyIn: field(/ready in (\S+)\. Press Ctrl\+C/, 'ready time'),
 	};
@@ -43,14 +49,27 @@ export function signIn(banner: Banner): Promise<string> {
 	return rt.login(banner.editor, banner.email, banner.password);
 }
 
-/** POSTs `body` to the webhook; a just-published workflow's webhook answers 404 for a moment. */
-export async function postEvent(url: string, body: Record<string, unknown>): Promise<number> {
-	let res = await rt.httpRequest('POST', url, { body });
+/**
+ * POSTs `body` to the webhook, with `secret` in the example's header when given; a just-published
+ * workflow's webhook answers 404 for a moment.
+ */
+export async function postEvent(
+	url: string,
+	body: Record<string, unknown>,
+	secret?: string,
+): Promise<number> {
+	const headers = secret === undefined ? {} : { [rt.WEBHOOK_HEADER]: secret };
+	let res = await rt.httpRequest('POST', url, { body, headers });
 	for (let i = 0; i < 60 && res.status === 404; i++) {
 		await delay(500);
-		res = await rt.httpRequest('POST', url, { body });
+		res = await rt.httpRequest('POST', url, { body, headers });
 	}
 	return res.status;
+}
+
+/** The permission bits of a file or folder, as octal text ("700"). */
+export function modeOf(file: string): string {
+	return (fs.statSync(file).mode & 0o777).toString(8);
 }
 
 type Item = { json: Record<string, unknown> };

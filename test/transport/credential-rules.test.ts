@@ -19,6 +19,10 @@ describe('base URL rules', () => {
 		['https://user:pw@api.example.com', 'must not contain a user name or password'],
 		['https://api.example.com/?x=1', 'must not contain a query'],
 		['not a url', 'is not a valid URL'],
+		['https://[:::]', 'is not a valid URL'],
+		['https://[1:2:3:4:5:6:7:8:9]/api', 'is not a valid URL'],
+		['https://[.]', 'is not a valid URL'],
+		['https://[1.2.3.4::]', 'is not a valid URL'],
 		['', 'is empty'],
 	])('refuses %j', async (baseUrl, words) => {
 		const { error, requests } = await probe(
@@ -59,6 +63,8 @@ describe('base URL rules', () => {
 		['http://localhost:5678/', 'http://localhost:5678'],
 		['http://127.0.0.1:8787', 'http://127.0.0.1:8787'],
 		['http://[::1]:8787/', 'http://[::1]:8787'],
+		['https://[2001:db8::1]:8443/api', 'https://[2001:db8::1]:8443/api'],
+		['https://[::ffff:192.0.2.1]/', 'https://[::ffff:c000:201]'],
 	])('accepts %j as %j (http only for the local host)', (baseUrl, expected) => {
 		expect(normalizeBaseUrl(baseUrl, node)).toBe(expected);
 	});

@@ -7,11 +7,13 @@ import {
 	networkCodeOf,
 	readEnvelope,
 	retryStep,
+	textNestsDeeperThan,
 	toCode,
 	type RawOutcome,
 	type Redactor,
 } from '../../nodes/shared/transport';
 import type { CodeKind } from '../../nodes/shared/codes';
+import { cutServiceText, MAX_SERVICE_TEXT } from '../../nodes/shared/codes';
 
 const plain: Redactor = { text: (t) => t, body: (parsed) => parsed };
 const answer = (status: number, body: unknown): RawOutcome => ({
@@ -76,10 +78,39 @@ describe('outcome classifier', () => {
 		).toMatch(/processCode that is not a code/);
 	});
 
-	it('refuses JSON nested too deep', () => {
+	it('refuses JSON nested too deep, from its text, without parsing it', () => {
 		const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
-		expect(classify({}, answer(200, deep), 1, plain).info.message).toMatch(
-			/nested deeper than 64 levels/,
+		const result = classify({}, answer(200, deep), 1, plain);
+		expect(result).toMatchObject({ code: 'RESPONSE_TOO_DEEP', body: undefined });
+		expect(result.info).toMatchObject({
+			kind: 'account',
+			message: expect.stringMatching(/nested deeper than 64 levels/),
+		});
+		// Unterminated, 8 million levels: refused at level 65, long before the end of the text.
+		expect(classify({}, answer(200, '['.repeat(8_000_000)), 1, plain).code).toBe(
+			'RESPONSE_TOO_DEEP',
+		);
+	});
+
+	it('counts only the brackets outside strings, escapes included', () => {
+		const nest = (levels: number, inner = '0') =>
+			`${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
+		expect(textNestsDeeperThan(nest(64), 64)).toBe(false);
+		expect(textNestsDeeperThan(nest(65), 64)).toBe(true);
+		expect(textNestsDeeperThan(nest(3, JSON.stringify('[[[[{{{{ \\" [[[[')), 4)).toBe(false);
+		expect(textNestsDeeperThan(`{"a":"\\\\",${nest(5)}}`, 5)).toBe(true);
+		expect(textNestsDeeperThan('', 64)).toBe(false);
+	});
+
+	it('cuts a service message to MAX_SERVICE_TEXT characters, never inside a surrogate pair', () => {
+		expect(cutServiceText('short')).toBe('short');
+		const cut = cutServiceText('x'.repeat(10_000));
+		expect(cut).toBe(`${'x'.repeat(MAX_SERVICE_TEXT)}…`);
+		const emoji = cutServiceText(`${'x'.repeat(MAX_SERVICE_TEXT - 1)}😀😀`);
+		expect(emoji).toBe(`${'x'.repeat(MAX_SERVICE_TEXT - 1)}…`);
+		const message = { processCode: -1001, message: 'y'.repeat(5000) };
+		expect(classify({}, answer(200, message), 1, plain).serviceMessage).toBe(
+			`${'y'.repeat(MAX_SERVICE_TEXT)}…`,
 		);
 	});
 

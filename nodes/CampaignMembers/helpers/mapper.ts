@@ -129,6 +129,18 @@ function typeChecked(
 }
 
 /**
+ * Whether neither Member ID nor Phone Number is set in the mapper, not even as an expression (the
+ * parameter as written, not evaluated): no row could ever be saved.
+ */
+function nothingMapped(ctx: IExecuteFunctions): boolean {
+	const written: unknown = ctx.getNodeParameter('columns.value', 0, null, {
+		rawExpressions: true,
+		skipValidation: true,
+	});
+	return !isObject(written) || (isBlank(written.memberId) && isBlank(written.phoneNumber));
+}
+
+/**
  * Where each row of the version 2 upsert comes from: the fields of the input item (Map
  * Automatically, read as version 1 reads them) or the mapper's values (Define Below).
  */
@@ -144,6 +156,19 @@ export function mapperRows(
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Mapping Column Mode must be "autoMapInputData" or "defineBelow" (got ${JSON.stringify(mode)})`,
+		);
+	}
+	if (nothingMapped(ctx)) {
+		// The node as added: every row would fail with "No member ID, and the phone number format
+		// does not match", which says nothing of the cause.
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'No member field is mapped: set at least Member ID and Phone Number under Member Fields (Define Below), or choose Map Automatically',
+			{
+				itemIndex: 0,
+				description:
+					'Open the node and fill the fields under Member Fields: a value, or an expression such as {{ $json.phoneNumber }} for each item.',
+			},
 		);
 	}
 	const strict = ctx.getNodeParameter('columns.attemptToConvertTypes', 0, false) !== true;

@@ -36,6 +36,31 @@ export function baseUrlProblem(raw: unknown): string {
 		);
 	if (hostPort === null || Number(hostPort[2] || '0') > 65535) return 'is not a valid URL';
 	const host = hostPort[1].toLowerCase();
+	// An IPv6 literal must be one ([:::] is not, and URL parsing would throw on it later). Checked
+	// here, in this function, without URL: its source also runs in the credential test's
+	// expression (credentials/CampaignApi.credentials.ts), which has no URL class.
+	if (host.charAt(0) === '[') {
+		const halves = host.slice(1, -1).split('::');
+		if (halves.length > 2) return 'is not a valid URL';
+		const groups = halves.map((half) => (half === '' ? [] : half.split(':')));
+		const all = groups.length === 2 ? groups[0].concat(groups[1]) : groups[0];
+		const ipv4Allowed = halves[halves.length - 1] !== '';
+		let count = 0;
+		for (let i = 0; i < all.length; i++) {
+			const group = all[i];
+			if (/^[0-9a-f]{1,4}$/.test(group)) count += 1;
+			else if (
+				i === all.length - 1 &&
+				ipv4Allowed &&
+				/^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(
+					group,
+				)
+			)
+				count += 2;
+			else return 'is not a valid URL';
+		}
+		if (halves.length === 2 ? count > 7 : count !== 8) return 'is not a valid URL';
+	}
 	if (scheme === 'http' && host !== 'localhost' && host !== '127.0.0.1' && host !== '[::1]')
 		return 'must use https (http is allowed only for localhost)';
 	if (rest.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment)))

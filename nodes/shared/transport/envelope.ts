@@ -35,19 +35,43 @@ export function readEnvelope(body: unknown): Envelope | undefined {
 	return { code, processValue: body.processValue, message: messageField };
 }
 
-/** Deeper than any answer of the service: such JSON is not read (walking it could exhaust the stack). */
+/** Far deeper than any answer of the service (a read page nests 4 levels: envelope, processValue, dataList, entry). */
 export const MAX_JSON_DEPTH = 64;
 
-/** Whether a parsed value nests deeper than `limit` arrays/objects (walked without recursion). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-	const stack: Array<[unknown, number]> = [[value, 0]];
-	while (stack.length > 0) {
-		const [current, depth] = stack.pop() as [unknown, number];
-		if (typeof current !== 'object' || current === null) continue;
-		if (depth >= limit) return true;
-		for (const child of Object.values(current)) stack.push([child, depth + 1]);
+/**
+ * Whether a JSON text nests deeper than `limit` arrays/objects, read from the text itself before
+ * any parsing: one pass, no allocation, stopping at the first level too many. A 32 MB `[[[[...`
+ * is refused in a few milliseconds instead of being parsed into millions of arrays. Brackets
+ * inside strings do not count; for text that is not JSON the answer does not matter (it is not
+ * parsed either way).
+ */
+export function textNestsDeeperThan(text: string, limit: number): boolean {
+	let depth = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c === 0x22) {
+			// A string: jump to its closing quote (native search; most of a page is string values).
+			i = closingQuote(text, i);
+			if (i < 0) return false;
+		} else if (c === 0x5b || c === 0x7b) {
+			if (++depth > limit) return true;
+		} else if (c === 0x5d || c === 0x7d) {
+			depth--;
+		}
 	}
 	return false;
+}
+
+/** Where the string opened at `open` ends: the next quote not escaped by an odd run of backslashes; -1 if none. */
+function closingQuote(text: string, open: number): number {
+	let at = open;
+	for (;;) {
+		at = text.indexOf('"', at + 1);
+		if (at < 0) return -1;
+		let backslashes = 0;
+		while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+		if (backslashes % 2 === 0) return at;
+	}
 }
 
 /** The JSON in a body text, or undefined when it is empty or not JSON. */

@@ -5,9 +5,9 @@
  */
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import type { CodeInfo } from '../codes';
-import { describeCode } from '../codes';
+import { cutServiceText, describeCode } from '../codes';
 import { isObject } from '../values';
-import { MAX_JSON_DEPTH, nestsDeeperThan, parseJson, readEnvelope } from './envelope';
+import { MAX_JSON_DEPTH, parseJson, readEnvelope, textNestsDeeperThan } from './envelope';
 import { NETWORK_WORDS, NEVER_SENT } from './network';
 import type { Safety } from './retry';
 
@@ -32,7 +32,7 @@ export interface ApiResult {
 	processValue: unknown;
 	/** The whole parsed body (undefined when it was not JSON). */
 	body: unknown;
-	/** The service's own message, if it sent one (redacted). */
+	/** The service's own message, if it sent one (redacted, then cut to MAX_SERVICE_TEXT characters). */
 	serviceMessage?: string;
 	/** True when a send may or may not have gone out. */
 	deliveryUnknown: boolean;
@@ -50,12 +50,14 @@ export interface RawOutcome {
 }
 
 /**
- * The most an answer may weigh. The largest answer the service documents is a read page of 1,000
- * entries (docs/service-rules.md#limits): about 0.2 MB with 100-character values, 1.1 MB with
- * 1,000-character ones. 32 MB leaves room for far larger values and still bounds what a broken or
- * hostile endpoint can make a worker hold.
+ * The most an answer may weigh: 8 MB. The largest answer the service documents is a read page of
+ * 1,000 entries (docs/service-rules.md#limits); its values have no documented length. Measured on
+ * the sandbox (test/hardening/response-size.test.ts, "the largest real answer"): 3.0 MB with a
+ * 1,000-character Korean value in every entry (3 bytes a character), 0.2 MB with 100-character
+ * values. 8 MB leaves more than twice the largest page measured, and bounds what a broken or
+ * hostile endpoint makes a worker hold: 400 MB at Concurrency 50 at worst, instead of 1.6 GB.
  */
-export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 /** Removes the API key from what the service answered (see client.ts). */
 export interface Redactor {
@@ -95,9 +97,11 @@ export function classify(
 	if (status >= 300 && status < 400)
 		return redirectOutcome(status, raw.headers?.location, attempts);
 	if (raw.tooLargeBytes !== undefined) return tooLargeOutcome(status, unsafe, attempts);
+	// Before parsing: JSON.parse of a deep `[[[[...` holds the event loop and builds millions of arrays.
+	if (raw.text !== undefined && textNestsDeeperThan(raw.text, MAX_JSON_DEPTH))
+		return tooDeepOutcome(status, unsafe, attempts);
 	const parsed = parseJson(raw.text);
-	const tooDeep = parsed !== undefined && nestsDeeperThan(parsed, MAX_JSON_DEPTH);
-	const body = tooDeep ? undefined : redactor.body(parsed, raw.text);
+	const body = redactor.body(parsed, raw.text);
 	const envelope = readEnvelope(body);
 	if (envelope !== undefined) {
 		// The envelope's code decides, whatever the HTTP status (docs/service-rules.md#envelope).
@@ -117,7 +121,11 @@ export function classify(
 			httpStatus: status,
 			processValue: envelope.processValue,
 			body,
-			serviceMessage: envelope.message === undefined ? undefined : redactor.text(envelope.message),
+			// Redacted first, then cut: a key cut in two would escape the redaction.
+			serviceMessage:
+				envelope.message === undefined
+					? undefined
+					: cutServiceText(redactor.text(envelope.message)),
 			deliveryUnknown: info.kind === 'deliveryUnknown',
 			attempts,
 		};
@@ -127,22 +135,17 @@ export function classify(
 		const empty = raw.text === undefined || raw.text.trim() === '';
 		// A processCode that is there but is no code (null, "abc", 0.5) says nothing either way.
 		const unreadableCode = isObject(body) && body.processCode !== undefined;
-		if (
-			call.envelope === 'optional' &&
-			(empty || (body !== undefined && !unreadableCode && !tooDeep))
-		) {
+		if (call.envelope === 'optional' && (empty || (body !== undefined && !unreadableCode))) {
 			// The send's answer is not documented: an empty body or JSON of any shape counts as success.
 			return { ...base, code: '0', info: describeCode('0'), deliveryUnknown: false };
 		}
 		const what = empty
 			? 'an empty body'
-			: tooDeep
-				? `JSON nested deeper than ${MAX_JSON_DEPTH} levels`
-				: body === undefined
-					? 'a body that is not JSON'
-					: unreadableCode
-						? `a processCode that is not a code (${(JSON.stringify(body.processCode) ?? '').slice(0, 40)})`
-						: 'JSON without a processCode';
+			: body === undefined
+				? 'a body that is not JSON'
+				: unreadableCode
+					? `a processCode that is not a code (${(JSON.stringify(body.processCode) ?? '').slice(0, 40)})`
+					: 'JSON without a processCode';
 		const expected =
 			call.envelope === 'optional' ? 'JSON or an empty body' : 'a JSON envelope with processCode';
 		return {
@@ -221,7 +224,35 @@ function tooLargeOutcome(status: number, unsafe: boolean, attempts: number): Api
 			: {
 					kind: 'account',
 					message,
-					hint: `No answer of the campaign API comes near ${limit} (a page of 1,000 entries is about 1 MB): check the Base URL in the Campaign API credential.`,
+					hint: `No answer of the campaign API comes near ${limit} (a page of 1,000 entries is about 1 MB, 3 MB with long Korean values): check the Base URL in the Campaign API credential.`,
+				},
+		httpStatus: status,
+		processValue: undefined,
+		body: undefined,
+		deliveryUnknown: unsafe,
+		attempts,
+	};
+}
+
+/**
+ * An answer nested deeper than MAX_JSON_DEPTH is not parsed: no answer of the service is, so like
+ * one too large it stops the whole call (asking again would get the same); a send answered that
+ * way reached something: its delivery is unknown.
+ */
+function tooDeepOutcome(status: number, unsafe: boolean, attempts: number): ApiResult {
+	const message = `The service answered HTTP ${status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; the answer was not read`;
+	return {
+		code: 'RESPONSE_TOO_DEEP',
+		info: unsafe
+			? {
+					kind: 'deliveryUnknown',
+					message: `${message}: the message may or may not have been sent`,
+					hint: 'Check in the service before sending again, and check the Base URL in the Campaign API credential.',
+				}
+			: {
+					kind: 'account',
+					message,
+					hint: 'No answer of the campaign API nests that deep: check the Base URL in the Campaign API credential.',
 				},
 		httpStatus: status,
 		processValue: undefined,
