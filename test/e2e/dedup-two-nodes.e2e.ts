@@ -49,7 +49,7 @@ beforeAll(
 		});
 		await rt.importWorkflows(paths, userFolder, files);
 		n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') });
-		const { cookie } = await rt.setupOwner(n8n.url);
+		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
 		for (const v of VARIANTS) {
 			expect(await publishWorkflow(n8n.url, cookie, v.id)).toBe(200);
 			await webhookReady(`${n8n.url}/webhook/${v.path}`);

@@ -160,7 +160,7 @@ describe('n8n start: an execution stopped through the REST API', () => {
 		n8n = await rt.startN8n(paths, userFolder, {
 			logFile: path.join(ARTIFACTS, 'n8n-start.log'),
 		});
-		cookie = (await rt.setupOwner(n8n.url)).cookie;
+		cookie = (await rt.setupOwner(n8n.url, n8n.ownerPassword)).cookie;
 		expect(await publishWorkflow(n8n.url, cookie, STOP_ID)).toBe(200);
 	}, 10 * MINUTE);
 
