@@ -21,8 +21,8 @@ const REMOVE_CHUNK = 250;
 export interface Answer {
 	verdict: Verdict;
 	markers: KeyMarkers;
-	/** For an unconfirmed claim, the start of the hour it was made in (when found). */
-	claimedAt?: number;
+	/** For an unconfirmed claim, the start of the hour it was made in (null: looked for, not found). */
+	claimedAt?: number | null;
 }
 
 /** An ask's outcome: the answer, or the round's error and whether its claim may be in the store. */

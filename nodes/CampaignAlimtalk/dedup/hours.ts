@@ -10,7 +10,7 @@ import type { Lease } from './rounds';
 
 export const HOUR_LOOKUPS = 10;
 
-/** Sets `claimedAt` on up to HOUR_LOOKUPS unconfirmed answers; a failure leaves them without it. */
+/** Sets `claimedAt` on up to HOUR_LOOKUPS unconfirmed answers (null: not found); a failure leaves them without it. */
 export async function findHours(
 	lease: Lease,
 	row: Row,
@@ -37,7 +37,7 @@ export async function findHours(
 		const fresh = new Set(result.new.map(String));
 		unconfirmed.forEach(
 			(answer, u) =>
-				(answer.claimedAt = probes[u].find((probe) => !fresh.has(probe.value))?.startMs),
+				(answer.claimedAt = probes[u].find((probe) => !fresh.has(probe.value))?.startMs ?? null),
 		);
 		if (fresh.size > 0) await remove([...fresh]);
 	} catch {

@@ -34,7 +34,7 @@ export const FOREIGN_CHECK_MS = 5000;
 export const TAKEOVER_JITTER_MS = 1000;
 const POLL_MIN_MS = 10;
 /** A waiter looks at the lock at least this often (randomly up to twice as long). */
-export const POLL_MAX_MS = 100;
+export const POLL_MAX_MS = 50;
 const MAX_COPIES = 32;
 
 /** `suspect`: the row held someone else's data too; this call's copies are in it beside that data. */

@@ -14,7 +14,8 @@ import type { Asked, Owner, Row } from './batch';
 import { ask, flush, queue } from './batch';
 import { checkLayout } from './layout';
 import type { KeyMarkers, Verdict } from './markers';
-import { finished, HOURS_BACK, longestSendMs } from './markers';
+import { unconfirmedFields } from './fields';
+import { finished, longestSendMs } from './markers';
 import type { DedupSettings } from './options';
 import { readDedupSettings, readKey } from './options';
 
@@ -29,8 +30,7 @@ const HELPERS: Array<keyof DeduplicationHelperFunctions> = [
 ];
 
 export const NO_KEY_CODE = 'noDeduplicationKey';
-export const UNCONFIRMED_CODE = 'earlierSendUnconfirmed';
-export const IN_PROGRESS_CODE = 'earlierSendInProgress';
+export { IN_PROGRESS_CODE, UNCONFIRMED_CODE } from './fields';
 /** How often an item waiting for another execution's send looks again. */
 const WAIT_POLL_MS = 500;
 
@@ -64,8 +64,8 @@ export class DedupSession {
 
 	private readonly verdicts = new Map<number, Verdict | 'inProgress'>();
 
-	/** For an unconfirmed earlier send: the start of the hour it was claimed in, when known. */
-	private readonly claimedAt = new Map<number, number>();
+	/** For an unconfirmed earlier send: the start of the hour it was claimed in (null: not found in 48 hours). */
+	private readonly claimedAt = new Map<number, number | null>();
 
 	private readonly fates = new Map<number, KeyFate>();
 
@@ -261,26 +261,8 @@ export class DedupSession {
 	unconfirmedFields(i: number): (IDataObject & { code: string; message: string }) | undefined {
 		const verdict = this.verdicts.get(i);
 		if (verdict !== 'unconfirmed' && verdict !== 'inProgress') return undefined;
-		const startedAt = this.claimedAt.get(i);
-		const start = startedAt === undefined ? undefined : new Date(startedAt).toISOString();
-		const end = startedAt === undefined ? undefined : new Date(startedAt + 3600000).toISOString();
-		const when =
-			start === undefined || end === undefined
-				? `more than ${HOURS_BACK} hours ago`
-				: `between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`;
-		const message =
-			verdict === 'unconfirmed'
-				? `Not sent: an earlier send of this message (same Deduplication Key), started ${when}, never got the service's answer recorded, so it may or may not have been delivered (the service did not answer, or n8n stopped during that send)`
-				: `Not sent: another execution is sending this message (same Deduplication Key) right now and had no answer after ${Math.round(this.transport.timeoutMs / 1000)} s of waiting, so it may or may not be delivered`;
-		return {
-			code: verdict === 'unconfirmed' ? UNCONFIRMED_CODE : IN_PROGRESS_CODE,
-			message,
-			deliveryUnknown: true,
-			deduplicationKey: this.keys.get(i) as string,
-			deduplicationKeyKept: true,
-			...(verdict === 'unconfirmed' && start !== undefined ? { earlierSendStartedAt: start } : {}),
-			hint: 'Check in the service whether the customer received it. To send it anyway, give it a new Deduplication Key (for example add "-resend" to the expression).',
-		};
+		const key = this.keys.get(i) as string;
+		return unconfirmedFields(verdict, key, this.claimedAt.get(i), this.transport.timeoutMs);
 	}
 
 	/** The fields a Failed item of a sent-and-failed or unsent item carries about its key. */
