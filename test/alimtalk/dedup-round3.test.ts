@@ -14,6 +14,7 @@ import { NODE_NAME, runWorkflow, sourceOf } from '../support/engine';
 import { ProcessedDataStore } from '../support/dedup-store';
 import { delay } from '../support/node';
 import {
+	sendNode,
 	ALIMTALK_TYPE,
 	KEY,
 	WF,
@@ -280,23 +281,9 @@ describe('nodes that share a deduplication record', () => {
 			position: [200, 200],
 			parameters: { operation: 'removeItemsSeenInPreviousExecutions', options: { scope } },
 		};
-		const sendNode: INode = {
-			id: 'node-under-test',
-			name: NODE_NAME,
-			type: ALIMTALK_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {
-				operation: 'send',
-				campaignKey: '={{$json.campaign}}',
-				phoneNumber: '={{$json.phone}}',
-				properties: { property: [{ key: 'name', value: '={{$json.name}}' }] },
-				options: { ...KEY, deduplicationScope: keyScope },
-			},
-			credentials: { campaignApi: { id: '1', name: 'Campaign API' } },
-		};
+		const send = sendNode(NODE_NAME, 'node-under-test', { ...KEY, deduplicationScope: keyScope });
 		return await runWorkflow({
-			nodes: [sourceOf([order(1)]), rd, sendNode],
+			nodes: [sourceOf([order(1)]), rd, send],
 			connections: {
 				Source: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] },
 				'Remove Duplicates': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },

@@ -58,7 +58,7 @@ export interface SendSpec {
 	stop?: Promise<unknown>;
 }
 
-const sendNode = (
+export const sendNode = (
 	name: string,
 	id: string,
 	options: IDataObject,

@@ -207,25 +207,27 @@ function redirectOutcome(status: number, location: unknown, attempts: number): A
 }
 
 /**
- * An answer larger than MAX_RESPONSE_BYTES is not read: the whole call stops (asking again would
- * get the same). A send answered that way reached something: its delivery is unknown.
+ * An answer that is not read (too large, or nested too deep: no answer of the service is) stops
+ * the whole call, since asking again would get the same. A send answered that way reached
+ * something: its delivery is unknown.
  */
-function tooLargeOutcome(status: number, unsafe: boolean, attempts: number): ApiResult {
-	const limit = `${MAX_RESPONSE_BYTES / 1024 / 1024} MB`;
-	const message = `The service answered with more than ${limit} (HTTP ${status}); the answer was not read`;
+function refusedAnswer(
+	code: 'RESPONSE_TOO_LARGE' | 'RESPONSE_TOO_DEEP',
+	message: string,
+	readHint: string,
+	status: number,
+	unsafe: boolean,
+	attempts: number,
+): ApiResult {
 	return {
-		code: 'RESPONSE_TOO_LARGE',
+		code,
 		info: unsafe
 			? {
 					kind: 'deliveryUnknown',
 					message: `${message}: the message may or may not have been sent`,
 					hint: 'Check in the service before sending again, and check the Base URL in the Campaign API credential.',
 				}
-			: {
-					kind: 'account',
-					message,
-					hint: `No answer of the campaign API comes near ${limit} (a page of 1,000 entries is about 1 MB, 3 MB with long Korean values): check the Base URL in the Campaign API credential.`,
-				},
+			: { kind: 'account', message, hint: readHint },
 		httpStatus: status,
 		processValue: undefined,
 		body: undefined,
@@ -234,32 +236,27 @@ function tooLargeOutcome(status: number, unsafe: boolean, attempts: number): Api
 	};
 }
 
-/**
- * An answer nested deeper than MAX_JSON_DEPTH is not parsed: no answer of the service is, so like
- * one too large it stops the whole call (asking again would get the same); a send answered that
- * way reached something: its delivery is unknown.
- */
-function tooDeepOutcome(status: number, unsafe: boolean, attempts: number): ApiResult {
-	const message = `The service answered HTTP ${status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; the answer was not read`;
-	return {
-		code: 'RESPONSE_TOO_DEEP',
-		info: unsafe
-			? {
-					kind: 'deliveryUnknown',
-					message: `${message}: the message may or may not have been sent`,
-					hint: 'Check in the service before sending again, and check the Base URL in the Campaign API credential.',
-				}
-			: {
-					kind: 'account',
-					message,
-					hint: 'No answer of the campaign API nests that deep: check the Base URL in the Campaign API credential.',
-				},
-		httpStatus: status,
-		processValue: undefined,
-		body: undefined,
-		deliveryUnknown: unsafe,
+function tooLargeOutcome(status: number, unsafe: boolean, attempts: number): ApiResult {
+	const limit = `${MAX_RESPONSE_BYTES / 1024 / 1024} MB`;
+	return refusedAnswer(
+		'RESPONSE_TOO_LARGE',
+		`The service answered with more than ${limit} (HTTP ${status}); the answer was not read`,
+		`No answer of the campaign API comes near ${limit} (a page of 1,000 entries is about 1 MB, 3 MB with long Korean values): check the Base URL in the Campaign API credential.`,
+		status,
+		unsafe,
 		attempts,
-	};
+	);
+}
+
+function tooDeepOutcome(status: number, unsafe: boolean, attempts: number): ApiResult {
+	return refusedAnswer(
+		'RESPONSE_TOO_DEEP',
+		`The service answered HTTP ${status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; the answer was not read`,
+		'No answer of the campaign API nests that deep: check the Base URL in the Campaign API credential.',
+		status,
+		unsafe,
+		attempts,
+	);
 }
 
 function networkOutcome(networkCode: string, unsafe: boolean, attempts: number): ApiResult {
