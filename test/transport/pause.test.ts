@@ -4,7 +4,12 @@
  * limit, and a work that settles first wins.
  */
 import { pause } from '../../nodes/shared/transport/pause';
-import { bounded, idleLimit, IDLE_LIMIT_MS } from '../../nodes/shared/transport/deadline';
+import {
+	bounded,
+	idleLimit,
+	IDLE_LIMIT_MS,
+	monotonicNow,
+} from '../../nodes/shared/transport/deadline';
 
 const never = new Promise<never>(() => undefined);
 
@@ -23,23 +28,23 @@ describe('pause', () => {
 
 describe('bounded', () => {
 	it('gives the value of a work that settles in time, and its error', async () => {
-		const watch = { deadline: Date.now() + 60000 };
+		const watch = { deadline: monotonicNow() + 60000 };
 		expect(await bounded(Promise.resolve(7), watch)).toEqual({ value: 7 });
 		await expect(bounded(Promise.reject(new Error('boom')), watch)).rejects.toThrow('boom');
 	});
 
 	it('cuts a work that never settles: deadline, idle limit, stop', async () => {
-		expect(await bounded(never, { deadline: Date.now() + 50 })).toEqual({ cut: 'deadline' });
-		const quiet = Date.now();
+		expect(await bounded(never, { deadline: monotonicNow() + 50 })).toEqual({ cut: 'deadline' });
+		const quiet = monotonicNow();
 		expect(
 			await bounded(never, {
-				deadline: Date.now() + 600000,
+				deadline: monotonicNow() + 600000,
 				idleMs: 50,
 				lastActivity: () => quiet,
 			}),
 		).toEqual({ cut: 'idle' });
 		const stop = new AbortController();
-		const cut = bounded(never, { deadline: Date.now() + 600000, signal: stop.signal });
+		const cut = bounded(never, { deadline: monotonicNow() + 600000, signal: stop.signal });
 		stop.abort();
 		expect(await cut).toEqual({ cut: 'stopped' });
 	});

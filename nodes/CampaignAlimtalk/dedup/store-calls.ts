@@ -5,13 +5,13 @@
  */
 import type { INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+import { bounded as boundedWork } from '../../shared/transport/deadline';
 import { messageOf, storeError } from './errors';
 
 /** A read is tried this often after a passing database error; a write is never repeated blindly. */
 const READ_TRIES = 3;
 /** The longest one store call may take before the round (and its lease) is given up. */
 export const STORE_CALL_MS = 8000;
-const WATCH_SLICE_MS = 100;
 
 /** Time and chance, injected so that the races can be replayed exactly in tests. */
 export interface LockEnv {
@@ -42,16 +42,10 @@ const UNIQUE_VIOLATION = /duplicate key|unique constraint|SQLITE_CONSTRAINT|ER_D
  * database call itself may still finish later; docs/deduplication.md, "The windows that remain").
  */
 export async function bounded<T>(env: LockEnv, call: () => Promise<T>): Promise<T> {
-	let settled = false;
-	const work = call().finally(() => (settled = true));
-	const watch = async (): Promise<never> => {
-		const started = env.now();
-		// In slices, so that no timer outlives the call by more than one slice.
-		while (!settled && env.now() - started < STORE_CALL_MS) await env.sleep(WATCH_SLICE_MS);
-		if (!settled) throw new Error(`the database did not answer within ${STORE_CALL_MS / 1000} s`);
-		return await new Promise<never>(() => undefined);
-	};
-	return await Promise.race([work, watch()]);
+	const outcome = await boundedWork(call(), { deadline: env.now() + STORE_CALL_MS });
+	if ('cut' in outcome)
+		throw new Error(`the database did not answer within ${STORE_CALL_MS / 1000} s`);
+	return outcome.value;
 }
 
 /** A read, tried again after a passing database error (a busy database, a lost connection). */

@@ -9,7 +9,7 @@ import { STOPPED_CODE, STOPPED_INFO, describeCode } from '../codes';
 import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { close, readBody } from './body';
-import { bounded, idleLimit, type Cut } from './deadline';
+import { bounded, idleLimit, monotonicNow, type Cut } from './deadline';
 import { cancelSignalOf, isStopped, pause } from './pause';
 import type { ApiCall, ApiResult, RawOutcome, Redactor } from './outcome';
 import { networkCodeOf } from './network';
@@ -239,7 +239,7 @@ export class CampaignClient implements Redactor {
 			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 		}
 		// One deadline for the whole answer: n8n's request helper times the headers only.
-		const watch = { deadline: Date.now() + this.settings.timeoutMs, signal: this.signal };
+		const watch = { deadline: monotonicNow() + this.settings.timeoutMs, signal: this.signal };
 		try {
 			const request = this.ctx.helpers.httpRequestWithAuthentication.call(
 				this.ctx,
@@ -256,9 +256,9 @@ export class CampaignClient implements Redactor {
 				return this.cutOutcome(answered.cut);
 			}
 			const response = answered.value;
-			let lastByte = Date.now();
+			let lastByte = monotonicNow();
 			const read = await bounded(
-				readBody(response.body, MAX_RESPONSE_BYTES, () => (lastByte = Date.now())),
+				readBody(response.body, MAX_RESPONSE_BYTES, () => (lastByte = monotonicNow())),
 				{ ...watch, idleMs: idleLimit(this.settings.timeoutMs), lastActivity: () => lastByte },
 			);
 			if ('cut' in read) {

@@ -9,17 +9,25 @@ import { pause } from './pause';
 /** The longest silence allowed while a body arrives (the Timeout too, when it is shorter). */
 export const IDLE_LIMIT_MS = 10000;
 
+/**
+ * The clock of every bound and pause: monotonic, so a wall-clock step (NTP, a resumed virtual
+ * machine) neither cuts a request short nor lets one run for ever.
+ */
+export function monotonicNow(): number {
+	return performance.now();
+}
+
 /** What cut an attempt short. */
 export type Cut = 'deadline' | 'idle' | 'stopped';
 
 export interface Watch {
-	/** When the attempt must be over (Date.now() time). */
+	/** When the attempt must be over (monotonicNow() time). */
 	deadline: number;
 	/** The execution's cancel signal. */
 	signal?: AbortSignal;
 	/** With `lastActivity`: the longest silence allowed. */
 	idleMs?: number;
-	/** When the last byte arrived (Date.now() time). */
+	/** When the last byte arrived (monotonicNow() time). */
 	lastActivity?: () => number;
 }
 
@@ -57,7 +65,7 @@ async function watchdog(watch: Watch, done: AbortSignal): Promise<Cut | undefine
 	for (;;) {
 		if (done.aborted) return undefined;
 		if (watch.signal?.aborted) return 'stopped';
-		const now = Date.now();
+		const now = monotonicNow();
 		if (now >= watch.deadline) return 'deadline';
 		let until = watch.deadline;
 		if (watch.idleMs !== undefined && watch.lastActivity) {

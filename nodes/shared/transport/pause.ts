@@ -27,9 +27,9 @@ export async function pause(ms: number, signal?: PauseSignal): Promise<boolean> 
 	const woken = new Promise<void>((resolve) => (wake = resolve));
 	for (const s of signals) s.addEventListener('abort', wake, { once: true });
 	try {
-		const end = Date.now() + ms;
+		const end = performance.now() + ms;
 		for (;;) {
-			const left = end - Date.now();
+			const left = end - performance.now();
 			if (left <= 0) return false;
 			await Promise.race([sleep(Math.min(left, PAUSE_SLICE_MS)), woken]);
 			if (aborted()) return true;
