@@ -16,8 +16,14 @@ const ESM_ONLY = ['p-retry', 'is-network-error'];
 /** @type {import('jest').Config} */
 module.exports = {
 	...base,
-	// Neither the sandbox's own tests nor the docs tests (README.ko.md against README.md) load n8n.
-	testPathIgnorePatterns: ['/node_modules/', '/test/sandbox-tests/', '/test/docs/'],
+	// Neither the sandbox's own tests nor the docs tests (README.ko.md against README.md) load n8n,
+	// nor do the deduplication lock's races (a fake clock over the lock's own modules).
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'/test/sandbox-tests/',
+		'/test/docs/',
+		'/test/alimtalk/dedup-lock-(races|faults)\\.test\\.ts$',
+	],
 	// n8n-core 1.x leaves a handle open after the last test (jest then never exits on its own).
 	forceExit: true,
 	// Some lines' dependencies require ES-module-only packages from CommonJS (n8n-core 2.0's
