@@ -10,8 +10,8 @@ import { storeError } from './errors';
 import { findHours } from './hours';
 import type { KeyMarkers, Verdict } from './markers';
 import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from './markers';
-import type { Lease } from './rounds';
 import { rowId, underLock } from './rounds';
+import { bounded, DEFAULT_ENV } from './store-calls';
 
 export const STORE_FAILED_CODE = 'deduplicationStoreFailed';
 /** At most this many values go in one remove call: n8n 2.41.1 removes one value at a time. */
@@ -118,12 +118,15 @@ function judge(markers: KeyMarkers[], isNew: (value: string) => boolean): Verdic
 	});
 }
 
-/** Removes `values` in calls of at most REMOVE_CHUNK, each inside the lease. */
-async function removeAll(lease: Lease, row: Row, values: string[]): Promise<void> {
+/** Runs one store call: inside the lease (the round's work) or only bounded in time (its undo). */
+type Via = <T>(call: () => Promise<T>) => Promise<T>;
+
+/** Removes `values` in calls of at most REMOVE_CHUNK. */
+async function removeAll(via: Via, row: Row, values: string[]): Promise<void> {
 	const mode = { mode: 'entries' as const };
 	for (let at = 0; at < values.length; at += REMOVE_CHUNK) {
 		const chunk = values.slice(at, at + REMOVE_CHUNK);
-		await lease.call(async () => await row.ctx.helpers.removeProcessed(chunk, row.scope, mode));
+		await via(async () => await row.ctx.helpers.removeProcessed(chunk, row.scope, mode));
 	}
 }
 
@@ -152,6 +155,7 @@ async function round(row: Row, batch: Batch): Promise<void> {
 			ctx,
 			scope,
 			async (lease) => {
+				const inLease: Via = async (call) => await lease.call(call);
 				const { asks, writes, historySize } = (taken = take(row, batch));
 				// The round's one clock: two asks of one round never straddle a slot.
 				const now = Date.now();
@@ -181,7 +185,7 @@ async function round(row: Row, batch: Batch): Promise<void> {
 					if (verdicts[n] === 'send') claimed(entry).forEach((value) => keep.add(value));
 				});
 				for (const value of [...keep, ...facts]) remove.delete(value);
-				await removeAll(lease, row, [...remove]);
+				await removeAll(inLease, row, [...remove]);
 				const answers: Answer[] = verdicts.map((verdict, n) => ({ verdict, markers: markers[n] }));
 				await findHours(
 					lease,
@@ -189,13 +193,15 @@ async function round(row: Row, batch: Batch): Promise<void> {
 					answers,
 					now,
 					historySize,
-					async (values) => await removeAll(lease, row, values),
+					async (values) => await removeAll(inLease, row, values),
 				);
 				return answers;
 			},
-			async (lease) => {
-				// The round was not exclusive: its claims are taken back, and nothing of them is sent.
-				if (added && added.length > 0) await removeAll(lease, row, added);
+			async () => {
+				// The round was not exclusive (its lease is over): its claims are taken back, and
+				// nothing of them is sent.
+				const bound: Via = async (call) => await bounded(DEFAULT_ENV, call);
+				if (added && added.length > 0) await removeAll(bound, row, added);
 			},
 		);
 		// The answers are given only once the round was exclusive to the end (rounds.ts).

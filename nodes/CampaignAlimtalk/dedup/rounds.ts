@@ -64,7 +64,7 @@ interface Job {
 	ctx: IExecuteFunctions;
 	run: (lease: Lease) => Promise<void>;
 	/** Takes back what `run` wrote, when the round turns out not to have been exclusive. */
-	undo?: (lease: Lease) => Promise<void>;
+	undo?: () => Promise<void>;
 	done: (error?: unknown) => void;
 }
 
@@ -114,7 +114,7 @@ async function runRound(
 	if ((await release(holder, store, env, node)) === 'foreign') {
 		// Another node wrote into the lock's row meanwhile: this round was not exclusive.
 		failure = conflictError(node, lockScope);
-		for (const job of ran) await job.undo?.(lease).catch(() => undefined);
+		for (const job of ran) await job.undo?.().catch(() => undefined);
 	}
 	ran.forEach((job, index) => job.done(failure ?? outcomes[index]));
 }
@@ -155,7 +155,7 @@ export async function underLock<T>(
 	ctx: IExecuteFunctions,
 	keyScope: DeduplicationScope,
 	work: (lease: Lease) => Promise<T>,
-	undo?: (lease: Lease) => Promise<void>,
+	undo?: () => Promise<void>,
 	env: LockEnv = DEFAULT_ENV,
 ): Promise<T> {
 	const id = lockRowId(ctx, keyScope);
