@@ -126,7 +126,8 @@ export function setupN8n(suite: string): void {
 			fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 			fs.mkdirSync(SCREENSHOTS, { recursive: true });
 
-			await time('build', () => rt.buildPackage());
+			// Built once per run: dist/ is rebuilt only when a source changed after it (distProblem).
+			if (rt.distProblem() !== undefined) await time('build', () => rt.buildPackage());
 			paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
 
 			sb = await startSandbox({ accounts: { 'e2e-expired-key': 'expired' } });
