@@ -7,6 +7,7 @@
  */
 import { MAX_JSON_DEPTH, MAX_RESPONSE_BYTES } from '../../nodes/shared/transport';
 import { FAST, runNode, useSandbox } from '../support';
+import { sendOnce } from './support';
 import { http } from '../support/node';
 import { listen } from '../support/scripted-server';
 
@@ -58,18 +59,7 @@ describe('an answer larger than the cap', () => {
 	it('puts a send answered that way on Failed as delivery unknown (it reached something)', async () => {
 		const server = await endless();
 		try {
-			const result = await runNode({
-				type: 'campaignAlimtalk',
-				parameters: {
-					operation: 'send',
-					campaignKey: 'DEMO-WELCOME',
-					phoneNumber: '821012345678',
-					properties: { property: [{ key: 'name', value: 'Kim' }] },
-					options: FAST,
-				},
-				input: [{}],
-				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
-			});
+			const result = await sendOnce(server.baseUrl, KEY, FAST);
 			expect(result.error).toBeUndefined();
 			expect(result.out[1].map((item) => item.json)).toEqual([
 				expect.objectContaining({
@@ -125,18 +115,7 @@ describe('an answer nested too deep', () => {
 	it('puts a send answered that way on Failed as delivery unknown, asked once', async () => {
 		const server = await answering(deep);
 		try {
-			const result = await runNode({
-				type: 'campaignAlimtalk',
-				parameters: {
-					operation: 'send',
-					campaignKey: 'DEMO-WELCOME',
-					phoneNumber: '821012345678',
-					properties: { property: [{ key: 'name', value: 'Kim' }] },
-					options: { ...FAST, maxRetries: 3 },
-				},
-				input: [{}],
-				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
-			});
+			const result = await sendOnce(server.baseUrl, KEY, { ...FAST, maxRetries: 3 });
 			expect(result.error).toBeUndefined();
 			expect(result.out[1].map((item) => item.json)).toEqual([
 				expect.objectContaining({

@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { MAX_SERVICE_TEXT } from '../../nodes/shared/codes';
 import { FAST, runNode } from '../support';
+import { sendOnce } from './support';
 import { startScripted } from '../support/scripted-server';
 import { columns } from '../members/support';
 
@@ -57,18 +58,7 @@ it('a refused send puts the service message on Failed cut', async () => {
 		body: { code: 7012, message: LONG },
 	}));
 	try {
-		const result = await runNode({
-			type: 'campaignAlimtalk',
-			parameters: {
-				operation: 'send',
-				campaignKey: 'DEMO-WELCOME',
-				phoneNumber: '821012345678',
-				properties: { property: [{ key: 'name', value: 'Kim' }] },
-				options: FAST,
-			},
-			input: [{}],
-			credentials: { baseUrl: server.baseUrl, apiKey: KEY },
-		});
+		const result = await sendOnce(server.baseUrl, KEY, FAST);
 		expect(result.error).toBeUndefined();
 		expect(result.out[1]).toHaveLength(1);
 		expectCut(String(result.out[1][0].json.message));

@@ -234,3 +234,23 @@ export function plainStore<V>(
 export function plainMap<V>(map: Map<string, V>): Array<[string, V]> {
 	return [...map.entries()].sort(byKey);
 }
+
+/** One Alimtalk send of one message (DEMO-WELCOME to 821012345678) against `baseUrl`. */
+export async function sendOnce(
+	baseUrl: string,
+	apiKey: string,
+	options: IDataObject,
+): Promise<Awaited<ReturnType<typeof runNode>>> {
+	return await runNode({
+		type: 'campaignAlimtalk',
+		parameters: {
+			operation: 'send',
+			campaignKey: 'DEMO-WELCOME',
+			phoneNumber: '821012345678',
+			properties: { property: [{ key: 'name', value: 'Kim' }] },
+			options,
+		},
+		input: [{}],
+		credentials: { baseUrl, apiKey },
+	});
+}
