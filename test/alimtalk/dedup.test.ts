@@ -5,7 +5,6 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { DedupSession } from '../../nodes/CampaignAlimtalk/dedup/session';
-import { LOCK_ENTRY, STALE_LOCK_MS } from '../../nodes/CampaignAlimtalk/dedup/lock';
 import { storedKey } from '../../nodes/CampaignAlimtalk/dedup/options';
 import { ProcessedDataStore } from '../support/dedup-store';
 import { KEY, WF, dedupFixture, jsonOf, order, phone, runSend, sendsOf } from './dedup-support';
@@ -150,23 +149,6 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		expect(fx.store.entries(WF, 'n:node-under-test')).toBeUndefined();
 		expect(fx.store.keys(WF, '')).toEqual([ProcessedDataStore.hash(storedKey('order-1'))]);
 	});
-
-	it(
-		'takes a lock left by a process that died holding it as abandoned after STALE_LOCK_MS, then sends',
-		async () => {
-			await fx.store.checkProcessedAndRecord(
-				[LOCK_ENTRY],
-				'workflow',
-				{ workflow: { id: WF } } as never,
-				{ mode: 'entries' },
-			);
-			const { out, error } = await send([order(1)]);
-			expect(error).toBeUndefined();
-			expect(out[0][0].json.status).toBe('sent');
-			expect(await fx.store.lockReleased(WF)).toBe(true);
-		},
-		STALE_LOCK_MS + 20000,
-	);
 
 	it('leaves no lock row behind', async () => {
 		await send([order(1), order(2)]);
