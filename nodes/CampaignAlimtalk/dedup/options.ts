@@ -26,7 +26,8 @@ export const dedupOptions: INodeProperties[] = [
 			{
 				name: 'Whole Workflow',
 				value: 'workflow',
-				description: 'Keys shared by every node of this workflow that uses this scope',
+				description:
+					"Keys kept in the workflow's shared record (they outlive the node); the node must then be the only send of the workflow with a Deduplication Key",
 			},
 		],
 		description: 'Which recorded keys count, when a Deduplication Key is set',
