@@ -7,7 +7,7 @@
 import type { DeduplicationHelperFunctions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
-import { cancelSignalOf, isStopped, pause } from '../../shared/transport/pause';
+import { cancelSignalOf, isStopped, monotonicNow, pause } from '../../shared/transport/pause';
 import { MIN_N8N_VERSION, storeError } from './errors';
 import { STOPPED_CODE, STOPPED_INFO } from '../../shared/codes';
 import type { Asked, Owner, Row } from './batch';
@@ -162,7 +162,7 @@ export class DedupSession {
 		const key = this.keys.get(i);
 		if (key === undefined) return true;
 		if (this.repeats.has(i)) return false;
-		const deadline = Date.now() + this.transport.timeoutMs;
+		const deadline = monotonicNow() + this.transport.timeoutMs;
 		for (;;) {
 			const asked = await this.askUnlessStopped(i, key);
 			if ('error' in asked) {
@@ -176,7 +176,7 @@ export class DedupSession {
 				this.verdicts.set(i, verdict);
 				return verdict === 'send';
 			}
-			const left = deadline - Date.now();
+			const left = deadline - monotonicNow();
 			const stop = cancelSignalOf(this.ctx);
 			if (left <= 0 || isStopped(stop)) {
 				this.verdicts.set(i, 'inProgress');

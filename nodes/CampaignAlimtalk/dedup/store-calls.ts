@@ -6,6 +6,7 @@
 import type { INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { bounded as boundedWork } from '../../shared/transport/deadline';
+import { monotonicNow } from '../../shared/transport/pause';
 import { messageOf, storeError } from './errors';
 
 /** A read is tried this often after a passing database error; a write is never repeated blindly. */
@@ -22,7 +23,7 @@ export interface LockEnv {
 
 /** Durations are measured on a monotonic clock: a wall-clock step (NTP, a resumed VM) moves no lease. */
 export const DEFAULT_ENV: LockEnv = {
-	now: () => performance.now(),
+	now: monotonicNow,
 	sleep: async (ms) => await sleep(ms),
 	random: Math.random,
 };

@@ -4,18 +4,12 @@
  * while the body arrives, a pause of IDLE_LIMIT_MS without a byte (or the Timeout, when shorter)
  * ends it too; and a stopped execution ends it at once.
  */
-import { pause } from './pause';
+import { monotonicNow, pause } from './pause';
+
+export { monotonicNow } from './pause';
 
 /** The longest silence allowed while a body arrives (the Timeout too, when it is shorter). */
 export const IDLE_LIMIT_MS = 10000;
-
-/**
- * The clock of every bound and pause: monotonic, so a wall-clock step (NTP, a resumed virtual
- * machine) neither cuts a request short nor lets one run for ever.
- */
-export function monotonicNow(): number {
-	return performance.now();
-}
 
 /** What cut an attempt short. */
 export type Cut = 'deadline' | 'idle' | 'stopped';

@@ -7,6 +7,14 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+/**
+ * The clock of every bound and pause: monotonic, so a wall-clock step (NTP, a resumed virtual
+ * machine) neither cuts a request or a pause short nor lets one run for ever.
+ */
+export function monotonicNow(): number {
+	return performance.now();
+}
+
 /** The longest single sleep of a pause: what an ended pause can leave pending. */
 export const PAUSE_SLICE_MS = 250;
 
@@ -27,9 +35,9 @@ export async function pause(ms: number, signal?: PauseSignal): Promise<boolean> 
 	const woken = new Promise<void>((resolve) => (wake = resolve));
 	for (const s of signals) s.addEventListener('abort', wake, { once: true });
 	try {
-		const end = performance.now() + ms;
+		const end = monotonicNow() + ms;
 		for (;;) {
-			const left = end - performance.now();
+			const left = end - monotonicNow();
 			if (left <= 0) return false;
 			await Promise.race([sleep(Math.min(left, PAUSE_SLICE_MS)), woken]);
 			if (aborted()) return true;
