@@ -23,7 +23,7 @@ module.exports = {
 		'/node_modules/',
 		'/test/sandbox-tests/',
 		'/test/docs/',
-		'/test/alimtalk/dedup-(lock-races|lock-faults|abandoned)\\.test\\.ts$',
+		'/test/CampaignAlimtalk/dedup/lock\\.(races|faults|abandoned)\\.test\\.ts$',
 	],
 	// n8n-core 1.x leaves a handle open after the last test (jest then never exits on its own).
 	forceExit: true,

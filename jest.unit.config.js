@@ -13,8 +13,8 @@ const { globalSetup: _distCheck, ...base } = require('./jest.config.js');
 module.exports = {
 	...base,
 	testMatch: [
-		'<rootDir>/test/{customData,members,transport,credentials,engine,package}/**/*.test.ts',
-		'<rootDir>/test/alimtalk/{send,send-*,pool}.test.ts',
+		'<rootDir>/test/{CampaignData,CampaignMembers,shared,credentials,engine,package}/**/*.test.ts',
+		'<rootDir>/test/CampaignAlimtalk/{*.test.ts,helpers/**/*.test.ts}',
 	],
 	setupFiles: [...base.setupFiles, '<rootDir>/test/support/from-sources.js'],
 };

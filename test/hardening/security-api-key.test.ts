@@ -2,7 +2,7 @@
  * Security, the API key: it never reaches an output item, an error, the run data or n8n's log,
  * even when the service echoes it back in any field, and a key that cannot be sent as a header
  * is refused before anything is sent. (Base URL rules and a key with CR/LF are covered by
- * test/transport.) Values from items and expressions: security-injection.test.ts.
+ * test/shared/transport/.) Values from items and expressions: security-injection.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { envelope, type Answer } from '../support/scripted-server';

@@ -8,7 +8,7 @@ import { MAX_SERVICE_TEXT } from '../../nodes/shared/codes';
 import { FAST, runNode } from '../support';
 import { sendOnce } from './support';
 import { startScripted } from '../support/scripted-server';
-import { columns } from '../members/support';
+import { columns } from '../CampaignMembers/support';
 
 const KEY = ['text', 'test', 'key', '9c41'].join('-');
 /** 100,000 characters of one letter, then a marker that must never come through. */

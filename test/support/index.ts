@@ -1,5 +1,5 @@
 /**
- * The test support every suite uses (import from '../support'):
+ * The test support every suite uses (import from './'):
  * - engine.ts: runWorkflow / runNode through n8n-core's real WorkflowExecute, with the package
  *   loaded from dist/ (package-loader.ts; from the sources under `npm run test:unit`) and n8n's
  *   log lines in `logLines`,

@@ -1,0 +1,111 @@
+/**
+ * Nodes of one workflow that would share a send's deduplication record (issue "Deduplication,
+ * round three", items 8 and 9): refused before anything is sent, naming the other node. Each test
+ * failed on the Deduplication Key before that round.
+ */
+import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import { NODE_NAME, runWorkflow, sourceOf } from '../../support/engine';
+import { KEY, dedupFixture, order, phone, runSend, sendNode, sendsOf } from './support';
+
+const fx = dedupFixture();
+const { good, sentPhones } = sendsOf(fx, KEY);
+
+describe('nodes that share a deduplication record', () => {
+	const removeDuplicates: INodeType = {
+		description: {
+			displayName: 'Remove Duplicates',
+			name: 'removeDuplicates',
+			group: ['transform'],
+			version: 2,
+			description: 'A stand-in: only its parameters are read',
+			defaults: { name: 'Remove Duplicates' },
+			inputs: ['main'],
+			outputs: ['main'],
+			// As n8n's own Remove Duplicates names them (only these are read).
+			properties: [
+				{
+					displayName: 'Operation',
+					name: 'operation',
+					type: 'options',
+					default: 'removeDuplicateInputItems',
+					options: [
+						{ name: 'Within this run', value: 'removeDuplicateInputItems' },
+						{ name: 'Seen before', value: 'removeItemsSeenInPreviousExecutions' },
+					],
+				},
+				{
+					displayName: 'Options',
+					name: 'options',
+					type: 'collection',
+					default: {},
+					options: [
+						{
+							displayName: 'Scope',
+							name: 'scope',
+							type: 'options',
+							default: 'node',
+							options: [
+								{ name: 'Workflow', value: 'workflow' },
+								{ name: 'Node', value: 'node' },
+							],
+						},
+					],
+				},
+			],
+		},
+		async execute(this: IExecuteFunctions) {
+			return [this.getInputData()];
+		},
+	} as unknown as INodeType;
+
+	async function withRemoveDuplicates(scope: string, keyScope: string) {
+		const rd: INode = {
+			id: 'rd',
+			name: 'Remove Duplicates',
+			type: 'n8n-nodes-base.removeDuplicates',
+			typeVersion: 2,
+			position: [200, 200],
+			parameters: { operation: 'removeItemsSeenInPreviousExecutions', options: { scope } },
+		};
+		const send = sendNode(NODE_NAME, 'node-under-test', { ...KEY, deduplicationScope: keyScope });
+		return await runWorkflow({
+			nodes: [sourceOf([order(1)]), rd, send],
+			connections: {
+				Source: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] },
+				'Remove Duplicates': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+			},
+			credentials: { campaignApi: good() as never },
+			extraTypes: { 'n8n-nodes-base.removeDuplicates': removeDuplicates },
+		});
+	}
+
+	it.each(['node', 'workflow'])(
+		'Remove Duplicates with scope "Workflow" and a key of scope %s: refused before sending, naming it',
+		async (keyScope) => {
+			const { error } = await withRemoveDuplicates('workflow', keyScope);
+			expect(error?.message).toMatch(
+				/the Remove Duplicates node "Remove Duplicates" keeps its history/,
+			);
+			expect(fx.sb.state.sent).toHaveLength(0);
+		},
+	);
+
+	it('Remove Duplicates with scope "Node" shares nothing: sent', async () => {
+		const { error } = await withRemoveDuplicates('node', 'node');
+		expect(error).toBeUndefined();
+		expect(sentPhones()).toEqual([phone(1)]);
+	});
+
+	it('a keyed send with "This Node" beside one with "Whole Workflow": refused before sending', async () => {
+		const run = await runSend({
+			input: [order(1)],
+			options: KEY,
+			more: { Second: { ...KEY, deduplicationScope: 'workflow' } },
+			credentials: good(),
+		});
+		expect(run.error?.message).toMatch(
+			/the node "(Second|Campaign)" (keeps its keys in this workflow's shared|also has a Deduplication Key)/,
+		);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+});

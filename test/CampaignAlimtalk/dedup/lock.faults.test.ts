@@ -1,0 +1,118 @@
+/**
+ * The deduplication lock under store faults, clock steps and contention (issue "Deduplication,
+ * round three"), replayed exactly on a fake clock (lock-harness.ts). Each test failed on the lock
+ * before this round.
+ */
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
+import { ProcessedDataStore } from '../../support/dedup-store';
+import { delay } from '../../support/node';
+import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './lock-harness';
+
+raceFixture();
+
+describe('the deduplication lock under faults', () => {
+	it('a delete that committed but reported an error is not repeated: the next holder keeps its lock', async () => {
+		const [first, second, third] = ['first', 'second', 'third'].map(processCopy);
+		const realClear = first.ctx.helpers.clearAllProcessedItems;
+		let failed = false;
+		Object.assign(first.ctx.helpers, {
+			clearAllProcessedItems: async (...args: Parameters<typeof realClear>) => {
+				await realClear(...args);
+				if (failed) return;
+				failed = true; // the first delete commits, then its answer is lost
+				await delay(1500); // meanwhile the next waiter creates its lock
+				throw new Error('Connection terminated unexpectedly');
+			},
+		});
+		const holds = [first.hold(100)];
+		await jest.advanceTimersByTimeAsync(50);
+		holds.push(second.hold(3000)); // takes the lock once the first deleted it
+		await jest.advanceTimersByTimeAsync(750);
+		holds.push(third.hold(100)); // waits for the second
+		const all = await settle(Promise.allSettled(holds));
+		expect(all.status).toBe('fulfilled');
+		expect(race.overlaps).toEqual([]);
+	});
+
+	it('a wall-clock step while a holder works does not let a waiter take the lock over', async () => {
+		const [holder, waiter] = [processCopy('holder'), processCopy('waiter')];
+		const first = holder.hold(8000);
+		await jest.advanceTimersByTimeAsync(1000);
+		const second = waiter.hold(100);
+		await jest.advanceTimersByTimeAsync(500);
+		jest.setSystemTime(Date.now() + 120000); // an NTP step, a resumed virtual machine
+		const all = await settle(Promise.all([first, second]));
+		expect(all.status).toBe('fulfilled');
+		expect(race.overlaps).toEqual([]);
+	});
+
+	it('a heartbeat that landed but reported an error is still the holder’s own: released, and the next round runs', async () => {
+		const holder = processCopy('holder');
+		const real = holder.ctx.helpers.checkProcessedAndRecord;
+		Object.assign(holder.ctx.helpers, {
+			checkProcessedAndRecord: async (...args: Parameters<typeof real>) => {
+				const result = await real(...args);
+				if (String(args[0][0]).includes(':beat:0'))
+					throw new Error('Connection terminated unexpectedly');
+				return result;
+			},
+		});
+		expect(await settle(holder.hold(3000))).toMatchObject({ status: 'fulfilled' });
+		expect(lockRow()).toBeUndefined();
+		expect(await settle(processCopy('next').hold(10))).toMatchObject({ status: 'fulfilled' });
+	});
+
+	it("another node's data written between the count of 0 and the lock's creation is never deleted", async () => {
+		const holder = processCopy('holder');
+		const real = holder.ctx.helpers.checkProcessedAndRecord;
+		let wrote = false;
+		Object.assign(holder.ctx.helpers, {
+			checkProcessedAndRecord: async (...args: Parameters<typeof real>) => {
+				if (!wrote && args[0][0] === LOCK_ENTRY) {
+					wrote = true; // n8n's Remove Duplicates, scope "Workflow", at this very moment
+					await race.store.checkProcessedAndRecord(['order-77'], 'workflow', CONTEXT, {
+						mode: 'entries',
+					});
+				}
+				return await real(...args);
+			},
+		});
+		const result = await settle(holder.hold(10));
+		expect(result).toMatchObject({
+			status: 'rejected',
+			reason: { message: expect.stringMatching(/another node of this workflow keeps/) },
+		});
+		expect(lockRow()).toEqual([ProcessedDataStore.hash('order-77')]);
+	});
+
+	it('a store call that never answers ends the wait with a store error instead of blocking the workflow', async () => {
+		const holder = processCopy('holder');
+		Object.assign(holder.ctx.helpers, {
+			getProcessedDataCount: async () => await new Promise<number>(() => undefined),
+		});
+		const result = await settle(holder.hold(10), 120000);
+		expect(result).toMatchObject({
+			status: 'rejected',
+			reason: { message: expect.stringMatching(/deduplication store failed/) },
+		});
+	});
+});
+
+describe('the deduplication lock under contention', () => {
+	it('a waiter gets the lock after at most two rounds of a busy process', async () => {
+		const [busy, waiter] = [processCopy('busy'), processCopy('waiter')];
+		let stop = false;
+		const loop = (async () => {
+			// One execution after another, each with a short round, as a busy worker runs them.
+			while (!stop) await busy.hold(100);
+		})();
+		await jest.advanceTimersByTimeAsync(50);
+		const waited = waiter.hold(10).then(() => (stop = true));
+		const all = await settle(Promise.all([loop, waited]), 120000);
+		expect(all.status).toBe('fulfilled');
+		const before = race.entries.indexOf('waiter');
+		expect(before).toBeGreaterThan(0);
+		expect(before).toBeLessThanOrEqual(3); // the busy process's round under way, and at most two more
+		expect(race.overlaps).toEqual([]);
+	});
+});

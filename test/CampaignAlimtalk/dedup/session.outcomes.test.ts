@@ -1,0 +1,229 @@
+/**
+ * Every answer a redelivered event can get from the Deduplication Key (README, "Sending once
+ * across executions"), through the in-process engine and the faithful store: sent before,
+ * unconfirmed, still in flight elsewhere (waited for), released, and a store that fails.
+ */
+import { longestSendMs, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
+import { ProcessedDataStore } from '../../support/dedup-store';
+import { delay } from '../../support/node';
+import { WF, dedupFixture, jsonOf, order, phone, sendsOf } from './support';
+
+const NODE_ROW = { workflow: { id: WF }, node: { id: 'node-under-test' } } as never;
+// One attempt of at most 1 s: a send can take at most longestSendMs of these settings.
+const KEY = { deduplicationKey: '={{ $json.orderId }}', timeoutMs: 1000, maxRetries: 0 };
+const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
+
+const fx = dedupFixture();
+const { send, sentPhones } = sendsOf(fx, KEY);
+
+/** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its slots). */
+async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
+	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
+	const values = [
+		markers.claim,
+		...(hour ? [markers.hour] : []),
+		...(inFlight ? markers.slots : []),
+	];
+	await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
+}
+
+/** The hour it is now, as an unconfirmed send's message and field give it. */
+function thisHour(): { iso: string; words: string } {
+	const start = new Date(Math.floor(Date.now() / 3600000) * 3600000).toISOString();
+	const end = new Date(Date.parse(start) + 3600000).toISOString();
+	return {
+		iso: start,
+		words: `started between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`,
+	};
+}
+
+describe('what a redelivered event is answered', () => {
+	it('a claim whose execution died (never confirmed, its send long over): Failed, delivery unknown, when it started; nothing sent', async () => {
+		await crashedClaim('order-1', false);
+		await crashedClaim('order-3', false, false); // its hour is older than the node looks back
+		const { out, error } = await send([order(1), order(2), order(3)]);
+		expect(error).toBeUndefined();
+		const hour = thisHour();
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({
+				code: 'earlierSendUnconfirmed',
+				deliveryUnknown: true,
+				deduplicationKey: 'order-1',
+				phoneNumber: phone(1),
+				earlierSendStartedAt: hour.iso,
+				message: expect.stringContaining(hour.words),
+			}),
+			expect.objectContaining({
+				code: 'earlierSendUnconfirmed',
+				deduplicationKey: 'order-3',
+				message: expect.stringContaining('started more than 48 hours ago'),
+			}),
+		]);
+		expect(out[1][1].json.earlierSendStartedAt).toBeUndefined();
+		expect(jsonOf(out[0])).toEqual([
+			expect.objectContaining({ phoneNumber: phone(2), status: 'sent' }),
+		]);
+		expect(sentPhones()).toEqual([phone(2)]);
+		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
+	});
+
+	it('a claim of an execution that may still be sending: waited for up to the timeout, then Failed, delivery unknown', async () => {
+		await crashedClaim('order-1', true);
+		const { out } = await send([order(1)]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({
+				code: 'earlierSendInProgress',
+				deliveryUnknown: true,
+				deduplicationKeyKept: true,
+				message: expect.stringMatching(/no answer after 1 s/),
+			}),
+		]);
+		expect(out[0]).toHaveLength(0);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
+	it('a copy arriving while the first is in flight waits for its answer and reports it as sent', async () => {
+		fx.sb.configure({ latencyMs: 300 });
+		const [first, second] = await Promise.all([
+			send([order(1)]),
+			delay(50).then(async () => await send([order(1)])),
+		]);
+		expect(first.out[0][0].json).toMatchObject({ status: 'sent' });
+		expect(second.out[0][0].json).toMatchObject({
+			status: 'skipped',
+			duplicate: true,
+			deduplicationKey: 'order-1',
+		});
+		expect(sentPhones()).toEqual([phone(1)]);
+	});
+
+	it('a copy arriving while the first is in flight sends it itself when the first certainly failed', async () => {
+		fx.sb.configure({ latencyMs: 300 });
+		const [first, second] = await Promise.all([
+			send([order(1, { campaign: 'NO-SUCH-CAMPAIGN' })]),
+			delay(50).then(async () => await send([order(1)])),
+		]);
+		expect(first.out[1][0].json).toMatchObject({ deduplicationKeyKept: false });
+		expect(first.out[1][0].json.deliveryUnknown).toBeUndefined();
+		expect(second.out[0][0].json).toMatchObject({ status: 'sent' });
+		expect(sentPhones()).toEqual([phone(1)]);
+	});
+
+	it('a repeat within one execution reports its first item: sent (Success) or not sent (Failed, naming it)', async () => {
+		const { out } = await send([
+			order(1),
+			order(2, { campaign: 'NO-SUCH-CAMPAIGN' }),
+			order(1),
+			order(2),
+		]);
+		expect(jsonOf(out[0])).toEqual([
+			expect.objectContaining({ phoneNumber: phone(1), status: 'sent' }),
+			expect.objectContaining({
+				phoneNumber: phone(1),
+				status: 'skipped',
+				duplicate: true,
+				duplicateOfItem: 0,
+			}),
+		]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ phoneNumber: phone(2), deduplicationKeyKept: false }),
+			expect.objectContaining({
+				phoneNumber: phone(2),
+				duplicateOfItem: 1,
+				message: expect.stringMatching(/^Not sent: item 1 has the same Deduplication Key/),
+			}),
+		]);
+		expect(out[1].map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
+		expect(sentPhones()).toEqual([phone(1)]);
+	});
+
+	it('at the smallest History Size, the claims of 50 sends in flight are not pushed out: a copy sends nothing twice', async () => {
+		fx.sb.configure({ latencyMs: 100 });
+		const events = Array.from({ length: 100 }, (_, n) => order(n));
+		const options = { ...KEY, timeoutMs: 5000, concurrency: 50, deduplicationHistorySize: 1000 };
+		await send(
+			Array.from({ length: 1000 }, (_, n) => order(1000 + n)),
+			{ ...options, timeoutMs: 30000 },
+		); // a full history
+		fx.sb.reset();
+		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+		const [a, b] = await Promise.all([
+			send(events, options),
+			delay(30).then(async () => await send(events, options)),
+		]);
+		const counts = new Map<string, number>();
+		for (const m of fx.sb.state.sent)
+			counts.set(m.phoneNumber, (counts.get(m.phoneNumber) ?? 0) + 1);
+		expect([...counts.values()].filter((c) => c > 1)).toEqual([]);
+		expect(counts.size).toBe(100);
+		expect([...a.out[1], ...b.out[1]]).toEqual([]);
+	});
+
+	it('a store that fails while claiming stops the node with the store named, not the account; nothing sent', async () => {
+		const real = fx.store.checkProcessedAndRecord.bind(fx.store);
+		fx.store.checkProcessedAndRecord = async () => {
+			throw new Error('Connection terminated unexpectedly');
+		};
+		try {
+			const { error } = await send([order(1), order(2)]);
+			expect(error?.message).toMatch(
+				/deduplication store failed: Connection terminated unexpectedly/,
+			);
+			expect(error?.message).not.toMatch(/account|customer/i);
+		} finally {
+			fx.store.checkProcessedAndRecord = real;
+		}
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
+	it("another node writing into the lock's row during a round: its data is kept, the round's claims taken back, nothing sent", async () => {
+		const real = fx.store.checkProcessedAndRecord.bind(fx.store);
+		let wrote = false;
+		fx.store.checkProcessedAndRecord = async (items, scope, context, options) => {
+			const result = await real(items, scope, context, options);
+			if (scope === 'node' && !wrote) {
+				wrote = true; // n8n's Remove Duplicates (scope "Workflow") in the same workflow, right now
+				await real(
+					['order-from-remove-duplicates'],
+					'workflow',
+					{ workflow: { id: WF } } as never,
+					{ mode: 'entries' },
+				);
+			}
+			return result;
+		};
+		try {
+			const { error } = await send([order(1)]);
+			expect(error?.message).toMatch(
+				/another node of this workflow keeps deduplication data with scope "Whole Workflow"/,
+			);
+		} finally {
+			fx.store.checkProcessedAndRecord = real;
+		}
+		expect(fx.sb.state.sent).toHaveLength(0);
+		expect(fx.store.entries(WF, '')).toEqual([
+			ProcessedDataStore.hash('order-from-remove-duplicates'),
+		]);
+		expect(fx.store.keys(WF, 'n:node-under-test')).toEqual([]);
+	});
+
+	it('a round cut short between its two store calls (the process killed) never makes a message read as sent', async () => {
+		const real = fx.store.removeProcessed.bind(fx.store);
+		fx.store.removeProcessed = async () => {
+			throw new Error('the process died here'); // the record call landed, the remove call never ran
+		};
+		try {
+			const { error } = await send([order(1)]);
+			expect(error?.message).toMatch(/deduplication store failed/);
+		} finally {
+			fx.store.removeProcessed = real;
+		}
+		expect(fx.sb.state.sent).toHaveLength(0);
+		const { out } = await send([order(1)]);
+		expect(out[0]).toEqual([]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ deliveryUnknown: true, deduplicationKey: 'order-1' }),
+		]);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+});

@@ -1,0 +1,94 @@
+/**
+ * "On Error: Continue" when a whole-call failure comes after earlier requests of a write or a
+ * delete were stored: what was stored stays on Success, only the items not sent carry the error.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { DIALECTS } from '../../support';
+import { envelope, startScripted, type ScriptedServer } from '../../support/scripted-server';
+import { run, scriptedCredential } from '../support';
+
+describe.each(DIALECTS)(
+	'%s: "On Error: Continue" after earlier requests were stored',
+	(_name, dialect) => {
+		let server: ScriptedServer | undefined;
+		afterEach(async () => {
+			await server?.close();
+			server = undefined;
+		});
+
+		/** The first request is stored, every later one fails as a whole (HTTP 500, no retries). */
+		async function runBroken(parameters: IDataObject, input: IDataObject[], storedAnswer: unknown) {
+			server = await startScripted((_req, index) =>
+				index === 0
+					? { body: envelope(0, storedAnswer) }
+					: { status: 500, body: '<html>down</html>' },
+			);
+			return await run(
+				scriptedCredential(server.baseUrl),
+				dialect,
+				{ ...parameters, options: { batchSize: 1, maxRetries: 0 } },
+				input,
+				{
+					credentials: scriptedCredential(server.baseUrl),
+					onError: 'continueRegularOutput',
+				},
+			);
+		}
+
+		it('a write keeps the stored row on Success; only the rows not sent carry the error', async () => {
+			const { out, error } = await runBroken(
+				{ operation: 'create' },
+				[
+					{ memberId: 'm1', grade: 'a' },
+					{ memberId: 'm2', grade: 'b' },
+					{ memberId: 'm3', grade: 'c' },
+				],
+				dialect.type === 'campaignLegacyData' ? 1 : [],
+			);
+			expect(error).toBeUndefined();
+			expect(
+				out[0].map((i) => [i.json.memberId ?? null, typeof i.json.error, i.pairedItem]),
+			).toEqual([
+				['m1', 'undefined', { item: 0 }],
+				[null, 'string', { item: 1 }],
+				[null, 'string', { item: 2 }],
+			]);
+			expect(out[1]).toEqual([]);
+		});
+
+		it('a delete keeps the deleted member on Success; only the members not sent carry the error', async () => {
+			const { out } = await runBroken(
+				{ operation: 'delete', memberId: '={{ $json.id }}' },
+				[{ id: 'm1' }, { id: 'm2' }],
+				1,
+			);
+			expect(
+				out[0].map((i) => [i.json.deleted ?? null, typeof i.json.error, i.pairedItem]),
+			).toEqual([
+				[true, 'undefined', { item: 0 }],
+				[null, 'string', { item: 1 }],
+			]);
+		});
+
+		it('a failure of the first request still gives every item the error', async () => {
+			server = await startScripted(() => ({ status: 500, body: '<html>down</html>' }));
+			const { out } = await run(
+				scriptedCredential(server.baseUrl),
+				dialect,
+				{ operation: 'create', options: { batchSize: 1, maxRetries: 0 } },
+				[
+					{ memberId: 'm1', grade: 'a' },
+					{ memberId: 'm2', grade: 'b' },
+				],
+				{
+					credentials: scriptedCredential(server.baseUrl),
+					onError: 'continueRegularOutput',
+				},
+			);
+			expect(out[0].map((i) => [typeof i.json.error, i.pairedItem])).toEqual([
+				['string', { item: 0 }],
+				['string', { item: 1 }],
+			]);
+		});
+	},
+);
