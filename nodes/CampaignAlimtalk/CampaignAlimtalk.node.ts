@@ -8,7 +8,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { runNode } from '../shared/run';
 import { WRITE_OUTPUTS } from '../shared/outputs';
 import { OPERATIONS } from './operations';
-import { route } from './router';
 
 export class CampaignAlimtalk implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,6 +46,6 @@ export class CampaignAlimtalk implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runNode(this, async (items) => await route.call(this, items));
+		return await runNode(this, OPERATIONS);
 	}
 }

@@ -7,8 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/description';
 import { CUSTOM_DATA } from '../CampaignData/helpers/dialect';
-import { ONE_OUTPUT } from '../CampaignData/operations';
-import { route } from '../CampaignData/router';
+import { OPERATIONS } from '../CampaignData/operations';
 import { runNode } from '../shared/run';
 
 /** Custom data v2 (`/v2/custom`): per-member key/value attributes with registered keys. */
@@ -31,10 +30,6 @@ export class CampaignCustomData implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runNode(
-			this,
-			async (items) => await route.call(this, items, CUSTOM_DATA),
-			ONE_OUTPUT,
-		);
+		return await runNode(this, OPERATIONS, CUSTOM_DATA);
 	}
 }

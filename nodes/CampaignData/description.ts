@@ -6,10 +6,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { outputsByOperation } from '../shared/outputs';
 import type { DataDialect } from './helpers/dialect';
-import { ONE_OUTPUT, OPERATIONS } from './operations';
+import { OPERATIONS } from './operations';
 
 /** Reads have one output, writes two (Success, Failed). */
-export const DATA_NODE_OUTPUTS = outputsByOperation(ONE_OUTPUT);
+export const DATA_NODE_OUTPUTS = outputsByOperation(OPERATIONS);
 
 export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 	const noun = dialect.noun;

@@ -7,8 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { DATA_NODE_OUTPUTS, dataNodeProperties } from '../CampaignData/description';
 import { LEGACY_DATA } from '../CampaignData/helpers/dialect';
-import { ONE_OUTPUT } from '../CampaignData/operations';
-import { route } from '../CampaignData/router';
+import { OPERATIONS } from '../CampaignData/operations';
 import { runNode } from '../shared/run';
 
 /** Legacy custom data v1 (`/v1/legacy`): the same per-member key/value attributes under the older API. */
@@ -31,10 +30,6 @@ export class CampaignLegacyData implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runNode(
-			this,
-			async (items) => await route.call(this, items, LEGACY_DATA),
-			ONE_OUTPUT,
-		);
+		return await runNode(this, OPERATIONS, LEGACY_DATA);
 	}
 }

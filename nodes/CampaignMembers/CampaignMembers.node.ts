@@ -8,8 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { runNode } from '../shared/run';
 import { outputsByOperation } from '../shared/outputs';
 import { FIELDS_METHOD, getMemberFields } from './helpers/mapper';
-import { ONE_OUTPUT, OPERATIONS } from './operations';
-import { route } from './router';
+import { OPERATIONS } from './operations';
 
 export class CampaignMembers implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +26,7 @@ export class CampaignMembers implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		// `get` has one output, the writes have Success (0) and Failed (1).
-		outputs: outputsByOperation(ONE_OUTPUT),
+		outputs: outputsByOperation(OPERATIONS),
 		credentials: [{ name: 'campaignApi', required: true }],
 		properties: [
 			{
@@ -79,6 +78,6 @@ export class CampaignMembers implements INodeType {
 	methods = { resourceMapping: { [FIELDS_METHOD]: getMemberFields } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runNode(this, async (items) => await route.call(this, items), ONE_OUTPUT);
+		return await runNode(this, OPERATIONS);
 	}
 }

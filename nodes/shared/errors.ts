@@ -1,8 +1,8 @@
 /**
  * Error items: what "On Error: Continue" gives instead of stopping the node. `errorItems` is the
- * one builder of them; every node and operation builds its error items with it.
+ * one builder of them, called by run.ts alone.
  */
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** What an error says: its message, n8n's description, and the service's code when it has one. */
@@ -48,25 +48,6 @@ export function errorItems(
 		},
 		pairedItem: { item: index },
 	}));
-}
-
-/**
- * Under "On Error: Continue", a failure of the whole call: one error item per input item on the
- * first output. The operations in `oneOutput` (the reads) have that output only; a write's
- * Failed output stays empty.
- */
-export function failedCallOutputs(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	oneOutput: readonly string[] = [],
-): INodeExecutionData[][] {
-	const operation = ctx.getNodeParameter('operation', 0, '') as string;
-	const errors = errorItems(
-		ctx.getNode(),
-		error,
-		ctx.getInputData().map((_, index) => index),
-	);
-	return oneOutput.includes(operation) ? [errors] : [errors, []];
 }
 
 /** The error to throw from a node: n8n's own error types pass through, anything else is wrapped. */

@@ -2,32 +2,31 @@
  * n8n's execution hints after a write (the note above a node's output in the editor): one hint
  * per run counting what happened (done, skipped as duplicates, failed by code) and, for the
  * codes users meet most, one line saying what to change. Nothing when every item succeeded.
- * The plain words of each code are in codes.ts, what to change in advice.ts (`ADVICE`). Tool mode has no hints: run.ts calls this only outside it.
+ * The plain words of each code are in codes.ts, what to change in the operation's `advice`
+ * (advice.ts). Tool mode has no hints: run.ts calls this only outside it.
  */
-import type { IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
-import { ADVICE, adviceAreaOf } from './advice';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type { AdviceTable } from './advice';
+import type { Done } from './operation';
+import type { Outcome } from './outcome';
 
-/** What a Success item of each write means, in one word. */
-const DONE: Readonly<Record<string, string>> = {
-	send: 'sent',
-	upsert: 'saved',
-	create: 'written',
-	update: 'written',
-	delete: 'deleted',
-	deleteKeys: 'deleted',
-};
+/** What a write's hints are made of: what a Success item means, and what to change per code. */
+export interface HintSource {
+	done: Done;
+	advice?: AdviceTable;
+}
 
 /** Codes listed one by one in the count line; the rest are summed up. */
 const MAX_CODES = 8;
 
 /** A code as printed: the service's codes are short words; anything else is not echoed. */
-function codeOf(item: INodeExecutionData): string {
-	const code = item.json.code;
+function codeOf(failure: IDataObject): string {
+	const code = failure.code;
 	const text = typeof code === 'number' ? String(code) : code;
 	return typeof text === 'string' && /^[\w-]{1,24}$/.test(text) ? text : 'unknown';
 }
 
-function failuresByCode(failed: INodeExecutionData[]): Array<[string, number]> {
+function failuresByCode(failed: readonly IDataObject[]): Array<[string, number]> {
 	const counts = new Map<string, number>();
 	for (const item of failed) {
 		const code = codeOf(item);
@@ -36,9 +35,8 @@ function failuresByCode(failed: INodeExecutionData[]): Array<[string, number]> {
 	return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
-function countLine(done: string, outputs: INodeExecutionData[][]): string {
-	const [success = [], failed = []] = outputs;
-	const skipped = success.filter((item) => item.json.duplicate === true).length;
+function countLine(done: string, success: IDataObject[], failed: IDataObject[]): string {
+	const skipped = success.filter((json) => json.duplicate === true).length;
 	const parts = [`${success.length - skipped} ${done}`];
 	if (skipped > 0) parts.push(`${skipped} skipped as duplicates`);
 	if (failed.length === 0) return `${parts.join(', ')}.`;
@@ -53,25 +51,24 @@ function countLine(done: string, outputs: INodeExecutionData[][]): string {
 /**
  * The hints of one run of a write: none when every item succeeded, else one hint whose first
  * line counts the outcomes and whose next lines (joined by `<br>`, which the editor renders)
- * say what to change for each common code among the failures.
+ * say what to change for each common code among the failures. Error items are not counted.
  */
-export function writeHints(
-	nodeType: string,
-	operation: string,
-	outputs: INodeExecutionData[][],
-): NodeExecutionHint[] {
-	const area = adviceAreaOf(nodeType);
-	const done = DONE[operation];
-	if (area === undefined || done === undefined || outputs.length !== 2) return [];
-	const [success = [], failed = []] = outputs;
-	const skipped = success.some((item) => item.json.duplicate === true);
+export function writeHints(source: HintSource, outcomes: readonly Outcome[]): NodeExecutionHint[] {
+	const success: IDataObject[] = [];
+	const failed: IDataObject[] = [];
+	for (const outcome of outcomes) {
+		if ('done' in outcome) success.push(outcome.done);
+		else if ('failed' in outcome) failed.push(outcome.failed);
+	}
+	const skipped = success.some((json) => json.duplicate === true);
 	if (failed.length === 0 && !skipped) return [];
-	const advice = failuresByCode(failed)
-		.filter(([code]) => ADVICE[area][code] !== undefined)
-		.map(([code]) => `Code ${code}, ${ADVICE[area][code].problem}: ${ADVICE[area][code].change}`);
+	const advice = source.advice ?? {};
+	const lines = failuresByCode(failed)
+		.filter(([code]) => advice[code] !== undefined)
+		.map(([code]) => `Code ${code}, ${advice[code].problem}: ${advice[code].change}`);
 	return [
 		{
-			message: [countLine(done, outputs), ...advice].join('<br>'),
+			message: [countLine(source.done.word, success, failed), ...lines].join('<br>'),
 			type: failed.length > 0 ? 'warning' : 'info',
 			location: 'outputPane',
 		},
@@ -82,12 +79,15 @@ export function writeHints(
  * Adds the hints of a finished write to the node's run. Never fails the node: its messages may
  * already have gone out, and a failed node invites a re-run that would send them again.
  */
-export function addWriteHints(ctx: IExecuteFunctions, outputs: INodeExecutionData[][]): void {
+export function addWriteHints(
+	ctx: IExecuteFunctions,
+	source: HintSource,
+	outcomes: readonly Outcome[],
+): void {
 	try {
 		// Every supported line (1.123 to 2.41) offers addExecutionHints; a runner without it gets none.
 		if (typeof ctx.addExecutionHints !== 'function') return;
-		const operation = ctx.getNodeParameter('operation', 0, '');
-		const hints = writeHints(ctx.getNode().type, String(operation), outputs);
+		const hints = writeHints(source, outcomes);
 		if (hints.length > 0) ctx.addExecutionHints(...hints);
 	} catch {
 		return;

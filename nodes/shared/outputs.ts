@@ -5,6 +5,8 @@
  */
 import type { IDataObject, INodeExecutionData, INodeOutputConfiguration } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import type { Operations } from './operation';
+import { readOperations } from './operation';
 
 export const WRITE_OUTPUTS: INodeOutputConfiguration[] = [
 	{ type: NodeConnectionTypes.Main, displayName: 'Success' },
@@ -12,11 +14,13 @@ export const WRITE_OUTPUTS: INodeOutputConfiguration[] = [
 ];
 
 /**
- * The outputs of a node whose operations differ: one for the operations in `oneOutput` (the
- * reads), Success and Failed for the others. n8n evaluates this expression with the node's
- * parameters to draw and route the outputs.
+ * The outputs of a node whose operations differ: one for its reads, Success and Failed for its
+ * writes. n8n evaluates this expression with the node's parameters to draw and route the outputs.
  */
-export function outputsByOperation(oneOutput: readonly string[]): `={{${string}}}` {
+export function outputsByOperation<Args extends unknown[]>(
+	operations: Operations<Args>,
+): `={{${string}}}` {
+	const oneOutput = readOperations(operations);
 	return `={{ ${JSON.stringify(oneOutput)}.includes($parameter["operation"]) ? ${JSON.stringify([{ type: NodeConnectionTypes.Main }])} : ${JSON.stringify(WRITE_OUTPUTS)} }}`;
 }
 

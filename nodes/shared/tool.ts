@@ -5,9 +5,12 @@
  * item per outcome, with the fields a model needs first; outside it nothing changes.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { AdviceArea } from './advice';
-import { adviceAreaOf, whatToChange } from './advice';
+import type { AdviceTable } from './advice';
+import { whatToChange } from './advice';
 import { errorFields } from './errors';
+import type { Done, Operation } from './operation';
+import type { Failure, Outcome } from './outcome';
+import { NOT_SENT_CODE, inInputOrder } from './outcome';
 import { paired } from './outputs';
 
 /** The most entries a read returns to a model; a longer read says how many were left out. */
@@ -24,61 +27,76 @@ export function isToolCall(ctx: IExecuteFunctions): boolean {
 	return typeof type === 'string' && type.endsWith('Tool');
 }
 
-/** What a model can do about a code, from the code tables; nothing for codes they do not know. */
-function whatToDo(code: unknown, area: AdviceArea | undefined): IDataObject {
-	const hint = typeof code === 'string' ? whatToChange(code, area) : '';
+/** What a model can do about a code, from the operation's advice and the code table. */
+function whatToDo(code: unknown, advice: AdviceTable | undefined): IDataObject {
+	const hint = typeof code === 'string' ? whatToChange(code, advice) : '';
 	return hint ? { whatToDo: hint } : {};
 }
 
-function firstIndex(item: INodeExecutionData): number {
-	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	return typeof paired === 'object' && paired !== null ? paired.item : 0;
-}
+const DONE_ANSWER = { outcome: 'done', message: 'Done: the service accepted it.' };
+const DUPLICATE_ANSWER = {
+	outcome: 'duplicate',
+	message: 'Not sent again: a message with this Deduplication Key was already sent.',
+};
 
-function successAnswer(item: IDataObject): IDataObject {
+function doneAnswer(fields: IDataObject, done: Done | undefined): IDataObject {
 	// The service's raw answer says nothing a model needs once the outcome is stated.
-	const json = { ...item };
+	const json = { ...fields };
 	delete json.response;
-	const outcome = json.duplicate === true ? 'duplicate' : json.status === 'sent' ? 'sent' : 'done';
-	const message =
-		outcome === 'duplicate'
-			? 'Not sent again: a message with this Deduplication Key was already sent.'
-			: outcome === 'sent'
-				? 'The message was sent.'
-				: 'Done: the service accepted it.';
-	return { outcome, message, ...json };
+	const answer = json.duplicate === true ? DUPLICATE_ANSWER : (done?.answer ?? DONE_ANSWER);
+	return { ...answer, ...json };
 }
 
-function failedAnswer(json: IDataObject, area: AdviceArea | undefined): IDataObject {
+function failedAnswer(failure: Failure, advice: AdviceTable | undefined): IDataObject {
 	const outcome =
-		json.deliveryUnknown === true
+		failure.deliveryUnknown === true
 			? 'deliveryUnknown'
-			: json.code === 'notSent'
+			: failure.code === NOT_SENT_CODE
 				? 'notSent'
 				: 'refused';
-	const { code, message, ...rest } = json;
-	return { outcome, code, message, ...whatToDo(code, area), ...rest };
+	const { code, message, ...rest } = failure;
+	return { outcome, code, message, ...whatToDo(code, advice), ...rest };
 }
 
-/** A write's Success and Failed items as one list in input order, each saying its outcome. */
-function writeAnswers(
-	success: INodeExecutionData[],
-	failed: INodeExecutionData[],
-	area: AdviceArea | undefined,
-) {
-	const answers = [
-		...success.map((item) => ({ ...item, json: successAnswer(item.json) })),
-		...failed.map((item) => ({ ...item, json: failedAnswer(item.json, area) })),
-	];
-	if (answers.length === 0) {
+/** An error that reached some items, as an answer the model can act on. */
+function errorAnswer(error: unknown, advice: AdviceTable | undefined): IDataObject {
+	const { message, description, code } = errorFields(error);
+	const json: IDataObject = {
+		outcome: 'error',
+		...(code !== undefined ? { code } : {}),
+		message,
+		...(description ? { details: description } : {}),
+	};
+	const hint = whatToDo(code, advice);
+	if (hint.whatToDo && !description?.includes(hint.whatToDo as string)) Object.assign(json, hint);
+	return json;
+}
+
+function answerOf(outcome: Outcome, operation: Operation<never>): INodeExecutionData {
+	const advice = operation.kind === 'write' ? operation.advice : undefined;
+	if ('done' in outcome) {
+		const json =
+			operation.kind === 'write' ? doneAnswer(outcome.done, operation.done) : outcome.done;
+		return { json, pairedItem: paired(outcome.inputs) };
+	}
+	if ('failed' in outcome)
+		return { json: failedAnswer(outcome.failed, advice), pairedItem: paired(outcome.inputs) };
+	return { json: errorAnswer(outcome.error, advice), pairedItem: paired(outcome.inputs) };
+}
+
+/** A write's outcomes as one list in input order, each saying its outcome. */
+function writeAnswers(outcomes: readonly Outcome[], operation: Operation<never>) {
+	if (outcomes.length === 0) {
 		const json = { outcome: 'nothingDone', message: 'Nothing was sent, saved or deleted.' };
 		return [{ json, pairedItem: { item: 0 } }];
 	}
-	return answers.sort((a, b) => firstIndex(a) - firstIndex(b));
+	return inInputOrder(outcomes).map((outcome) => answerOf(outcome, operation));
 }
 
-/** A read's items, at most TOOL_READ_LIMIT of them, and a line saying when there is nothing or more. */
-function readAnswers(items: INodeExecutionData[], pairedItem: INodeExecutionData['pairedItem']) {
+/** A read's results, at most TOOL_READ_LIMIT of them, and a line saying when there is nothing or more. */
+function readAnswers(outcomes: readonly Outcome[], operation: Operation<never>) {
+	const items = outcomes.map((outcome) => answerOf(outcome, operation));
+	const pairedItem = { item: 0 };
 	if (items.length === 0) {
 		return [{ json: { outcome: 'noResults', message: 'Nothing was found.' }, pairedItem }];
 	}
@@ -90,26 +108,24 @@ function readAnswers(items: INodeExecutionData[], pairedItem: INodeExecutionData
 	return [{ json: note, pairedItem }, ...items.slice(0, TOOL_READ_LIMIT)];
 }
 
-/** The node's outputs folded onto output 0, the one its caller reads. */
-export function toolAnswer(
-	ctx: IExecuteFunctions,
-	outputs: INodeExecutionData[][],
+/** An operation's outcomes as the answer on output 0, the one its caller reads. */
+export function toolAnswer<Args extends unknown[]>(
+	operation: Operation<Args>,
+	outcomes: readonly Outcome[],
 ): INodeExecutionData[][] {
-	if (outputs.length === 1) return [readAnswers(outputs[0] ?? [], { item: 0 })];
-	return [writeAnswers(outputs[0] ?? [], outputs[1] ?? [], adviceAreaOf(ctx.getNode().type))];
+	const op = operation as unknown as Operation<never>;
+	return [op.kind === 'read' ? readAnswers(outcomes, op) : writeAnswers(outcomes, op)];
 }
 
 /** A failure of the whole call (account refused, bad setting) as an answer the model can act on. */
-export function toolErrorAnswer(ctx: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
-	const { message, description, code } = errorFields(error);
-	const json: IDataObject = {
-		outcome: 'error',
-		...(code !== undefined ? { code } : {}),
-		message,
-		...(description ? { details: description } : {}),
-	};
-	const hint = whatToDo(code, adviceAreaOf(ctx.getNode().type));
-	if (hint.whatToDo && !description?.includes(hint.whatToDo as string)) Object.assign(json, hint);
+export function toolErrorAnswer<Args extends unknown[]>(
+	ctx: IExecuteFunctions,
+	operation: Operation<Args> | undefined,
+	error: unknown,
+): INodeExecutionData[][] {
+	const advice = operation?.kind === 'write' ? operation.advice : undefined;
 	const inputs = ctx.getInputData().map((_, index) => index);
-	return [[{ json, pairedItem: paired(inputs.length > 0 ? inputs : 0) }]];
+	return [
+		[{ json: errorAnswer(error, advice), pairedItem: paired(inputs.length > 0 ? inputs : 0) }],
+	];
 }

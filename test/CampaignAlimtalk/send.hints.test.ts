@@ -1,10 +1,8 @@
 /**
  * The execution hint after a send (nodes/shared/hints.ts), as n8n records it in the node's run
  * data: the counts by outcome and one line per common code saying what to change; nothing on a
- * clean run, and no failure of the node when the runner has no hints.
+ * clean run (the rules on their own: test/shared/hints.test.ts).
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { addWriteHints, writeHints } from '../../nodes/shared/hints';
 import { phone, useSendFixture } from './support';
 
 const { sb, send } = useSendFixture();
@@ -56,35 +54,5 @@ describe('Campaign Alimtalk send: execution hints', () => {
 			`1 sent, 3 failed (2 with code ${blocked}, 1 with code 7012). See the Failed output.`,
 			expect.stringMatching(/^Code 7012, .*Convert Phone Numbers/),
 		]);
-	});
-
-	it('never fails the node: a runner without addExecutionHints, or one that throws, gets none', () => {
-		const outputs: INodeExecutionData[][] = [[], [{ json: { code: '7012' } }]];
-		const ctx = (extra: object) =>
-			({
-				getNode: () => ({ type: 'n8n-nodes-campaign-messaging.campaignAlimtalk' }),
-				getNodeParameter: () => 'send',
-				...extra,
-			}) as unknown as IExecuteFunctions;
-		expect(() => addWriteHints(ctx({}), outputs)).not.toThrow();
-		const throwing = jest.fn(() => {
-			throw new Error('no hints here');
-		});
-		expect(() => addWriteHints(ctx({ addExecutionHints: throwing }), outputs)).not.toThrow();
-		expect(throwing).toHaveBeenCalledTimes(1);
-	});
-
-	it('does not echo a code that is not a plain word, and sums codes beyond the eighth', () => {
-		const failed = [
-			...Array.from({ length: 10 }, (_, i) => ({ json: { code: `70${10 + i}` } })),
-			{ json: { code: '<img src=x onerror=alert(1)>' } },
-			{ json: { code: 'two words' } },
-		];
-		const [hint] = writeHints('x.campaignAlimtalk', 'send', [[], failed]);
-		const [count] = lines(hint.message);
-		expect(count).not.toContain('<img');
-		expect(count).toContain('(2 with code unknown, 1 with code 7010,');
-		expect(count).toContain('1 with code 7016, 3 with other codes)');
-		expect(count.startsWith('0 sent, 12 failed (')).toBe(true);
 	});
 });

@@ -31,6 +31,18 @@ import { DedupSession, keyFate } from '../dedup/session';
 import type { Row } from '../helpers/rows';
 import { repeatRow, sendRow } from '../helpers/rows';
 import { prepare } from '../helpers/prepare';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+import type { Done } from '../../shared/operation';
+
+export const kind = 'write' as const;
+
+export const done: Done = {
+	word: 'sent',
+	answer: { outcome: 'sent', message: 'The message was sent.' },
+};
+
+export { ADVICE as advice } from '../helpers/advice';
 
 export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 
@@ -155,7 +167,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
@@ -274,4 +286,12 @@ export async function execute(
 	const out = new WriteOutputs();
 	rows.forEach((row, i) => ('ok' in row ? out.ok(row.ok, i) : out.fail(row.fail, i)));
 	return out.toArray();
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items));
 }

@@ -4,6 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { DeleteBatches } from '../delete/batches';
 import type { DataDialect } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+import type { Done } from '../../shared/operation';
+
+export const kind = 'write' as const;
+
+export const done: Done = { word: 'deleted' };
+
+export { ADVICE as advice } from '../helpers/advice';
 
 export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['delete'] } }, [
@@ -12,7 +21,7 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** One member per item; each request's body is the list of its member ids. */
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
@@ -23,4 +32,13 @@ export async function execute(
 		if (memberId !== undefined) batches.add(i, memberId);
 	}
 	return await batches.send(dialect.basePath, (part) => part.map((row) => row.memberId));
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items, dialect));
 }

@@ -7,6 +7,15 @@ import type { DataDialect } from '../helpers/dialect';
 import { NODE_RULE_CODES, deleteKeysPath } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 import { splitList } from '../helpers/mapping';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+import type { Done } from '../../shared/operation';
+
+export const kind = 'write' as const;
+
+export const done: Done = { word: 'deleted' };
+
+export { ADVICE as advice } from '../helpers/advice';
 
 export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['deleteKeys'] } }, [
@@ -27,7 +36,7 @@ export const description = (): INodeProperties[] =>
  * One member and its keys per item (an item without key names goes to Failed); the keys of a
  * member named by several items are merged. Each request's body is `{ memberId: [keys] }`.
  */
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
@@ -49,4 +58,13 @@ export async function execute(
 		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
 		return byMember;
 	});
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items, dialect));
 }

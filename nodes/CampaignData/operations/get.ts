@@ -5,6 +5,10 @@ import { readMemberId } from '../../shared/values';
 import type { DataDialect } from '../helpers/dialect';
 import { memberIdField, readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+
+export const kind = 'read' as const;
 
 export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['get'] } }, [
@@ -13,7 +17,7 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's error. */
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
@@ -28,4 +32,13 @@ export async function execute(
 		}
 		return { firstQuery: { memberId: id.value }, member: id.value };
 	});
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items, dialect));
 }

@@ -6,6 +6,10 @@ import { isToolCall, TOOL_READ_LIMIT } from '../../shared/tool';
 import type { DataDialect } from '../helpers/dialect';
 import { readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+
+export const kind = 'read' as const;
 
 /** The Limit parameter; its default is also what the check falls back to. */
 const limit: INodeProperties = {
@@ -36,7 +40,7 @@ export const description = (): INodeProperties[] =>
  * Each item reads every member's entries, up to its Limit unless Return All is on. As an AI-agent
  * tool it stops one entry past what a model is shown, enough to say that more exist.
  */
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
@@ -61,4 +65,13 @@ export async function execute(
 			),
 		};
 	});
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items, dialect));
 }

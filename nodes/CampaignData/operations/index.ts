@@ -16,6 +16,3 @@ export const OPERATIONS = {
 	getAll,
 	update,
 } satisfies Record<string, Operation<[DataDialect]>>;
-
-/** Operations with one output; the others (create, update, delete, deleteKeys) have Success and Failed. */
-export const ONE_OUTPUT = ['get', 'getAll'] as const;

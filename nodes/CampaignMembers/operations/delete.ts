@@ -21,6 +21,15 @@ import type { RowFailure } from '../helpers/rows';
 import { sendablePhone } from '../helpers/rows';
 import { ruleWords } from '../helpers/dialects';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+import type { Done } from '../../shared/operation';
+
+export const kind = 'write' as const;
+
+export const done: Done = { word: 'deleted' };
+
+export { ADVICE as advice } from '../helpers/advice';
 
 const show = (apiVersion: string) => ({ show: { apiVersion: [apiVersion] } });
 
@@ -68,7 +77,7 @@ interface PendingDelete extends SentRow {
 	key: string;
 }
 
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
@@ -162,4 +171,12 @@ export async function execute(
 		}),
 		(row) => ({ ...identity(row), apiVersion: version }),
 	);
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items));
 }

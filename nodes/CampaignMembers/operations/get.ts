@@ -13,6 +13,10 @@ import type { MemberDialect } from '../helpers/dialects';
 import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+
+export const kind = 'read' as const;
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { operation: ['get'] } },
@@ -82,7 +86,7 @@ function query(
 	return qs;
 }
 
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
@@ -126,4 +130,12 @@ export async function execute(
 		for (const record of records) results.push(item(memberRecord(record, dialect.version), i));
 	}
 	return [results];
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items));
 }

@@ -9,6 +9,3 @@ export const OPERATIONS = { get, upsert, delete: deleteMembers } satisfies Recor
 	string,
 	Operation
 >;
-
-/** Operations with one output; the writes (upsert, delete) have Success and Failed. */
-export const ONE_OUTPUT = ['get'] as const;

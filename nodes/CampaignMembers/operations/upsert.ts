@@ -27,6 +27,15 @@ import type { GivenRow } from '../helpers/mapper';
 import { columnsField, mapperRows } from '../helpers/mapper';
 import type { RowFailure } from '../helpers/rows';
 import { checkSaveRow, memberRecord, rawRowOf } from '../helpers/rows';
+import type { Outcome } from '../../shared/outcome';
+import { fromOutputs } from '../../shared/legacy';
+import type { Done } from '../../shared/operation';
+
+export const kind = 'write' as const;
+
+export const done: Done = { word: 'saved' };
+
+export { ADVICE as advice } from '../helpers/advice';
 
 /** Node version 1's parameters (Mapping Mode and the four fields); version 2 has the mapper. */
 const V1 = { '@version': [1] };
@@ -109,7 +118,7 @@ function parameterRows(
 	});
 }
 
-export async function execute(
+async function run(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
@@ -172,4 +181,12 @@ export async function execute(
 		(p) => memberRecord({ ...p.row }, version),
 		(p) => ({ memberId: p.memberId, phoneNumber: p.phoneNumber, apiVersion: version }),
 	);
+}
+
+/** TRANSITIONAL: the outputs above read back as outcomes. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<Outcome[]> {
+	return fromOutputs(await run.call(this, items));
 }

@@ -1,0 +1,18 @@
+/** What to change for the codes data writes meet most (advice.ts of shared; docs/service-rules.md#codes). */
+import type { AdviceTable } from '../../shared/advice';
+import { DELETE_LATER } from '../../shared/advice';
+
+export const ADVICE: AdviceTable = {
+	F01: {
+		problem: 'key not registered',
+		change:
+			'register the key in the service first, or leave the field out with Options → Fields to Ignore.',
+	},
+	F02: {
+		problem: "value not in the key's registered format",
+		change:
+			'send it in that format (dates as YYYY-MM-DD); null, objects and arrays are never sent.',
+	},
+	'-1009': DELETE_LATER,
+	'-1010': DELETE_LATER,
+};
