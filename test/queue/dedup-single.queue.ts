@@ -8,11 +8,10 @@
 import * as rt from '../../scripts/runtime';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { delay, fs, path, proc, ROOT } from '../support/node';
-import { fire, type Json } from './cluster';
 import {
 	dedupWorkflow,
 	events,
-	type ExecutionRecord,
+	fire,
 	IN_FLIGHT,
 	killRoundVerdict,
 	pairs,
@@ -20,7 +19,9 @@ import {
 	roundFigures,
 	tally,
 	webhookReady,
-} from './dedup-support';
+	type ExecutionRecord,
+	type Json,
+} from './support';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'dedup-single');
 const figures: Record<string, unknown> = {};

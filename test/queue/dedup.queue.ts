@@ -13,7 +13,6 @@
  * test/queue/dedup.queue.ts -t "two keyed nodes"`.
  */
 import { delay, fs, path, ROOT } from '../support/node';
-import { startQueueCluster, type Json, type QueueCluster } from './cluster';
 import {
 	dedupWorkflow,
 	events,
@@ -23,11 +22,14 @@ import {
 	postAll,
 	ROUND_EVENTS,
 	roundFigures,
+	startQueueCluster,
 	tally,
 	twoNodeVerdict,
 	twoNodeWorkflow,
 	webhookReady,
-} from './dedup-support';
+	type Json,
+	type QueueCluster,
+} from './support';
 
 let c: QueueCluster;
 const figures: Record<string, unknown> = {};

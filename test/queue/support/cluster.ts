@@ -11,15 +11,15 @@
  *   await c.workers[0].kill('SIGKILL');
  *   await c.stop();                                    // then: await c.leftovers() is empty
  */
-import * as queue from '../../scripts/queue/cluster';
-import type { Cluster, ClusterOptions } from '../../scripts/queue/cluster';
-import * as rt from '../../scripts/runtime';
-import { seedDemoData } from '../../sandbox/demo';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
-import { groupIsGone, portIsFree } from '../../scripts/queue/process-groups';
-import { fs } from '../support/node';
+import * as queue from '../../../scripts/queue/cluster';
+import type { Cluster, ClusterOptions } from '../../../scripts/queue/cluster';
+import * as rt from '../../../scripts/runtime';
+import { seedDemoData } from '../../../sandbox/demo';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../sandbox/server';
+import { groupIsGone, portIsFree } from '../../../scripts/queue/process-groups';
+import { fs } from '../../support/node';
 
-export type { FireResult, Json } from '../../scripts/queue/cluster';
+export type { FireResult, Json } from '../../../scripts/queue/cluster';
 /** The bounded webhook client (POSTs bodies, at most `concurrency` at once). */
 export const fire = queue.fire;
 
