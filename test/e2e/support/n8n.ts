@@ -14,7 +14,7 @@ import { seedDemoData } from '../../../sandbox/demo';
 import { startSandbox } from '../../../sandbox/server';
 import type { Sandbox } from '../../../sandbox/server';
 import { AGENT_EXAMPLE } from '../../support/agent-example';
-import { fs, path, ROOT } from '../../support/node';
+import { fs, http, path, ROOT, timer } from '../../support/node';
 
 /** This file's artifacts: test-artifacts/e2e/<suite> (set by setupN8n). */
 export let ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
@@ -209,4 +209,44 @@ export function setupN8n(suite: string, { demo = true } = {}): void {
 		fs.writeFileSync(path.join(ARTIFACTS, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
 		rt.log(`e2e timings: ${JSON.stringify(timings)}`);
 	});
+}
+
+/**
+ * A start line for n8n processes: holds every GET until `runs.length` have arrived, then answers
+ * the n-th arrival `{ events: runs[n] }`, each event marked `run: 'a' | 'b' | ...`, so that the
+ * processes start sending at the same moment whatever their boot took. After 2 minutes it answers
+ * those that came (the overlap assertions then fail).
+ */
+export async function startBarrier(
+	runs: Json[][],
+): Promise<{ url: string; arrivals: number[]; close: () => Promise<void> }> {
+	const waiting: Array<() => void> = [];
+	const arrivals: number[] = [];
+	let arrived = 0;
+	let open = false;
+	const release = () => {
+		open = true;
+		waiting.splice(0).forEach((answer) => answer());
+	};
+	const fallback = timer(120000, release);
+	const server = http.createServer((_req, res) => {
+		const n = arrived++;
+		arrivals.push(Date.now());
+		const run = String.fromCharCode(97 + n);
+		const events = (runs[n] ?? []).map((e) => ({ ...e, run }));
+		waiting.push(() =>
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events })),
+		);
+		if (open || arrived >= runs.length) release();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}/events`,
+		arrivals,
+		close: () => {
+			fallback.cancel();
+			return new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
 }
