@@ -5,7 +5,7 @@
  */
 import * as rt from '../../../scripts/runtime';
 import * as wf from '../../../scripts/queue/workflows';
-import { delay } from '../../support/node';
+import { delay, fs, path } from '../../support/node';
 import type { Sandbox } from '../../../sandbox/server';
 import type { Json } from './cluster';
 
@@ -188,4 +188,22 @@ export function killRoundVerdict(
 		doubled: problems.doubled.length,
 	};
 	return { problems, figures };
+}
+
+/**
+ * Writes a kill round's `problems` (killRoundVerdict) to `file`, to read after a failure, and
+ * expects every list empty: the promise of the Deduplication Key kept.
+ */
+export function expectPromiseKept(
+	problems: ReturnType<typeof killRoundVerdict>['problems'],
+	file: string,
+): void {
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify(problems, null, 2)}\n`);
+	expect(problems).toEqual({
+		doubled: [],
+		answeredSuccessNeverSent: [],
+		redeliveryUnanswered: [],
+		neverSentNotDeliveryUnknown: [],
+	});
 }
