@@ -7,7 +7,7 @@
  */
 import * as rt from '../../scripts/runtime';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { delay, fs, path, proc, ROOT } from '../support/node';
+import { delay, fs, path, ROOT } from '../support/node';
 import {
 	dedupWorkflow,
 	events,
