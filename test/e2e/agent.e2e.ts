@@ -4,7 +4,6 @@
  * calls each tool once per planned turn; the test reads what each call returned to the model and
  * what reached the sandbox. Workflows: test/e2e/support/agent.ts.
  */
-import * as rt from '../../scripts/runtime';
 import {
 	AGENT_EXAMPLE_ANSWERS,
 	AGENT_EXAMPLE_PLAN,
