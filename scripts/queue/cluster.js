@@ -179,11 +179,10 @@ async function startCluster(options = {}) {
 		const mainFolder = roles[0].userFolder;
 		const cli = (args) => rt.n8nCli(paths, mainFolder, args, { env: shared });
 		// With the examples' webhook Header Auth credential (its secret made for this cluster).
-		await importCredentials(cli, mainFolder, [
-			...credentials,
-			rt.webhookCredential(secrets.webhookSecret),
-		]);
-		if (workflows.length > 0) await importFiles(cli, mainFolder, workflows);
+		const imported = [...credentials, rt.webhookCredential(secrets.webhookSecret)];
+		await rt.importCredentials(paths, mainFolder, imported, { env: shared });
+		if (workflows.length > 0)
+			await rt.importWorkflows(paths, mainFolder, workflows, { env: shared });
 		for (const id of publish) await cli(['publish:workflow', `--id=${id}`]);
 
 		const port = async () => String(await rt.freePort());
@@ -278,27 +277,6 @@ async function startCluster(options = {}) {
 	} catch (error) {
 		await stop();
 		throw error;
-	}
-}
-
-/** Imports credentials (`{ id, name, type, data }`, plain data: n8n encrypts it) into the cluster's database. */
-async function importCredentials(cli, userFolder, credentials) {
-	const file = path.join(userFolder, 'import-credentials.json');
-	fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
-	try {
-		await cli(['import:credentials', `--input=${file}`]);
-	} finally {
-		fs.rmSync(file, { force: true });
-	}
-}
-
-async function importFiles(cli, userFolder, files) {
-	const dir = fs.mkdtempSync(path.join(userFolder, 'import-'));
-	try {
-		for (const file of files) fs.copyFileSync(file, path.join(dir, path.basename(file)));
-		await cli(['import:workflow', '--separate', `--input=${dir}`]);
-	} finally {
-		fs.rmSync(dir, { recursive: true, force: true });
 	}
 }
 

@@ -20,7 +20,7 @@ const WEBHOOK_CREDENTIAL = {
 	type: 'httpHeaderAuth',
 };
 
-/** The header a caller of the event example's webhook sends the secret in. */
+/** @type {string} The header a caller of the event example's webhook sends the secret in. */
 const WEBHOOK_HEADER = 'X-Campaign-Webhook-Secret';
 
 /**

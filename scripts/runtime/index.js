@@ -24,89 +24,15 @@
  * @typedef {import('./browser').Page} Page
  */
 
-const {
-	ROOT,
-	PACKAGE_NAME,
-	setQuiet,
-	log,
-	formatDuration,
-	run,
-	cleanEnv,
-} = require('./run-command');
-const {
-	N8N_VERSION,
-	NODE_VERSION,
-	PLAYWRIGHT_CORE_VERSION,
-	cacheRoot,
-	runtimeDir,
-	runtimePaths,
-	n8nEnv,
-} = require('./paths');
-const { ensureRuntime } = require('./install');
-const { CHROMIUM_PATH, ensureChromium, chromiumArgs, loadPlaywright } = require('./browser');
-const {
-	buildPackage,
-	buildSandbox,
-	findSandboxBuild,
-	packPackage,
-	missingDistFiles,
-	distProblem,
-} = require('./package');
-const cli = require('./n8n-user-folder');
-const { OWNER, login, ownerEnv, setupOwner, startN8n } = require('./n8n-server');
-const secrets = require('./demo-secrets');
-const { freePort, httpGet, httpRequest } = require('./net');
-
+// Every name each module exports, under one roof.
 module.exports = {
-	ROOT,
-	N8N_VERSION,
-	NODE_VERSION,
-	PLAYWRIGHT_CORE_VERSION,
-	PACKAGE_NAME,
-	setQuiet,
-	log,
-	formatDuration,
-	run,
-	cacheRoot,
-	runtimeDir,
-	runtimePaths,
-	ensureRuntime,
-	CHROMIUM_PATH,
-	ensureChromium,
-	chromiumArgs,
-	buildPackage,
-	buildSandbox,
-	findSandboxBuild,
-	packPackage,
-	missingDistFiles,
-	distProblem,
-	createUserFolder: cli.createUserFolder,
-	installPackage: cli.installPackage,
-	n8nEnv,
-	n8nCli: cli.n8nCli,
-	importCredentials: cli.importCredentials,
-	importWorkflows: cli.importWorkflows,
-	parseRawOutput: cli.parseRawOutput,
-	executeWorkflow: cli.executeWorkflow,
-	freePort,
-	httpGet,
-	SANDBOX_CREDENTIAL: cli.SANDBOX_CREDENTIAL,
-	SANDBOX_DEMO_KEY: cli.SANDBOX_DEMO_KEY,
-	exampleFiles: cli.exampleFiles,
-	parseRunData: cli.parseRunData,
-	OWNER,
-	startN8n,
-	httpRequest,
-	setupOwner,
-	login,
-	loadPlaywright,
-	cleanEnv,
-	ownerEnv,
-	SECRETS_FILE: secrets.SECRETS_FILE,
-	WEBHOOK_CREDENTIAL: secrets.WEBHOOK_CREDENTIAL,
-	WEBHOOK_HEADER: secrets.WEBHOOK_HEADER,
-	folderSecrets: secrets.folderSecrets,
-	ownerOnlyFolder: secrets.ownerOnlyFolder,
-	webhookCredential: secrets.webhookCredential,
-	webhookBannerLines: secrets.webhookBannerLines,
+	...require('./run-command'),
+	...require('./paths'),
+	...require('./install'),
+	...require('./browser'),
+	...require('./package'),
+	...require('./n8n-user-folder'),
+	...require('./n8n-server'),
+	...require('./demo-secrets'),
+	...require('./net'),
 };

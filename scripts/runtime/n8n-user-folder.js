@@ -98,15 +98,16 @@ async function n8nCli(paths, userFolder, args, { env, timeoutMs = 300000 } = {})
  * @param {import('./paths').RuntimePaths} paths
  * @param {string} userFolder
  * @param {Array<{ id: string, name: string, type: string, data: Record<string, unknown> }>} credentials
+ * @param {{ env?: Record<string, string> }} [options] passed to n8nCli (a queue cluster's database)
  * @returns {Promise<import('./run-command').RunResult>}
  */
-async function importCredentials(paths, userFolder, credentials) {
+async function importCredentials(paths, userFolder, credentials, options = {}) {
 	const file = path.join(userFolder, 'import-credentials.json');
 	// It holds keys and secrets in clear for a moment: its owner's only.
 	fs.rmSync(file, { force: true });
 	fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
 	try {
-		return await n8nCli(paths, userFolder, ['import:credentials', `--input=${file}`]);
+		return await n8nCli(paths, userFolder, ['import:credentials', `--input=${file}`], options);
 	} finally {
 		fs.rmSync(file, { force: true });
 	}
@@ -117,13 +118,15 @@ async function importCredentials(paths, userFolder, credentials) {
  * @param {import('./paths').RuntimePaths} paths
  * @param {string} userFolder
  * @param {string[]} files
+ * @param {{ env?: Record<string, string> }} [options] passed to n8nCli (a queue cluster's database)
  * @returns {Promise<import('./run-command').RunResult>}
  */
-async function importWorkflows(paths, userFolder, files) {
+async function importWorkflows(paths, userFolder, files, options = {}) {
 	const dir = fs.mkdtempSync(path.join(userFolder, 'import-workflows-'));
 	try {
 		for (const file of files) fs.copyFileSync(file, path.join(dir, path.basename(file)));
-		return await n8nCli(paths, userFolder, ['import:workflow', '--separate', `--input=${dir}`]);
+		const args = ['import:workflow', '--separate', `--input=${dir}`];
+		return await n8nCli(paths, userFolder, args, options);
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });
 	}

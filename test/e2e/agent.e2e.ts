@@ -2,9 +2,8 @@
  * End-to-end: the package's nodes as tools of n8n's AI Agent (3.1, the editor's default, and
  * 2.2, the older path), run with `n8n execute`. A scripted model (test/support/model-server.ts)
  * calls each tool once per planned turn; the test reads what each call returned to the model and
- * what reached the sandbox. Workflows: test/e2e/agent-support.ts.
+ * what reached the sandbox. Workflows: test/e2e/support/agent.ts.
  */
-import * as rt from '../../scripts/runtime';
 import {
 	AGENT_EXAMPLE_ANSWERS,
 	AGENT_EXAMPLE_PLAN,
@@ -13,18 +12,22 @@ import {
 } from '../support/agent-example';
 import { startModelServer, type ModelServer, type ToolStep } from '../support/model-server';
 import { fs, path } from '../support/node';
-import { agentWorkflow, EXPIRED_CREDENTIAL, OPENAI_CREDENTIAL, TOOLS } from './agent-support';
 import {
 	ARTIFACTS,
 	EXAMPLES,
-	paths,
+	EXPIRED_CREDENTIAL,
+	OPENAI_CREDENTIAL,
+	TOOLS,
+	agentWorkflow,
+	execute,
+	importCredentials,
+	importWorkflows,
 	resetSandbox,
 	runExample,
 	sb,
 	setupN8n,
-	userFolder,
 	type Json,
-} from './n8n-support';
+} from './support';
 
 setupN8n('agent');
 
@@ -70,7 +73,7 @@ let model: ModelServer;
 beforeAll(
 	async () => {
 		model = await startModelServer(PLAN);
-		await rt.importCredentials(paths, userFolder, [
+		await importCredentials([
 			{
 				...OPENAI_CREDENTIAL,
 				type: 'openAiApi',
@@ -83,14 +86,8 @@ beforeAll(
 			},
 			agentExampleCredential(model.baseUrl),
 		]);
-		const dir = path.join(ARTIFACTS, 'agent-workflows');
-		fs.mkdirSync(dir, { recursive: true });
-		const files = ([3.1, 2.2] as const).map((version) => {
-			const file = path.join(dir, `agent-${version}.json`);
-			fs.writeFileSync(file, JSON.stringify(agentWorkflow(idOf(version), version, TOOLS), null, 2));
-			return file;
-		});
-		await rt.importWorkflows(paths, userFolder, files);
+		const workflows = ([3.1, 2.2] as const).map((v) => agentWorkflow(idOf(v), v, TOOLS));
+		await importWorkflows(workflows, 'agent-workflows');
 	},
 	10 * 60 * 1000,
 );
@@ -107,11 +104,7 @@ async function runAgent(version: 3.1 | 2.2) {
 	resetSandbox();
 	model.plan = PLAN;
 	model.requests.length = 0;
-	const result = await rt.executeWorkflow(paths, userFolder, idOf(version));
-	fs.writeFileSync(
-		path.join(ARTIFACTS, `agent-${version}.execute.log`),
-		`${result.stdout}\n--- stderr ---\n${result.stderr}`,
-	);
+	const result = await execute(idOf(version), `agent-${version}`);
 	fs.writeFileSync(
 		path.join(ARTIFACTS, `agent-${version}.model-requests.json`),
 		JSON.stringify(model.requests, null, 2),

@@ -1,7 +1,7 @@
 /**
  * End-to-end: two keyed Campaign Alimtalk nodes in one workflow (both scope This Node, the
  * default) in one `n8n start`. Webhook -> "Order notice" -> "Shipping notice" -> the answer
- * (test/queue/dedup-support.ts, twoNodeWorkflow); 40 events, each delivered twice at the same
+ * (test/queue/support/two-nodes.ts, twoNodeWorkflow); 40 events, each delivered twice at the same
  * moment, at most 20 requests in flight, the service answering after 300 ms so that executions
  * overlap. Every message of each node reaches the service exactly once, and of each event's two
  * answers one says `sent` and the other `duplicate`, per node; with keys that differ per node
@@ -19,9 +19,8 @@ import {
 	twoNodeVerdict,
 	twoNodeWorkflow,
 	webhookReady,
-} from '../queue/dedup-support';
-import { publishWorkflow } from './editor-support';
-import { ARTIFACTS, paths, sb, setupN8n, userFolder } from './n8n-support';
+} from '../queue/support';
+import { ARTIFACTS, importWorkflows, publishWorkflow, sb, setupN8n, startN8n } from './support';
 
 setupN8n('dedup-two-nodes');
 
@@ -41,14 +40,14 @@ let n8n: rt.StartedN8n;
 
 beforeAll(
 	async () => {
-		const files = VARIANTS.map((v) => {
-			const file = path.join(ARTIFACTS, `${v.id}.json`);
-			const workflow = twoNodeWorkflow(v.path, v.webhookId, v.campaigns, v.keys);
-			fs.writeFileSync(file, JSON.stringify({ ...workflow, id: v.id, active: false }, null, 2));
-			return file;
-		});
-		await rt.importWorkflows(paths, userFolder, files);
-		n8n = await rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') });
+		await importWorkflows(
+			VARIANTS.map((v) => ({
+				...twoNodeWorkflow(v.path, v.webhookId, v.campaigns, v.keys),
+				id: v.id,
+				active: false,
+			})),
+		);
+		n8n = await startN8n();
 		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
 		for (const v of VARIANTS) {
 			expect(await publishWorkflow(n8n.url, cookie, v.id)).toBe(200);

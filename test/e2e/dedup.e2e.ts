@@ -4,26 +4,27 @@
  * running one workflow several times from the command line checks what a key remembers across
  * executions, and two `n8n execute` processes at once check the lock across processes.
  *
- * Run with `npm run test:e2e` (the first run prepares the n8n runtime).
+ * Run with `npm run test:e2e`; the set-up is in support/, artifacts go to test-artifacts/e2e/dedup.
  */
 import * as rt from '../../scripts/runtime';
-import { startSandbox } from '../../sandbox/server';
-import type { Sandbox } from '../../sandbox/server';
-import { fs, http, path, ROOT, timer } from '../support/node';
+import { fs, path } from '../support/node';
+import {
+	ARTIFACTS,
+	importWorkflows,
+	runExample,
+	startBarrier,
+	sb,
+	setupN8n,
+	userFolder,
+	type Json,
+} from './support';
 
-const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e-dedup');
+setupN8n('dedup', { demo: false }); // no demo data: the campaigns are the ones added here
+
 const WORKFLOW_ID = 'cmDedupCliCheck';
 const PARALLEL_ID = 'cmDedupParallel';
 const UNCONFIRMED_ID = 'cmDedupUnconfirmed';
 const TRIGGER_PATH = '/messages/alimtalk/trigger';
-
-// Run data is untyped JSON; the assertions are the type checks.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
-
-let paths: rt.RuntimePaths;
-let sb: Sandbox;
-let userFolder: string;
 
 const phone = (n: number) => `8210${String(20000000 + n).slice(-8)}`;
 const event = (n: number, campaign = 'WELCOME', orderId = `order-${n}`) => ({
@@ -106,75 +107,15 @@ function workflow(id: string, source: Json[] | string, options: Json): Json {
 	};
 }
 
-async function importWorkflow(wf: Json): Promise<void> {
-	const file = path.join(ARTIFACTS, `${wf.id}.json`);
-	fs.writeFileSync(file, JSON.stringify(wf, null, 2));
-	await rt.importWorkflows(paths, userFolder, [file]);
-}
-
 /** Runs the workflow with `n8n execute`; returns the Send node's Success and Failed items. */
 async function execute(id: string, label: string): Promise<{ success: Json[]; failed: Json[] }> {
-	const result = await rt.executeWorkflow(paths, userFolder, id);
-	fs.writeFileSync(
-		path.join(ARTIFACTS, `${label}.execute.log`),
-		`${result.stdout}\n--- stderr ---\n${result.stderr}`,
-	);
-	if (result.code !== 0 || !result.data) {
-		throw new Error(
-			`n8n execute --id ${id} failed (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
-		);
-	}
-	const task = (result.data as Json).data.resultData.runData.Send?.[0];
-	if (!task || task.error)
-		throw new Error(`Send did not run: ${JSON.stringify(task?.error ?? null).slice(0, 1000)}`);
-	const items = (output: number) =>
-		((task.data?.main?.[output] ?? []) as Json[]).map((item) => item.json as Json);
-	const run = { success: items(0), failed: items(1) };
+	const run = await runExample(id, label);
+	const items = { success: run.out('Send', 0), failed: run.out('Send', 1) };
 	fs.writeFileSync(
 		path.join(ARTIFACTS, `${label}.items.json`),
-		`${JSON.stringify(run, null, 2)}\n`,
+		`${JSON.stringify(items, null, 2)}\n`,
 	);
-	return run;
-}
-
-/**
- * A start line for n8n processes: holds every GET until `runs.length` have arrived, then answers
- * the n-th arrival `{ events: runs[n] }`, each event marked `run: 'a' | 'b' | ...`, so that the
- * processes start sending at the same moment whatever their boot took. After 2 minutes it answers
- * those that came (the overlap assertions then fail).
- */
-async function startBarrier(
-	runs: Json[][],
-): Promise<{ url: string; arrivals: number[]; close: () => Promise<void> }> {
-	const waiting: Array<() => void> = [];
-	const arrivals: number[] = [];
-	let arrived = 0;
-	let open = false;
-	const release = () => {
-		open = true;
-		waiting.splice(0).forEach((answer) => answer());
-	};
-	const fallback = timer(120000, release);
-	const server = http.createServer((_req, res) => {
-		const n = arrived++;
-		arrivals.push(Date.now());
-		const run = String.fromCharCode(97 + n);
-		const events = (runs[n] ?? []).map((e) => ({ ...e, run }));
-		waiting.push(() =>
-			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events })),
-		);
-		if (open || arrived >= runs.length) release();
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	return {
-		url: `http://127.0.0.1:${port}/events`,
-		arrivals,
-		close: () => {
-			fallback.cancel();
-			return new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	return items;
 }
 
 const sendsPerPhone = () => {
@@ -183,29 +124,12 @@ const sendsPerPhone = () => {
 	return counts;
 };
 
-beforeAll(
-	async () => {
-		fs.rmSync(ARTIFACTS, { recursive: true, force: true });
-		fs.mkdirSync(ARTIFACTS, { recursive: true });
-		await rt.buildPackage();
-		paths = await rt.ensureRuntime();
-		sb = await startSandbox({});
-		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-		sb.addCampaign('LATER', { requiredVariables: ['name'], templateState: 'blocked' });
-		userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
-		await rt.installPackage(userFolder, await rt.packPackage(path.join(ARTIFACTS, 'pack')));
-		await rt.importCredentials(paths, userFolder, [
-			{
-				...rt.SANDBOX_CREDENTIAL,
-				data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
-			},
-		]);
-	},
-	60 * 60 * 1000,
-);
+beforeAll(() => {
+	sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
+	sb.addCampaign('LATER', { requiredVariables: ['name'], templateState: 'blocked' });
+});
 
-afterAll(async () => {
-	await sb?.close();
+afterAll(() => {
 	if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 });
 
@@ -218,7 +142,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 			event(3, 'WELCOME', 'order-1'),
 			event(4),
 		];
-		await importWorkflow(workflow(WORKFLOW_ID, events, { concurrency: 1 }));
+		await importWorkflows([workflow(WORKFLOW_ID, events, { concurrency: 1 })]);
 
 		// Run 1: the first request gets a server error after the message went out (delivery unknown).
 		sb.configure({ faults: { kinds: ['code7999'], firstN: 1, phase: 'after' } });
@@ -277,7 +201,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 		sb.reset();
 		sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 		const orders = [event(200, 'WELCOME', 'u0'), event(201, 'WELCOME', 'u1')];
-		await importWorkflow(workflow(UNCONFIRMED_ID, orders, { concurrency: 1 }));
+		await importWorkflows([workflow(UNCONFIRMED_ID, orders, { concurrency: 1 })]);
 
 		// Execution 1: u0's request is dropped without an answer before the sandbox processes it.
 		sb.configure({
@@ -290,15 +214,17 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 			},
 		});
 		const first = await execute(UNCONFIRMED_ID, 'unconfirmed-1');
-		expect(first.failed).toHaveLength(1);
-		expect(first.failed[0]).toMatchObject({
-			phoneNumber: phone(200),
-			deliveryUnknown: true,
-			deduplicationKey: 'u0',
-			deduplicationKeyKept: true,
+		expect(first).toEqual({
+			failed: [
+				expect.objectContaining({
+					phoneNumber: phone(200),
+					deliveryUnknown: true,
+					deduplicationKey: 'u0',
+					deduplicationKeyKept: true,
+				}),
+			],
+			success: [expect.objectContaining({ phoneNumber: phone(201), status: 'sent' })],
 		});
-		expect(first.success).toHaveLength(1);
-		expect(first.success[0]).toMatchObject({ phoneNumber: phone(201), status: 'sent' });
 		expect(
 			sb.requests.filter((r) => r.path === TRIGGER_PATH).map((r) => [r.faulted ?? null, r.status]),
 		).toEqual([
@@ -309,22 +235,26 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 		// Execution 2, the fault gone: u0 stays unsent and is reported as unknown, u1 is a duplicate.
 		sb.configure({ faults: undefined });
 		const second = await execute(UNCONFIRMED_ID, 'unconfirmed-2');
-		expect(second.failed).toHaveLength(1);
-		expect(second.failed[0]).toMatchObject({
-			phoneNumber: phone(200),
-			code: 'earlierSendUnconfirmed',
-			deliveryUnknown: true,
-			deduplicationKey: 'u0',
-			deduplicationKeyKept: true,
-			message: expect.stringContaining('may or may not have been delivered'),
-			hint: expect.any(String),
-		});
-		expect(second.success).toHaveLength(1);
-		expect(second.success[0]).toMatchObject({
-			phoneNumber: phone(201),
-			status: 'skipped',
-			duplicate: true,
-			deduplicationKey: 'u1',
+		expect(second).toEqual({
+			failed: [
+				expect.objectContaining({
+					phoneNumber: phone(200),
+					code: 'earlierSendUnconfirmed',
+					deliveryUnknown: true,
+					deduplicationKey: 'u0',
+					deduplicationKeyKept: true,
+					message: expect.stringContaining('may or may not have been delivered'),
+					hint: expect.any(String),
+				}),
+			],
+			success: [
+				expect.objectContaining({
+					phoneNumber: phone(201),
+					status: 'skipped',
+					duplicate: true,
+					deduplicationKey: 'u1',
+				}),
+			],
 		});
 		expect(sendsPerPhone()).toEqual({ [phone(201)]: 1 });
 	});
@@ -337,7 +267,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 		const events = Array.from({ length: 40 }, (_, n) => event(100 + n));
 		const barrier = await startBarrier([events, [...events].reverse()]);
 		try {
-			await importWorkflow(workflow(PARALLEL_ID, barrier.url, { concurrency: 5 }));
+			await importWorkflows([workflow(PARALLEL_ID, barrier.url, { concurrency: 5 })]);
 			const runs = await Promise.all([
 				execute(PARALLEL_ID, 'parallel-a'),
 				execute(PARALLEL_ID, 'parallel-b'),

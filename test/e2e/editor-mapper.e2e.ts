@@ -3,22 +3,22 @@
  * mapper of Create or Update lists the member fields from the node's own method, with the field
  * the service matches on for each API Version; Map Automatically takes the previous node's output
  * (pinned items), and running the node stores those members in the sandbox. Screenshots go to
- * test-artifacts/e2e/editor-mapper/screenshots. The set-up is in n8n-support.ts.
+ * test-artifacts/e2e/editor-mapper/screenshots. The set-up is in support/.
  */
-import * as rt from '../../scripts/runtime';
-import { delay, fs, path } from '../support/node';
+import type * as rt from '../../scripts/runtime';
+import { delay, path } from '../support/node';
 import {
-	ARTIFACTS,
 	SCREENSHOTS,
-	paths,
+	importWorkflows,
+	pinnedWorkflow,
 	resetSandbox,
 	sb,
 	setupN8n,
-	time,
-	userFolder,
+	startEditor,
+	step,
+	type Editor,
 	type Json,
-} from './n8n-support';
-import { pinnedWorkflow, startEditor, step, type Editor } from './editor-support';
+} from './support';
 
 setupN8n('editor-mapper');
 
@@ -72,9 +72,7 @@ describe('the members mapper in the n8n editor', () => {
 
 	beforeAll(
 		async () => {
-			const file = path.join(ARTIFACTS, `${WORKFLOW_ID}.json`);
-			fs.writeFileSync(file, JSON.stringify(mapperWorkflow(), null, 2));
-			await time('import the mapper workflow', () => rt.importWorkflows(paths, userFolder, [file]));
+			await importWorkflows([mapperWorkflow()]);
 			editor = await startEditor();
 			({ n8n, page } = editor);
 		},

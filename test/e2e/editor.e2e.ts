@@ -4,25 +4,25 @@
  * the node panel (the codex files' aliases); a send of 300 messages with 12 phone numbers of the
  * wrong length, run from the editor against the sandbox, shows the execution hint naming 7012 and
  * Convert Phone Numbers above the node's output. Screenshots go to
- * test-artifacts/e2e/editor/screenshots. The set-up is in n8n-support.ts.
+ * test-artifacts/e2e/editor/screenshots. The set-up is in support/.
  */
-import * as rt from '../../scripts/runtime';
-import { delay, fs, path } from '../support/node';
+import type * as rt from '../../scripts/runtime';
+import { delay, path } from '../support/node';
 import { DISPLAY_NAMES, SEARCH_WORDS } from '../support/search-words';
 import {
-	ARTIFACTS,
 	NODES,
 	SCREENSHOTS,
-	paths,
+	importWorkflows,
+	openNodePanel,
+	pinnedWorkflow,
 	resetSandbox,
 	sb,
-	scratchWorkflow,
 	setupN8n,
-	time,
-	userFolder,
+	startEditor,
+	step,
+	type Editor,
 	type Json,
-} from './n8n-support';
-import { pinnedWorkflow, startEditor, step, type Editor } from './editor-support';
+} from './support';
 
 setupN8n('editor');
 
@@ -73,9 +73,7 @@ describe('the editor: node panel search and execution hints', () => {
 
 	beforeAll(
 		async () => {
-			const file = path.join(ARTIFACTS, `${HINT_WORKFLOW}.json`);
-			fs.writeFileSync(file, JSON.stringify(hintWorkflow(), null, 2));
-			await time('import hint workflow', () => rt.importWorkflows(paths, userFolder, [file]));
+			await importWorkflows([hintWorkflow()]);
 			editor = await startEditor({ width: 1280, height: 800 });
 			({ n8n, page } = editor);
 		},
@@ -101,14 +99,7 @@ describe('the editor: node panel search and execution hints', () => {
 	test('every search word finds its nodes in the node panel', async () => {
 		const found: Record<string, string[]> = {};
 		await step(page, 'search', async () => {
-			await page.goto(`${n8n.url}/workflow/${scratchWorkflow(NODES[3]).id}`);
-			await page.locator('[data-test-id="canvas"]').waitFor({ timeout: 60000 });
-			await page.locator('[data-test-id="node-creator-plus-button"]').click();
-			const search = page
-				.locator(
-					'[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]',
-				)
-				.first();
+			const search = await openNodePanel(page, n8n, NODES[3]);
 			const names = page.locator('[data-test-id="node-creator-item-name"]');
 			for (const [index, [word, want]] of Object.entries(SEARCH_WORDS).entries()) {
 				// Empty first, until no node of the package is listed: what is read next is this word's list.

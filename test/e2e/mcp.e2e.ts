@@ -1,24 +1,26 @@
 /**
  * End-to-end: the package's nodes as tools of n8n's MCP Server Trigger (Bearer Auth), under
  * `n8n start`, listed and called by the official MCP TypeScript client over streamable HTTP. A
- * call without the token is refused and sends nothing. Workflows: test/e2e/agent-support.ts.
+ * call without the token is refused and sends nothing. Workflows: test/e2e/support/agent.ts.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as rt from '../../scripts/runtime';
-import { delay, fs, path } from '../support/node';
-import { MCP_CREDENTIAL, MCP_PATH, mcpWorkflow, TOOLS } from './agent-support';
+import { delay } from '../support/node';
 import {
-	ARTIFACTS,
-	paths,
+	MCP_CREDENTIAL,
+	MCP_PATH,
+	TOOLS,
+	importCredentials,
+	importWorkflows,
+	mcpWorkflow,
+	publishWorkflow,
 	resetSandbox,
 	sb,
 	setupN8n,
-	time,
-	userFolder,
+	startN8n,
 	type Json,
-} from './n8n-support';
-import { publishWorkflow } from './editor-support';
+} from './support';
 
 setupN8n('mcp');
 
@@ -48,15 +50,11 @@ function answerOf(result: Json): Json[] {
 
 beforeAll(
 	async () => {
-		await rt.importCredentials(paths, userFolder, [
+		await importCredentials([
 			{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: BEARER } },
 		]);
-		const file = path.join(ARTIFACTS, 'mcp-workflow.json');
-		fs.writeFileSync(file, JSON.stringify(mcpWorkflow(WORKFLOW_ID, MCP_TOOLS), null, 2));
-		await rt.importWorkflows(paths, userFolder, [file]);
-		n8n = await time('n8n start', () =>
-			rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
-		);
+		await importWorkflows([mcpWorkflow(WORKFLOW_ID, MCP_TOOLS)]);
+		n8n = await startN8n();
 		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
 		expect(await publishWorkflow(n8n.url, cookie, WORKFLOW_ID)).toBe(200);
 		// The trigger's URL answers a moment after the workflow is published.

@@ -1,24 +1,23 @@
 /**
  * End-to-end, part 1: the packed package as n8n installs it (every node and credential present),
  * and every example workflow (examples/*.json) run with `n8n execute`; the test asserts the run
- * data of the workflow and the sandbox's state. The set-up is in n8n-support.ts; `n8n start`, the
+ * data of the workflow and the sandbox's state. The set-up is in support/; `n8n start`, the
  * REST API, the webhook and the browser are in n8n-start.e2e.ts.
  */
 import * as rt from '../../scripts/runtime';
 import { fs, path, ROOT } from '../support/node';
 import { startScripted } from '../support/scripted-server';
 import {
-	ARTIFACTS,
 	EXAMPLES,
+	importCredentials,
+	importWorkflows,
 	installedFolder,
-	paths,
 	resetSandbox,
 	runExample,
 	sb,
 	setupN8n,
-	userFolder,
 	type Json,
-} from './n8n-support';
+} from './support';
 
 setupN8n('execute');
 
@@ -197,7 +196,7 @@ describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
 				type: 'campaignApi',
 			};
 			const redirectKey = ['e2e', 'redirect', 'key'].join('-');
-			await rt.importCredentials(paths, userFolder, [
+			await importCredentials([
 				{
 					...credential,
 					data: { baseUrl: redirector.baseUrl, apiKey: redirectKey, memberApiVersion: 'any' },
@@ -263,9 +262,7 @@ describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
 				settings: { executionOrder: 'v1' },
 				pinData: {},
 			};
-			const file = path.join(ARTIFACTS, 'redirect-check.json');
-			fs.writeFileSync(file, JSON.stringify(workflow, null, 2));
-			await rt.importWorkflows(paths, userFolder, [file]);
+			await importWorkflows([workflow]);
 			const run = await runExample(workflow.id);
 
 			expect(other.seen).toEqual([]);

@@ -3,28 +3,28 @@
  * credential types; the event example's webhook, once the workflow is published, sends through
  * the sandbox. Headless Chromium (Debian's chromium with playwright-core): sign in, find each node
  * through the node panel search, open it, and check its actions and operations render.
- * Screenshots go to test-artifacts/e2e/start/screenshots. The set-up is in n8n-support.ts.
+ * Screenshots go to test-artifacts/e2e/start/screenshots. The set-up is in support/.
  */
 import * as rt from '../../scripts/runtime';
 import { postEvent } from '../support/demo';
 import { delay, path } from '../support/node';
 import { startScripted } from '../support/scripted-server';
 import {
-	ARTIFACTS,
 	EXAMPLES,
 	NODES,
 	SCREENSHOTS,
 	TYPE_PREFIX,
-	paths,
+	launchChromium,
+	openNodePanel,
+	publishWorkflow,
 	resetSandbox,
 	sb,
-	scratchWorkflow,
 	setupN8n,
-	time,
+	signInThroughForm,
+	startN8n,
 	userFolder,
 	type Json,
-} from './n8n-support';
-import { launchChromium, publishWorkflow } from './editor-support';
+} from './support';
 
 setupN8n('start');
 
@@ -37,9 +37,7 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 
 	beforeAll(
 		async () => {
-			n8n = await time('n8n start', () =>
-				rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
-			);
+			n8n = await startN8n();
 			cookie = (await rt.setupOwner(n8n.url, n8n.ownerPassword)).cookie;
 			const res = await rt.httpRequest('GET', `${n8n.url}/types/nodes.json`, {
 				headers: { cookie },
@@ -198,12 +196,9 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 			const page = await context.newPage();
 			let passed = false;
 			try {
-				await page.goto(`${n8n.url}/signin`);
-				await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
-				await page.locator('input[name="password"]').fill(n8n.ownerPassword);
-				await page.screenshot({ path: path.join(SCREENSHOTS, '00-signin.png') });
-				await page.locator('[data-test-id="form-submit-button"]').click();
-				await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
+				await signInThroughForm(page, n8n, () =>
+					page.screenshot({ path: path.join(SCREENSHOTS, '00-signin.png') }),
+				);
 				// The home page lists the imported examples.
 				await page
 					.getByText('Campaign example: CRM sync to custom data')
@@ -242,14 +237,7 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 				const page = await context.newPage();
 				let passed = false;
 				try {
-					await page.goto(`${n8n.url}/workflow/${scratchWorkflow(node).id}`);
-					await page.locator('[data-test-id="canvas"]').waitFor({ timeout: 60000 });
-					await page.locator('[data-test-id="node-creator-plus-button"]').click();
-					const search = page
-						.locator(
-							'[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]',
-						)
-						.first();
+					const search = await openNodePanel(page, n8n, node);
 					await search.fill(node.displayName);
 					const result = page
 						.locator('[data-test-id="node-creator-item-name"]', {

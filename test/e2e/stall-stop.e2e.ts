@@ -8,8 +8,18 @@
 import * as rt from '../../scripts/runtime';
 import type { FaultKind } from '../../sandbox/types';
 import { delay, fs, path } from '../support/node';
-import { ARTIFACTS, paths, resetSandbox, sb, setupN8n, userFolder, type Json } from './n8n-support';
-import { publishWorkflow } from './editor-support';
+import {
+	ARTIFACTS,
+	execute,
+	importWorkflows,
+	paths,
+	publishWorkflow,
+	resetSandbox,
+	sb,
+	setupN8n,
+	startN8n,
+	type Json,
+} from './support';
 
 setupN8n('stall-stop');
 
@@ -112,12 +122,7 @@ const stopWorkflow = {
 };
 
 beforeAll(async () => {
-	const files = [stallWorkflow, stopWorkflow].map((wf) => {
-		const file = path.join(ARTIFACTS, `${wf.id}.json`);
-		fs.writeFileSync(file, JSON.stringify(wf, null, 2));
-		return file;
-	});
-	await rt.importWorkflows(paths, userFolder, files);
+	await importWorkflows([stallWorkflow, stopWorkflow]);
 }, 5 * MINUTE);
 
 describe('n8n execute: the Timeout covers the whole answer', () => {
@@ -125,11 +130,7 @@ describe('n8n execute: the Timeout covers the whole answer', () => {
 		'%s: the execution ends on its own, the send Failed with deliveryUnknown, the member read an error item',
 		async (kind) => {
 			resetSandbox({ faults: { kinds: [kind], phase: 'after' } });
-			const result = await rt.executeWorkflow(paths, userFolder, STALL_ID, { timeoutMs: MINUTE });
-			fs.writeFileSync(
-				path.join(ARTIFACTS, `${kind}.execute.log`),
-				`${result.stdout}\n--- stderr ---\n${result.stderr}`,
-			);
+			const result = await execute(STALL_ID, kind, { timeoutMs: MINUTE });
 			expect(result.code).toBe(0);
 			const runData = (result.data as Json).data.resultData.runData as Json;
 			const items = (name: string, output: number) =>
@@ -157,9 +158,7 @@ describe('n8n start: an execution stopped through the REST API', () => {
 	let cookie: string;
 
 	beforeAll(async () => {
-		n8n = await rt.startN8n(paths, userFolder, {
-			logFile: path.join(ARTIFACTS, 'n8n-start.log'),
-		});
+		n8n = await startN8n({});
 		cookie = (await rt.setupOwner(n8n.url, n8n.ownerPassword)).cookie;
 		expect(await publishWorkflow(n8n.url, cookie, STOP_ID)).toBe(200);
 	}, 10 * MINUTE);

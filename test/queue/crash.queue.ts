@@ -6,8 +6,7 @@
  */
 import * as wf from '../../scripts/queue/workflows';
 import { delay, fs, path, ROOT } from '../support/node';
-import { startQueueCluster, type QueueCluster } from './cluster';
-import { record } from './figures';
+import { record, startQueueCluster, type QueueCluster } from './support';
 
 const MESSAGES = 400;
 const CAMPAIGN = 'QUEUE-CRASH';

@@ -13,21 +13,24 @@
  * test/queue/dedup.queue.ts -t "two keyed nodes"`.
  */
 import { delay, fs, path, ROOT } from '../support/node';
-import { startQueueCluster, type Json, type QueueCluster } from './cluster';
 import {
 	dedupWorkflow,
 	events,
+	expectPromiseKept,
 	IN_FLIGHT,
 	killRoundVerdict,
 	pairs,
 	postAll,
 	ROUND_EVENTS,
 	roundFigures,
+	startQueueCluster,
 	tally,
 	twoNodeVerdict,
 	twoNodeWorkflow,
 	webhookReady,
-} from './dedup-support';
+	type Json,
+	type QueueCluster,
+} from './support';
 
 let c: QueueCluster;
 const figures: Record<string, unknown> = {};
@@ -170,17 +173,10 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 			sentAfterRetry: afterRetry.sent,
 			...outcome,
 		};
-		fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
-		fs.writeFileSync(
+		expectPromiseKept(
+			problems,
 			path.join(ROOT, 'test-artifacts', 'dedup-queue-kill-problems.json'),
-			`${JSON.stringify(problems, null, 2)}\n`,
 		);
-		expect(problems).toEqual({
-			doubled: [],
-			answeredSuccessNeverSent: [],
-			redeliveryUnanswered: [],
-			neverSentNotDeliveryUnknown: [],
-		});
 	});
 
 	test.each([

@@ -12,8 +12,7 @@ import * as rt from '../../scripts/runtime';
 import { renamedCopy, startRegistry, type Registry } from '../../scripts/queue/registry';
 import * as wf from '../../scripts/queue/workflows';
 import { fs, os, path } from '../support/node';
-import { leftoversOf, startQueueCluster, type QueueCluster } from './cluster';
-import { record } from './figures';
+import { leftoversOf, record, startQueueCluster, type QueueCluster } from './support';
 
 const SCOPED = '@campaign-lab/n8n-nodes-campaign-messaging';
 

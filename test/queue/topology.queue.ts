@@ -14,8 +14,7 @@ import {
 } from '../support/agent-example';
 import { startModelServer, type ModelServer } from '../support/model-server';
 import { fs, path, ROOT } from '../support/node';
-import { startQueueCluster, type Json, type QueueCluster } from './cluster';
-import { record } from './figures';
+import { record, startQueueCluster, type Json, type QueueCluster } from './support';
 
 const EVENTS = 2000;
 const IN_FLIGHT = 20;

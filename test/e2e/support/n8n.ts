@@ -1,5 +1,5 @@
 /**
- * The shared set-up of the end-to-end suites (n8n-execute.e2e.ts, n8n-start.e2e.ts): the packed
+ * The shared set-up of the end-to-end suites (every test/e2e file): the packed
  * package inside a real n8n (the version scripts/runtime/paths.js pins, on Node 24), in a fresh
  * n8n user folder, against the API sandbox started here on 127.0.0.1. `setupN8n(suite)` builds and
  * packs the package, installs it as a community package (unpacked `npm pack` tarball under
@@ -9,12 +9,12 @@
  *
  * Run with `npm run test:e2e`. The first run prepares the n8n runtime (several minutes).
  */
-import * as rt from '../../scripts/runtime';
-import { seedDemoData } from '../../sandbox/demo';
-import { startSandbox } from '../../sandbox/server';
-import type { Sandbox } from '../../sandbox/server';
-import { AGENT_EXAMPLE } from '../support/agent-example';
-import { fs, path, ROOT } from '../support/node';
+import * as rt from '../../../scripts/runtime';
+import { seedDemoData } from '../../../sandbox/demo';
+import { startSandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox/server';
+import { AGENT_EXAMPLE } from '../../support/agent-example';
+import { fs, http, path, ROOT, timer } from '../../support/node';
 
 /** This file's artifacts: test-artifacts/e2e/<suite> (set by setupN8n). */
 export let ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
@@ -82,13 +82,49 @@ export function resetSandbox(options: Parameters<Sandbox['configure']>[0] = {}):
 	seedDemoData(sb);
 }
 
-/** Runs an example with the n8n CLI; returns a reader of its run data. */
-export async function runExample(id: string) {
-	const result = await time(`n8n execute ${id}`, () => rt.executeWorkflow(paths, userFolder, id));
+/** Writes each workflow to `<artifacts>[/<folder>]/<id>.json` and imports them all into the user folder. */
+export async function importWorkflows(workflows: Json[], folder = ''): Promise<void> {
+	const dir = path.join(ARTIFACTS, folder);
+	fs.mkdirSync(dir, { recursive: true });
+	const files = workflows.map((workflow) => {
+		const file = path.join(dir, `${workflow.id}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflow, null, 2));
+		return file;
+	});
+	await time(`import ${workflows.map((w) => w.id).join(', ')}`, () =>
+		rt.importWorkflows(paths, userFolder, files),
+	);
+}
+
+/** Imports credentials (their `data` a plain object) into the user folder. */
+export async function importCredentials(
+	credentials: Parameters<typeof rt.importCredentials>[2],
+): Promise<void> {
+	await rt.importCredentials(paths, userFolder, credentials);
+}
+
+/** `n8n start` in the user folder, its log in `<artifacts>/n8n-start.log`. */
+export function startN8n(options: Json = {}): Promise<rt.StartedN8n> {
+	return time('n8n start', () =>
+		rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log'), ...options }),
+	);
+}
+
+/** `n8n execute --id <id>`, its output kept in `<artifacts>/<label>.execute.log`. */
+export async function execute(id: string, label = id, options: { timeoutMs?: number } = {}) {
+	const result = await time(`n8n execute ${label}`, () =>
+		rt.executeWorkflow(paths, userFolder, id, options),
+	);
 	fs.writeFileSync(
-		path.join(ARTIFACTS, `${id}.execute.log`),
+		path.join(ARTIFACTS, `${label}.execute.log`),
 		`${result.stdout}\n--- stderr ---\n${result.stderr}`,
 	);
+	return result;
+}
+
+/** Runs a workflow with the n8n CLI (it must end without an error); returns a reader of its run data. */
+export async function runExample(id: string, label = id) {
+	const result = await execute(id, label);
 	if (result.code !== 0 || !result.data) {
 		throw new Error(
 			`n8n execute --id ${id} failed (exit ${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
@@ -117,8 +153,12 @@ export async function runExample(id: string) {
 	};
 }
 
-/** Registers the file's beforeAll (runtime, sandbox, user folder, package, imports) and afterAll (timings). */
-export function setupN8n(suite: string): void {
+/**
+ * Registers the file's beforeAll (runtime, sandbox, user folder, package, credentials; with `demo`,
+ * the default, the sandbox's demo data, the examples and the scratch workflows) and afterAll
+ * (timings).
+ */
+export function setupN8n(suite: string, { demo = true } = {}): void {
 	beforeAll(
 		async () => {
 			ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e', suite);
@@ -131,7 +171,7 @@ export function setupN8n(suite: string): void {
 			paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
 
 			sb = await startSandbox({ accounts: { 'e2e-expired-key': 'expired' } });
-			seedDemoData(sb);
+			if (demo) seedDemoData(sb);
 
 			userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
 			const tarball = await rt.packPackage(path.join(ARTIFACTS, 'pack'));
@@ -147,6 +187,7 @@ export function setupN8n(suite: string): void {
 					rt.webhookCredential(rt.folderSecrets(userFolder).webhookSecret),
 				]),
 			);
+			if (!demo) return;
 			const scratchDir = path.join(ARTIFACTS, 'scratch-workflows');
 			fs.mkdirSync(scratchDir, { recursive: true });
 			const scratch = NODES.map((node) => {
@@ -168,4 +209,44 @@ export function setupN8n(suite: string): void {
 		fs.writeFileSync(path.join(ARTIFACTS, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
 		rt.log(`e2e timings: ${JSON.stringify(timings)}`);
 	});
+}
+
+/**
+ * A start line for n8n processes: holds every GET until `runs.length` have arrived, then answers
+ * the n-th arrival `{ events: runs[n] }`, each event marked `run: 'a' | 'b' | ...`, so that the
+ * processes start sending at the same moment whatever their boot took. After 2 minutes it answers
+ * those that came (the overlap assertions then fail).
+ */
+export async function startBarrier(
+	runs: Json[][],
+): Promise<{ url: string; arrivals: number[]; close: () => Promise<void> }> {
+	const waiting: Array<() => void> = [];
+	const arrivals: number[] = [];
+	let arrived = 0;
+	let open = false;
+	const release = () => {
+		open = true;
+		waiting.splice(0).forEach((answer) => answer());
+	};
+	const fallback = timer(120000, release);
+	const server = http.createServer((_req, res) => {
+		const n = arrived++;
+		arrivals.push(Date.now());
+		const run = String.fromCharCode(97 + n);
+		const events = (runs[n] ?? []).map((e) => ({ ...e, run }));
+		waiting.push(() =>
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events })),
+		);
+		if (open || arrived >= runs.length) release();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}/events`,
+		arrivals,
+		close: () => {
+			fallback.cancel();
+			return new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
 }

@@ -3,10 +3,10 @@
  * webhook send workflow with a key, the events, the count of messages per event, and what the
  * kill rounds promise (every event sent once, or its redelivery answered "delivery unknown").
  */
-import * as rt from '../../scripts/runtime';
-import * as wf from '../../scripts/queue/workflows';
-import { delay } from '../support/node';
-import type { Sandbox } from '../../sandbox/server';
+import * as rt from '../../../scripts/runtime';
+import * as wf from '../../../scripts/queue/workflows';
+import { delay, fs, path } from '../../support/node';
+import type { Sandbox } from '../../../sandbox/server';
 import type { Json } from './cluster';
 
 export const ROUND_EVENTS = 300;
@@ -42,7 +42,7 @@ export const events = (prefix: string, count = ROUND_EVENTS) =>
 	Array.from({ length: count }, (_, i) => wf.eventBody(i, prefix));
 
 /** Per event id, how many messages of `campaignKey` the sandbox received. */
-function sentPerEvent(sandbox: Sandbox, campaignKey: string): Map<string, number> {
+export function sentPerEvent(sandbox: Sandbox, campaignKey: string): Map<string, number> {
 	const perEvent = new Map<string, number>();
 	for (const m of sandbox.state.sent) {
 		if (m.campaignKey !== campaignKey) continue;
@@ -191,113 +191,19 @@ export function killRoundVerdict(
 }
 
 /**
- * Two keyed send nodes in one workflow (both scope This Node, the default): Webhook (answered
- * after the last node) -> "Order notice" (campaign `campaigns[0]`) -> "Shipping notice"
- * (`campaigns[1]`) -> "Answer", which answers `{ eventId, order, shipping }`: the item each send
- * node put out for the event. Keys `distinct`: `order-<eventId>` and `ship-<eventId>`; `same`:
- * the event id in both (each node has its own keys either way).
+ * Writes a kill round's `problems` (killRoundVerdict) to `file`, to read after a failure, and
+ * expects every list empty: the promise of the Deduplication Key kept.
  */
-export const TWO_NODES = ['Order notice', 'Shipping notice'] as const;
-
-export function twoNodeWorkflow(
-	path: string,
-	webhookId: string,
-	campaigns: [string, string],
-	keys: 'distinct' | 'same',
-): Json {
-	const workflow = wf.webhookSendWorkflow({ path, campaignKey: campaigns[0], webhookId }) as Json;
-	const [hook, template] = workflow.nodes as Json[];
-	hook.parameters.responseMode = 'lastNode';
-	const body = (field: string) => `$('Webhook').item.json.body.${field}`;
-	const send = (n: number, prefix: string): Json => {
-		const node = JSON.parse(JSON.stringify(template)) as Json;
-		Object.assign(node, { name: TWO_NODES[n], id: `${node.id.slice(0, -1)}${n + 2}` });
-		Object.assign(node.parameters, {
-			campaignKey: campaigns[n],
-			phoneNumber: `={{ ${body('phoneNumber')} }}`,
-			options: { deduplicationKey: `=${keys === 'same' ? '' : prefix}{{ ${body('eventId')} }}` },
-		});
-		node.parameters.properties.property[0].value = `={{ ${body('eventId')} }}`;
-		node.position = [(n + 1) * 240, 0];
-		return node;
-	};
-	const answer = `={ "eventId": {{ JSON.stringify(${body('eventId')}) }}, "order": {{ JSON.stringify($('${TWO_NODES[0]}').item.json) }}, "shipping": {{ JSON.stringify($json) }} }`;
-	workflow.nodes = [
-		hook,
-		send(0, 'order-'),
-		send(1, 'ship-'),
-		{
-			id: `${template.id.slice(0, -1)}9`,
-			name: 'Answer',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [720, 0],
-			parameters: { mode: 'raw', jsonOutput: answer, options: {} },
-		},
-	];
-	const names = (workflow.nodes as Json[]).map((n) => String(n.name));
-	const to = (i: number) => ({ main: [[{ node: names[i + 1], type: 'main', index: 0 }]] });
-	workflow.connections = Object.fromEntries(names.slice(0, -1).map((name, i) => [name, to(i)]));
-	workflow.name = `dedup: two keyed nodes (${path})`;
-	return workflow;
-}
-
-/** POSTs each body to `url`, at most `concurrency` at once; each answer's status and body, in order. */
-export async function postAll<T>(url: string, bodies: T[], concurrency: number) {
-	const answers: Array<{ request: T; status: number; body: string }> = [];
-	let next = 0;
-	const lane = async () => {
-		for (let i = next++; i < bodies.length; i = next++)
-			answers[i] = await rt
-				.httpRequest('POST', url, { body: bodies[i], timeoutMs: 5 * 60 * 1000 })
-				.then(({ status, body }) => ({ request: bodies[i], status, body }))
-				.catch((error: Error) => ({ request: bodies[i], status: 0, body: error.message }));
-	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, bodies.length) }, lane));
-	return answers;
-}
-
-/** What one webhook answer says about a send node's message: sent, duplicate, its code, or the HTTP error. */
-function answerOf(answer: { status: number; body: string }, field: string): string {
-	let parsed: Json = {};
-	try {
-		parsed = JSON.parse(answer.body) as Json;
-	} catch {
-		// not JSON: reported with its status below
-	}
-	const item = (answer.status === 200 ? parsed[field] : undefined) as Json | undefined;
-	if (item?.status === 'sent') return 'sent';
-	if (item?.duplicate === true) return 'duplicate';
-	if (item) return `code ${item.code}`;
-	return `HTTP ${answer.status} ${String(parsed.message ?? answer.body).slice(0, 80)}`;
-}
-
-/**
- * Per send node of twoNodeWorkflow, each event delivered twice: the messages the sandbox got (as
- * `tally`), what the webhook answers said, and the events not sent exactly once or not answered
- * one `sent` and one `duplicate` (`inconsistent`).
- */
-export function twoNodeVerdict(
-	sandbox: Sandbox,
-	campaigns: [string, string],
-	bodies: Array<{ eventId: string }>,
-	answers: Array<{ request: { eventId: string }; status: number; body: string }>,
-) {
-	return Object.fromEntries(
-		(['order', 'shipping'] as const).map((field, n) => {
-			const perEvent = sentPerEvent(sandbox, campaigns[n]);
-			const said: Record<string, number> = {};
-			const inconsistent: string[] = [];
-			for (const { eventId } of bodies) {
-				const mine = answers
-					.filter((a) => a.request.eventId === eventId)
-					.map((a) => answerOf(a, field));
-				for (const a of mine) said[a] = (said[a] ?? 0) + 1;
-				const sent = perEvent.get(eventId) ?? 0;
-				if (sent !== 1 || mine.sort().join('+') !== 'duplicate+sent')
-					inconsistent.push(`${eventId}: ${sent} sent, answered ${mine.join(' + ')}`);
-			}
-			return [field, { ...tally(sandbox, campaigns[n], bodies), answers: said, inconsistent }];
-		}),
-	);
+export function expectPromiseKept(
+	problems: ReturnType<typeof killRoundVerdict>['problems'],
+	file: string,
+): void {
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, `${JSON.stringify(problems, null, 2)}\n`);
+	expect(problems).toEqual({
+		doubled: [],
+		answeredSuccessNeverSent: [],
+		redeliveryUnanswered: [],
+		neverSentNotDeliveryUnknown: [],
+	});
 }

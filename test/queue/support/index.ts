@@ -1,9 +1,19 @@
 /**
+ * The queue-mode tests' support, one import for every file of test/queue:
+ * - cluster.ts: startQueueCluster, n8n in queue mode around the API sandbox,
+ * - dedup.ts: the Deduplication Key rounds (workflow, events, kill-round verdict),
+ * - two-nodes.ts: the rounds with two keyed send nodes in one workflow,
+ * - `record` below: measured figures.
+ *
  * Measured figures of the queue-mode tests (counts, statuses, durations), collected in
  * test-artifacts/queue/figures.json for the README and the closing notes. Never asserted on
  * for speed: timings are recorded, not checked.
  */
-import { fs, path, ROOT } from '../support/node';
+import { fs, path, ROOT } from '../../support/node';
+
+export * from './cluster';
+export * from './dedup';
+export * from './two-nodes';
 
 const FILE = path.join(ROOT, 'test-artifacts', 'queue', 'figures.json');
 

@@ -11,15 +11,15 @@
  *   await c.workers[0].kill('SIGKILL');
  *   await c.stop();                                    // then: await c.leftovers() is empty
  */
-import * as queue from '../../scripts/queue/cluster';
-import type { Cluster, ClusterOptions } from '../../scripts/queue/cluster';
-import * as rt from '../../scripts/runtime';
-import { seedDemoData } from '../../sandbox/demo';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
-import { groupIsGone, portIsFree } from '../../scripts/queue/process-groups';
-import { fs } from '../support/node';
+import * as queue from '../../../scripts/queue/cluster';
+import type { Cluster, ClusterOptions } from '../../../scripts/queue/cluster';
+import * as rt from '../../../scripts/runtime';
+import { seedDemoData } from '../../../sandbox/demo';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../sandbox/server';
+import { groupIsGone, portIsFree } from '../../../scripts/queue/process-groups';
+import { fs, proc } from '../../support/node';
 
-export type { FireResult, Json } from '../../scripts/queue/cluster';
+export type { FireResult, Json } from '../../../scripts/queue/cluster';
 /** The bounded webhook client (POSTs bodies, at most `concurrency` at once). */
 export const fire = queue.fire;
 
@@ -97,4 +97,28 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 			throw new Error(`the cluster folder ${started.dir} is still there after stop()`);
 	};
 	return handle;
+}
+
+/** SIGKILL to a process and to the processes it started (n8n's task runner), as when a machine dies. */
+export function killTree(pid: number): void {
+	const children = fs
+		.readdirSync('/proc')
+		.filter((entry) => /^\d+$/.test(entry))
+		.filter((entry) => {
+			try {
+				return (
+					fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] ===
+					String(pid)
+				);
+			} catch {
+				return false;
+			}
+		});
+	for (const target of [pid, ...children.map(Number)]) {
+		try {
+			proc.kill(target, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
 }

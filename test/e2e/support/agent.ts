@@ -5,8 +5,8 @@
  * test/support/model-server.ts), and the tools (`<node type>Tool`, parameters filled with
  * `$fromAI()` as the README's section "Using the nodes from an AI Agent or an MCP client" shows).
  */
-import * as rt from '../../scripts/runtime';
-import { TYPE_PREFIX, type Json } from './n8n-support';
+import * as rt from '../../../scripts/runtime';
+import { TYPE_PREFIX, type Json } from './n8n';
 
 export const OPENAI_CREDENTIAL = { id: 'e2eScriptedModel', name: 'Scripted model' };
 export const EXPIRED_CREDENTIAL = { id: 'campaignExpired1', name: 'Campaign expired account' };

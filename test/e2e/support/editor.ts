@@ -1,20 +1,13 @@
 /**
- * The editor suites' shared set-up (editor.e2e.ts, editor-mapper.e2e.ts): `n8n start` in the
- * suite's user folder with its owner, headless Chromium (Debian's chromium with playwright-core)
- * with one page signed in through the form, and `step`, which leaves a screenshot of where the
- * editor was when a step failed (and, when asked, when it passed).
+ * The editor suites' shared set-up (editor.e2e.ts, editor-mapper.e2e.ts, n8n-start.e2e.ts): `n8n
+ * start` in the suite's user folder with its owner, headless Chromium (Debian's chromium with
+ * playwright-core) with one page signed in through the form, the node panel of a scratch
+ * workflow, and `step`, which leaves a screenshot of where the editor was when a step failed
+ * (and, when asked, when it passed).
  */
-import * as rt from '../../scripts/runtime';
-import { path } from '../support/node';
-import {
-	ARTIFACTS,
-	SCREENSHOTS,
-	TYPE_PREFIX,
-	paths,
-	time,
-	userFolder,
-	type Json,
-} from './n8n-support';
+import * as rt from '../../../scripts/runtime';
+import { path } from '../../support/node';
+import { SCREENSHOTS, TYPE_PREFIX, paths, scratchWorkflow, startN8n, time, type Json } from './n8n';
 
 export interface Editor {
 	n8n: rt.StartedN8n;
@@ -51,21 +44,14 @@ export async function publishWorkflow(url: string, cookie: string, id: string): 
 }
 
 export async function startEditor(viewport = { width: 1440, height: 900 }): Promise<Editor> {
-	const n8n = await time('n8n start', () =>
-		rt.startN8n(paths, userFolder, { logFile: path.join(ARTIFACTS, 'n8n-start.log') }),
-	);
+	const n8n = await startN8n();
 	let browser: rt.Browser | undefined;
 	let ready = false;
 	try {
 		await rt.setupOwner(n8n.url, n8n.ownerPassword);
 		browser = await launchChromium();
 		const page = await (await browser.newContext({ viewport })).newPage();
-		// Signed in through the form (n8n ties its session cookie to the browser that signed in).
-		await page.goto(`${n8n.url}/signin`);
-		await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
-		await page.locator('input[name="password"]').fill(n8n.ownerPassword);
-		await page.locator('[data-test-id="form-submit-button"]').click();
-		await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
+		await signInThroughForm(page, n8n);
 		const started = browser;
 		ready = true;
 		return {
@@ -83,6 +69,39 @@ export async function startEditor(viewport = { width: 1440, height: 900 }): Prom
 			await n8n.stop();
 		}
 	}
+}
+
+/**
+ * Signs the owner in through the sign-in form (n8n ties its session cookie to the browser that
+ * signed in); `filled` runs once the form is filled, before it is sent.
+ */
+export async function signInThroughForm(
+	page: rt.Page,
+	n8n: rt.StartedN8n,
+	filled: () => Promise<unknown> = async () => undefined,
+): Promise<void> {
+	await page.goto(`${n8n.url}/signin`);
+	await page.locator('input[name="emailOrLdapLoginId"]').fill(rt.OWNER.email);
+	await page.locator('input[name="password"]').fill(n8n.ownerPassword);
+	await filled();
+	await page.locator('[data-test-id="form-submit-button"]').click();
+	await page.waitForURL((url: URL) => !url.pathname.includes('signin'), { timeout: 60000 });
+}
+
+/** Opens the node panel on the scratch workflow of `node`; returns the panel's search input. */
+export async function openNodePanel(
+	page: rt.Page,
+	n8n: rt.StartedN8n,
+	node: { name: string; displayName: string },
+) {
+	await page.goto(`${n8n.url}/workflow/${scratchWorkflow(node).id}`);
+	await page.locator('[data-test-id="canvas"]').waitFor({ timeout: 60000 });
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	return page
+		.locator(
+			'[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]',
+		)
+		.first();
 }
 
 /**
