@@ -118,19 +118,13 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 	};
 	// The same, paced to about one request in flight (Batching: 1 item every latency), as a user does to spare the service.
 	const perItemPaced = {
+		...perItem,
 		id: 'create.http-per-item-paced.500',
-		group: 'create',
-		kind: 'alternative',
 		label: `HTTP Request, one request per item, paced (Batching: 1 item every ${latency} ms)`,
-		steps: 'httpPerItem',
-		shape: 'custom',
 		items: N_PACED,
 		requests: N_PACED,
-		latency,
 		params: { batchSize: 1, batchInterval: latency },
 		warmupItems: 20,
-		verify: 'custom',
-		compare: { with: [create, create5k], rule: 'rows50' },
 	};
 
 	// 2. getAll over 200,000 entries
