@@ -225,15 +225,33 @@ export const ROW_CODES = {
 
 export type RowArea = keyof typeof ROW_CODES;
 
+/** How `serviceWords` reads the service's message: trimmed or as given, and kept when it repeats the words. */
+export interface ServiceMessageStyle {
+	trim: boolean;
+	keepSame: boolean;
+}
+
+/**
+ * The one way a code's words and the service's own message are put together: the words, then the
+ * message in brackets when it is a text with something in it (and, unless `keepSame`, not the
+ * same text as the words).
+ */
+export function serviceWords(
+	words: string,
+	serviceMessage: unknown,
+	style: ServiceMessageStyle = { trim: true, keepSame: false },
+): string {
+	if (typeof serviceMessage !== 'string') return words;
+	const text = style.trim ? serviceMessage.trim() : serviceMessage;
+	if (text === '' || (!style.keepSame && serviceMessage === words)) return words;
+	return `${words} (${text})`;
+}
+
 /** Plain words for a row-level code, with the service's own detail when it sent one. */
 export function describeRowCode(area: RowArea, code: string, serviceMessage?: unknown): string {
 	const table = ROW_CODES[area] as Record<string, string>;
 	const known = table[code] ?? `The service rejected this row with code ${code}`;
-	return typeof serviceMessage === 'string' &&
-		serviceMessage.trim() !== '' &&
-		serviceMessage !== known
-		? `${known} (${serviceMessage.trim()})`
-		: known;
+	return serviceWords(known, serviceMessage);
 }
 
 /** Codes that mean the key or the account is unusable (the credential test fails on these). */

@@ -7,6 +7,7 @@ import type { IDataObject, INodeExecutionData, INodeOutputConfiguration } from '
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { Operations } from './operation';
 import { readOperations } from './operation';
+import type { ApiResult } from './transport';
 
 export const WRITE_OUTPUTS: INodeOutputConfiguration[] = [
 	{ type: NodeConnectionTypes.Main, displayName: 'Success' },
@@ -52,6 +53,17 @@ export function failedItem(
 
 export function retryAfter(now: Date = new Date()): string {
 	return new Date(now.getTime() + DELETE_RETRY_MINUTES * 60000).toISOString();
+}
+
+/**
+ * The one "refused for now, retry in 30 minutes" rule: a request the service refused for now
+ * (-1009/-1010, a delete) gives its rows `retryAfter`; any other answer, nothing.
+ */
+export function retryLater(
+	result: Pick<ApiResult, 'info'>,
+	now: Date = new Date(),
+): { retryAfter: string } | undefined {
+	return result.info.kind === 'deleteRefused' ? { retryAfter: retryAfter(now) } : undefined;
 }
 
 /** Success and Failed lists, in the order rows were decided. */

@@ -9,7 +9,7 @@ import {
 	loadPackage,
 	PACKAGE_NAME,
 	runWorkflow,
-	SOURCE_TYPE,
+	sourceOf,
 	useSandbox,
 } from '../support';
 import { requestsTo, runMembers } from './support';
@@ -35,18 +35,21 @@ const sink: INodeType = {
 	},
 };
 
+/** The Members node of a test workflow, version 1. */
+const membersNode = (parameters: IDataObject, position: [number, number] = [0, 0]): INode => ({
+	id: 'members',
+	name: 'Members',
+	type: TYPE,
+	typeVersion: 1,
+	position,
+	parameters: parameters as INode['parameters'],
+});
+
 describe('outputs depend on the operation', () => {
 	const outputsFor = (parameters: IDataObject) => {
 		const { nodes } = loadPackage();
 		const description = nodes.get(TYPE)!.description;
-		const node: INode = {
-			id: 'm',
-			name: 'Members',
-			type: TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: parameters as INode['parameters'],
-		};
+		const node = membersNode(parameters);
 		const nodeTypes = {
 			getByName: () => nodes.get(TYPE)!,
 			getByNameAndVersion: () => nodes.get(TYPE)!,
@@ -69,29 +72,18 @@ describe('outputs depend on the operation', () => {
 
 	it('the engine routes Failed items to the node connected to output 1', async () => {
 		const members: INode = {
-			id: 'members',
-			name: 'Members',
-			type: TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: { operation: 'upsert', apiVersion: 'v2', options: { retryDelayMs: 0 } },
+			...membersNode(
+				{ operation: 'upsert', apiVersion: 'v2', options: { retryDelayMs: 0 } },
+				[200, 0],
+			),
 			credentials: { campaignApi: { id: '1', name: 'Campaign API' } },
 		};
 		const result = await runWorkflow({
 			nodes: [
-				{
-					id: 's',
-					name: 'Source',
-					type: SOURCE_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {
-						items: JSON.stringify([
-							{ memberId: 'a', phoneNumber: '010-1234-5678' },
-							{ memberId: 'b', phoneNumber: 'bad' },
-						]),
-					},
-				},
+				sourceOf([
+					{ memberId: 'a', phoneNumber: '010-1234-5678' },
+					{ memberId: 'b', phoneNumber: 'bad' },
+				]),
 				members,
 				{
 					id: 'ok',

@@ -52,6 +52,12 @@ export function phoneFor(n: number): string {
 	return `010-${digits.slice(0, 4)}-${digits.slice(4)}`;
 }
 
+/** One member row per value of isReceive: m0, m1, … with distinct phone numbers. */
+export const consentRows = (forms: readonly unknown[]): IDataObject[] =>
+	forms.map(
+		(isReceive, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive }) as IDataObject,
+	);
+
 /** Requests the sandbox logged for a method and path. */
 export function requestsTo(sb: Sandbox, method: string, path: string) {
 	return sb.requests.filter((r) => r.method === method && r.path === path);

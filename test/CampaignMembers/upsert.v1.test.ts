@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { expectEachInputOnce, pairsOf, useSandbox } from '../support';
-import { json, phoneFor, requestsTo, runMembers } from './support';
+import { consentRows, json, phoneFor, requestsTo, runMembers } from './support';
 
 const sb = useSandbox();
 const UPSERT_V1 = { operation: 'upsert', apiVersion: 'v1' };
@@ -107,34 +107,12 @@ describe('members v1 upsert', () => {
 
 	it('always sends isReceive as a boolean, false when absent (v1 answers a missing field with -1012)', async () => {
 		const forms: unknown[] = [true, 'false', 'y', 'N', 1, '0', undefined, null, ''];
-		const input = forms.map(
-			(isReceive, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive }) as IDataObject,
-		);
-		const { out } = await runMembers(sb, { parameters: UPSERT_V1, input });
+		const consent = [true, false, true, false, true, false, false, false, false];
+		const { out } = await runMembers(sb, { parameters: UPSERT_V1, input: consentRows(forms) });
 		const sent = requestsTo(sb, 'POST', '/v1/users/sms')[0].body as IDataObject[];
-		expect(sent.map((r) => r.isReceive)).toEqual([
-			true,
-			false,
-			true,
-			false,
-			true,
-			false,
-			false,
-			false,
-			false,
-		]);
+		expect(sent.map((r) => r.isReceive)).toEqual(consent);
 		expect(out[1]).toHaveLength(0);
-		expect([...sb.state.membersV1.values()].map((r) => r.isReceive)).toEqual([
-			true,
-			false,
-			true,
-			false,
-			true,
-			false,
-			false,
-			false,
-			false,
-		]);
+		expect([...sb.state.membersV1.values()].map((r) => r.isReceive)).toEqual(consent);
 	});
 
 	it('normalizes phone numbers by default; with normalization off sends any mobile form as given', async () => {

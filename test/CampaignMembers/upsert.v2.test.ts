@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { expectEachInputOnce, pairsOf, useSandbox } from '../support';
-import { json, phoneFor, requestsTo, runMembers } from './support';
+import { consentRows, json, phoneFor, requestsTo, runMembers } from './support';
 
 const sb = useSandbox();
 const UPSERT_V2 = { operation: 'upsert', apiVersion: 'v2' };
@@ -119,58 +119,16 @@ describe('members v2 upsert', () => {
 	});
 
 	it('takes every isReceive form, sends it as "true"/"false", and fails anything else naming the value', async () => {
-		const forms: unknown[] = [
-			true,
-			false,
-			'true',
-			'FALSE',
-			'Y',
-			'n',
-			1,
-			0,
-			'1',
-			'0',
-			undefined,
-			null,
-			'',
-			'maybe',
-			2,
-		];
-		const input = forms.map(
-			(isReceive, i) => ({ memberId: `m${i}`, phoneNumber: phoneFor(i), isReceive }) as IDataObject,
-		);
+		const forms: unknown[] = [true, false, 'true', 'FALSE', 'Y', 'n', 1, 0, '1', '0'];
+		const consent = [true, false, true, false, true, false, true, false, true, false];
+		// Absent means refused; 'maybe' and 2 are no consent form.
+		forms.push(undefined, null, '', 'maybe', 2);
+		consent.push(false, false, false);
+		const input = consentRows(forms);
 		const { out } = await runMembers(sb, { parameters: UPSERT_V2, input });
 		const sent = requestsTo(sb, 'POST', '/v2/users/sms')[0].body as IDataObject[];
-		expect(sent.map((r) => r.isReceive)).toEqual([
-			'true',
-			'false',
-			'true',
-			'false',
-			'true',
-			'false',
-			'true',
-			'false',
-			'true',
-			'false',
-			'false',
-			'false',
-			'false',
-		]);
-		expect(json(out[0]).map((r) => r.isReceive)).toEqual([
-			true,
-			false,
-			true,
-			false,
-			true,
-			false,
-			true,
-			false,
-			true,
-			false,
-			false,
-			false,
-			false,
-		]);
+		expect(sent.map((r) => r.isReceive)).toEqual(consent.map(String));
+		expect(json(out[0]).map((r) => r.isReceive)).toEqual(consent);
 		expect(json(out[1])).toEqual([
 			expect.objectContaining({
 				code: '-9997',

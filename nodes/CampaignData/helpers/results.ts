@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { errorItems } from '../../shared/errors';
 import type { WriteOutputs } from '../../shared/outputs';
-import { retryAfter } from '../../shared/outputs';
+import { retryLater } from '../../shared/outputs';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
 import { isObject } from '../../shared/values';
@@ -58,8 +58,7 @@ export function failChunk(
 	out: WriteOutputs,
 ): void {
 	const message = resultWords(result);
-	const refused = result.info.kind === 'deleteRefused';
-	const retry = refused ? retryAfter() : undefined;
+	const retry = retryLater(result)?.retryAfter;
 	for (const member of members) {
 		out.fail(
 			{

@@ -1,18 +1,14 @@
 /**
  * What every member operation shares: opening the client with the version guard, the option
- * properties, turning one answer of the service into a `SendOutcome`, and building the two
- * write outputs from an isolation report.
+ * properties, turning one answer of the service into a `SendOutcome`, and the outcomes of a
+ * write from its isolation reports.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { readOptions, readTransportSettings } from '../../shared/options';
-import { retryAfter, WriteOutputs } from '../../shared/outputs';
+import type { Failure, Outcome } from '../../shared/outcome';
+import { done, failed, inInputOrder } from '../../shared/outcome';
+import { retryLater } from '../../shared/outputs';
 import type { ApiCall } from '../../shared/transport';
 import { CampaignClient } from '../../shared/transport';
 import type { ApiVersion, MemberDialect } from './dialects';
@@ -20,7 +16,6 @@ import { DIALECTS, ruleWords } from './dialects';
 import type { IsolationReport, SendOutcome } from './isolate';
 import type { MatchedFailures, SentRow } from './responses';
 import { failureRowsOf, matchFailures } from './responses';
-import type { RowFailure } from './rows';
 
 export const normalizePhoneOption: INodeProperties = {
 	displayName: 'Normalize Phone Numbers',
@@ -125,47 +120,44 @@ export async function sendRows<R extends SentRow>(
 			failure: { code, message: ruleWords(code, result.serviceMessage) },
 		};
 	}
-	if (info.kind === 'deleteRefused') {
+	const later = retryLater(result);
+	if (later !== undefined) {
 		return {
 			kind: 'allFailed',
 			failure: {
 				code,
 				message: `${ruleWords(code, result.serviceMessage)}. ${info.hint}`,
-				retryAfter: retryAfter(),
+				...later,
 			},
 		};
 	}
 	throw client.error(result, call);
 }
 
-/** The first input index an item is paired with (for sorting outputs into input order). */
-function firstIndex(entry: INodeExecutionData): number {
-	const pair = Array.isArray(entry.pairedItem) ? entry.pairedItem[0] : entry.pairedItem;
-	return typeof pair === 'object' && pair !== null ? pair.item : 0;
-}
-
-/** Success and Failed, each in input order, from rows refused before sending and the reports of the requests. */
-export function writeOutputs<R extends SentRow>(
-	refused: Array<{ index: number; failure: RowFailure }>,
+/**
+ * The outcomes of a write, in input order: the rows refused before sending, then what the
+ * requests did (a row stored, a row refused, a failure naming no row sent, against the rows of
+ * its request). Sorting is stable, so each output keeps the order rows were decided in.
+ */
+export function memberOutcomes<R extends SentRow>(
+	refused: Array<{ index: number; failure: Failure }>,
 	reports: Array<IsolationReport<R>>,
 	success: (row: R) => IDataObject,
-	failed: (row: R) => IDataObject,
-): INodeExecutionData[][] {
-	const out = new WriteOutputs();
-	for (const { index, failure } of refused) out.fail(failure, index);
+	identity: (row: R) => IDataObject,
+): Outcome[] {
+	const outcomes = refused.map(({ index, failure }) => failed(failure, index));
 	for (const report of reports) {
-		for (const row of report.succeeded) out.ok(success(row), row.index);
+		for (const row of report.succeeded) outcomes.push(done(success(row), row.index));
 		for (const { row, failure } of report.failed)
-			out.fail({ ...failure, ...failed(row) }, row.index);
+			outcomes.push(failed({ ...failure, ...identity(row) }, row.index));
 		for (const { rows, failure } of report.unmatched) {
-			out.fail(
-				failure,
-				rows.map((row) => row.index),
+			outcomes.push(
+				failed(
+					failure,
+					rows.map((row) => row.index),
+				),
 			);
 		}
 	}
-	const byInput = (a: INodeExecutionData, b: INodeExecutionData) => firstIndex(a) - firstIndex(b);
-	out.success.sort(byInput);
-	out.failed.sort(byInput);
-	return out.toArray();
+	return inInputOrder(outcomes);
 }

@@ -4,8 +4,9 @@
  * is written once in the operations and works through this table.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { describeCode, describeRowCode } from '../../shared/codes';
+import { describeCode, describeRowCode, serviceWords } from '../../shared/codes';
 import { isHyphenatedMobile, mobileDigits } from '../../shared/phone';
+import type { ApiCall } from '../../shared/transport';
 
 export type ApiVersion = 'v1' | 'v2';
 
@@ -40,11 +41,18 @@ export interface MemberDialect {
 	acceptsPhoneAsGiven(phone: string): boolean;
 	/** What the node says when a phone number given as-is is refused (normalisation off). */
 	phoneFormatHint: string;
+	/** What a delete names a member by: the key of the version (also the parameter's name). */
+	deleteKey: 'memberId' | 'phoneNumber';
+	/** Whether a delete may remove all information of a member (the Delete All Information option). */
+	deletesAllInformation: boolean;
+	/** The request deleting the members of these keys (one key when `allInformation`). */
+	deleteCall(keys: readonly string[], allInformation: boolean): ApiCall;
 }
 
+const v1Path = '/v1/users/sms';
 const v1: MemberDialect = {
 	version: 'v1',
-	path: '/v1/users/sms',
+	path: v1Path,
 	// Checked in the order of the v1 member codes (docs/service-rules.md#codes): id -1006, phone
 	// -1007, consent -1012, name -1013. With both id and phone wrong, the row gets the id's code.
 	codes: {
@@ -64,11 +72,19 @@ const v1: MemberDialect = {
 	// v1 reads any Korean mobile number (it answers in the hyphenated form whatever was stored).
 	acceptsPhoneAsGiven: (phone) => mobileDigits(phone) !== undefined,
 	phoneFormatHint: 'expected a Korean mobile number such as 010-1234-5678',
+	deleteKey: 'memberId',
+	deletesAllInformation: true,
+	deleteCall: (keys, allInformation) =>
+		allInformation
+			? // Delete by POST takes the single field `memberId` (docs/service-rules.md#members): one member per request.
+				{ method: 'POST', path: v1Path, qs: { delete: '' }, body: { memberId: keys[0] } }
+			: { method: 'DELETE', path: v1Path, body: [...keys] },
 };
 
+const v2Path = '/v2/users/sms';
 const v2: MemberDialect = {
 	version: 'v2',
-	path: '/v2/users/sms',
+	path: v2Path,
 	// No row code exists for a consent value that is neither "true" nor "false"; the service
 	// refuses such a request as "data is not valid" (-9997), so that is the code used.
 	codes: {
@@ -88,6 +104,22 @@ const v2: MemberDialect = {
 	acceptsPhoneAsGiven: (phone) => isHyphenatedMobile(phone),
 	phoneFormatHint:
 		'member API v2 accepts only the hyphenated form such as 010-1234-5678 (turn on the Normalize Phone Numbers option to convert it)',
+	deleteKey: 'phoneNumber',
+	deletesAllInformation: false,
+	// The body container is not documented (docs/service-rules.md#envelope): only the field
+	// `phoneNumber` (a string) is documented, while the answer speaks of rows ("erroneous rows are
+	// returned... correct rows are processed"), so one request may carry several. Several rows go
+	// as an array of `{phoneNumber}` objects, the same container the save of the same resource
+	// takes, which keeps each row in the documented field shape and lets deletes be batched like
+	// saves; a single row goes as exactly the documented object, so Batch Size 1 never depends on
+	// the guess. The query `delete` is sent with an empty value, as documented.
+	deleteCall: (keys) => ({
+		method: 'POST',
+		path: v2Path,
+		qs: { delete: '' },
+		body:
+			keys.length === 1 ? { phoneNumber: keys[0] } : keys.map((phoneNumber) => ({ phoneNumber })),
+	}),
 };
 
 export const DIALECTS: Readonly<Record<ApiVersion, MemberDialect>> = { v1, v2 };
@@ -95,8 +127,5 @@ export const DIALECTS: Readonly<Record<ApiVersion, MemberDialect>> = { v1, v2 };
 /** Plain words for a code the node or the service gave a member row. */
 export function ruleWords(code: string, serviceMessage?: unknown): string {
 	if (/^F\d\d$/.test(code)) return describeRowCode('members', code, serviceMessage);
-	const info = describeCode(code);
-	return typeof serviceMessage === 'string' && serviceMessage.trim() !== ''
-		? `${info.message} (${serviceMessage.trim()})`
-		: info.message;
+	return serviceWords(describeCode(code).message, serviceMessage, { trim: true, keepSame: true });
 }

@@ -16,22 +16,22 @@
  * single row causes), splitting stops after `maxExtraRequests` and the rows not yet isolated
  * fail together, saying so, instead of costing up to 2n requests.
  */
-import type { RowFailure } from './rows';
+import type { Failure } from '../../shared/outcome';
 
 /** What one request did with the rows it carried. */
 export type SendOutcome<R> =
 	/** Accepted; the rows in `failures` were refused one by one, all the others were applied. */
-	| { kind: 'applied'; failures: Map<R, RowFailure>; unmatched?: RowFailure[] }
+	| { kind: 'applied'; failures: Map<R, Failure>; unmatched?: Failure[] }
 	/** The whole request was refused because of (at least) one of its rows: isolate it. */
-	| { kind: 'rowRefused'; failure: RowFailure }
+	| { kind: 'rowRefused'; failure: Failure }
 	/** The whole request was refused for a reason no row causes (e.g. a delete to retry later). */
-	| { kind: 'allFailed'; failure: RowFailure };
+	| { kind: 'allFailed'; failure: Failure };
 
 export interface IsolationReport<R> {
 	succeeded: R[];
-	failed: Array<{ row: R; failure: RowFailure }>;
+	failed: Array<{ row: R; failure: Failure }>;
 	/** Failures the service reported that match no row, with the rows of the request they came from. */
-	unmatched: Array<{ rows: R[]; failure: RowFailure }>;
+	unmatched: Array<{ rows: R[]; failure: Failure }>;
 	/** Requests sent, including the ones that isolated refused rows. */
 	requests: number;
 }
@@ -45,10 +45,10 @@ export async function sendIsolating<R>(
 	maxExtraRequests = MAX_ISOLATION_REQUESTS,
 ): Promise<IsolationReport<R>> {
 	const report: IsolationReport<R> = { succeeded: [], failed: [], unmatched: [], requests: 0 };
-	const failAll = (part: R[], failure: RowFailure) => {
+	const failAll = (part: R[], failure: Failure) => {
 		for (const row of part) report.failed.push({ row, failure: { ...failure } });
 	};
-	const run = async (part: R[], refusedAs?: RowFailure): Promise<void> => {
+	const run = async (part: R[], refusedAs?: Failure): Promise<void> => {
 		if (part.length === 0) return;
 		if (refusedAs !== undefined && report.requests - 1 >= maxExtraRequests) {
 			failAll(part, {

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { FailureRow } from '../../shared/answers';
 import { failureRowsIn, listIn, readFailureRows } from '../../shared/answers';
 import { isObject, typeName } from '../../shared/values';
-import type { RowFailure } from './rows';
+import type { Failure } from '../../shared/outcome';
 import { phoneKey } from './rows';
 import { ruleWords } from './dialects';
 
@@ -35,20 +35,15 @@ export function recordsOf(processValue: unknown): IDataObject[] | { invalid: str
 	return records as IDataObject[];
 }
 
-/** One failure row of a v2 save or delete (docs/service-rules.md#codes): always with its code. */
-export interface ServiceFailureRow extends FailureRow {
-	code: string;
-}
-
 /**
  * The failure rows in a processValue: a bare array, an object wrapping one (e.g.
  * `{failList: [...]}`) or one row object. A row counts when it carries a failure code, which is
- * read upper-cased; empty values (null, "", []) mean no failures.
+ * read upper-cased; empty values (null, "", []) mean no failures. Every row given has its `code`.
  */
-export function failureRowsOf(processValue: unknown): ServiceFailureRow[] {
+export function failureRowsOf(processValue: unknown): FailureRow[] {
 	const rows =
 		readFailureRows(processValue) ?? (isObject(processValue) ? failureRowsIn([processValue]) : []);
-	const withCode: ServiceFailureRow[] = [];
+	const withCode: FailureRow[] = [];
 	for (const row of rows) {
 		const code = row.code?.trim() ?? '';
 		if (code !== '') withCode.push({ ...row, code: code.toUpperCase() });
@@ -65,9 +60,9 @@ export interface SentRow {
 
 export interface MatchedFailures<R extends SentRow> {
 	/** Failures matched to the row they belong to. */
-	matched: Map<R, RowFailure>;
+	matched: Map<R, Failure>;
 	/** Failure rows that name no row of the request (reported against the whole request). */
-	unmatched: RowFailure[];
+	unmatched: Failure[];
 }
 
 /**
@@ -79,7 +74,7 @@ export interface MatchedFailures<R extends SentRow> {
  * row is claimed at most once.
  */
 export function matchFailures<R extends SentRow>(
-	failures: ServiceFailureRow[],
+	failures: readonly FailureRow[],
 	sent: readonly R[],
 ): MatchedFailures<R> {
 	// Nothing to match (the usual answer): no index of the 1,000 rows sent is needed.
@@ -92,26 +87,27 @@ export function matchFailures<R extends SentRow>(
 		if (row.memberId !== undefined)
 			byId.set(row.memberId, [...(byId.get(row.memberId) ?? []), row]);
 	}
-	const matched = new Map<R, RowFailure>();
-	const unmatched: RowFailure[] = [];
+	const matched = new Map<R, Failure>();
+	const unmatched: Failure[] = [];
 	const free = (row: R) => !matched.has(row);
-	const sameId = (failure: ServiceFailureRow) => (row: R) =>
+	const sameId = (failure: FailureRow) => (row: R) =>
 		failure.memberId !== undefined && row.memberId === failure.memberId;
 
 	for (const failure of failures) {
+		const code = failure.code ?? '';
 		const phone = phoneKey(failure.phoneNumber);
 		const samePhone = phone === undefined ? [] : (byPhone.get(phone) ?? []);
 		let candidates = samePhone;
-		if (failure.code === 'F11' && samePhone.length > 1) candidates = samePhone.slice(1);
+		if (code === 'F11' && samePhone.length > 1) candidates = samePhone.slice(1);
 		candidates = candidates.filter(free);
 		let row = candidates.find(sameId(failure)) ?? candidates[0];
 		if (row === undefined && failure.memberId !== undefined)
 			row = (byId.get(failure.memberId) ?? []).filter(free)[0];
 
-		let message = ruleWords(failure.code, failure.message);
+		let message = ruleWords(code, failure.message);
 		if (row === undefined) {
 			unmatched.push({
-				code: failure.code,
+				code,
 				message: `${message}. The service named a row that matches no row sent in this request.`,
 				memberId: failure.memberId ?? null,
 				phoneNumber: failure.phoneNumber ?? null,
@@ -119,8 +115,8 @@ export function matchFailures<R extends SentRow>(
 			continue;
 		}
 		const winner = samePhone[0];
-		const extra: RowFailure = { code: failure.code, message };
-		if (failure.code === 'F11' && winner !== undefined && winner !== row) {
+		const extra: Failure = { code, message };
+		if (code === 'F11' && winner !== undefined && winner !== row) {
 			message += `. Input item ${winner.index}${winner.memberId !== undefined ? ` (member ID ${JSON.stringify(winner.memberId)})` : ''} has the same phone number earlier in the same request; the service kept that row and left this one out`;
 			extra.message = message;
 			extra.duplicateOfItem = winner.index;

@@ -4,6 +4,7 @@
  * the codes and the phone rule come from the dialect.
  */
 import type { IDataObject } from 'n8n-workflow';
+import type { Failure } from '../../shared/outcome';
 import { hyphenatedMobile, mobileDigits } from '../../shared/phone';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 import type { ApiVersion, MemberDialect, MemberRow } from './dialects';
@@ -20,15 +21,9 @@ export interface RawMemberRow {
 	name: unknown;
 }
 
-/** A row the node refuses itself: the service's code for the broken rule, and plain words. */
-export interface RowFailure extends IDataObject {
-	code: string;
-	message: string;
-}
-
 /** A row refused before sending, with the identifying fields its Failed item carries. */
 export interface RefusedRow {
-	failure: RowFailure;
+	failure: Failure;
 	memberId: string | null;
 	phoneNumber: string | null;
 }
@@ -112,7 +107,7 @@ export function sendablePhone(
 		: { problem: `${shown(given)}: ${dialect.phoneFormatHint}` };
 }
 
-function failure(code: string, detail: string): RowFailure {
+function failure(code: string, detail: string): Failure {
 	return { code, message: `${ruleWords(code)}: ${detail}` };
 }
 

@@ -4,26 +4,30 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { batchSizeOption, optionsCollection, readBatchSize } from '../../shared/options';
-import { chunk } from '../../shared/outputs';
-import type { ApiCall } from '../../shared/transport';
 import {
+	batchSizeOption,
+	MAX_BATCH,
+	MIN_BATCH,
+	optionsCollection,
+	readBatchSize,
+} from '../../shared/options';
+import type { Failure, Outcome } from '../../shared/outcome';
+import type { Done } from '../../shared/operation';
+import { chunk } from '../../shared/outputs';
+import { isBlank, readMemberId, scalarText } from '../../shared/values';
+import {
+	memberOutcomes,
 	normalizePhoneOption,
 	openMembers,
 	phoneNumberField,
 	sendRows,
-	writeOutputs,
 } from '../helpers/common';
+import type { MemberDialect } from '../helpers/dialects';
+import { ruleWords } from '../helpers/dialects';
 import type { IsolationReport } from '../helpers/isolate';
 import { sendIsolating } from '../helpers/isolate';
 import type { SentRow } from '../helpers/responses';
-import type { RowFailure } from '../helpers/rows';
-import { sendablePhone } from '../helpers/rows';
-import { ruleWords } from '../helpers/dialects';
-import { isBlank, readMemberId, scalarText } from '../../shared/values';
-import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
-import type { Done } from '../../shared/operation';
+import { fieldCode, sendablePhone } from '../helpers/rows';
 
 export const kind = 'write' as const;
 
@@ -56,8 +60,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 		optionsCollection([
 			{
 				...batchSizeOption,
-				description:
-					'How many members to delete per request, 1 to 1000. In v2 a request of one row sends the single object {"phoneNumber": ...} the documentation shows, so 1 is the most conservative setting.',
+				description: `How many members to delete per request, ${MIN_BATCH} to ${MAX_BATCH}. In v2 a request of one row sends the single object {"phoneNumber": ...} the documentation shows, so 1 is the most conservative setting.`,
 			},
 			{
 				displayName: 'Delete All Information',
@@ -77,106 +80,80 @@ interface PendingDelete extends SentRow {
 	key: string;
 }
 
-async function run(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[][]> {
-	const { client, dialect, options, normalize } = await openMembers(this);
-	const batchSize = readBatchSize(this, options);
-	const version = dialect.version;
-	const allInformation = version === 'v1' && options.deleteAllInformation === true;
-
-	const refused: Array<{ index: number; failure: RowFailure }> = [];
-	const pending: PendingDelete[] = [];
-	items.forEach((_, index) => {
-		if (version === 'v1') {
-			const given = this.getNodeParameter('memberId', index, '');
-			const id = readMemberId(given);
-			if (!id.ok) {
-				const problem = isBlank(given) ? 'no member ID given' : `member ID ${id.reason}`;
-				refused.push({
-					index,
-					failure: {
-						code: '-1006',
-						message: `${ruleWords('-1006')}: ${problem}`,
-						memberId: null,
-						apiVersion: version,
-					},
-				});
-			} else {
-				pending.push({ index, memberId: id.value, key: id.value });
-			}
-			return;
-		}
-		const given = this.getNodeParameter('phoneNumber', index, '');
-		const phone = sendablePhone(given, dialect, normalize);
-		if ('problem' in phone) {
-			const phoneNumber = scalarText(given) ?? '';
-			refused.push({
-				index,
-				failure: {
-					code: 'F02',
-					message: `${ruleWords('F02')}: ${phone.problem}`,
-					phoneNumber: phoneNumber === '' ? null : phoneNumber,
-					apiVersion: version,
-				},
-			});
-		} else {
-			pending.push({ index, phoneNumber: phone.phone, key: phone.phone });
-		}
-	});
-
-	const call = (rows: PendingDelete[]): ApiCall => {
-		if (version === 'v2') {
-			// The body container is not documented (docs/service-rules.md#envelope): only the field `phoneNumber` (a string) is
-			// documented, while the answer speaks of rows ("erroneous rows are returned... correct rows
-			// are processed"), so one request may carry several. Several rows go as an array of
-			// `{phoneNumber}` objects, the same container the save of the same resource takes, which
-			// keeps each row in the documented field shape and lets deletes be batched like saves; a
-			// single row goes as exactly the documented object, so Batch Size 1 never depends on the
-			// guess. The query `delete` is sent with an empty value, as documented.
-			const body =
-				rows.length === 1
-					? { phoneNumber: rows[0].key }
-					: rows.map((row) => ({ phoneNumber: row.key }));
-			return { method: 'POST', path: dialect.path, qs: { delete: '' }, body };
-		}
-		if (allInformation) {
-			// Delete by POST takes the single field `memberId` (docs/service-rules.md#members): one member per request.
-			return {
-				method: 'POST',
-				path: dialect.path,
-				qs: { delete: '' },
-				body: { memberId: rows[0].key },
-			};
-		}
-		return { method: 'DELETE', path: dialect.path, body: rows.map((row) => row.key) };
-	};
-
-	const reports: Array<IsolationReport<PendingDelete>> = [];
-	for (const rows of chunk(pending, allInformation ? 1 : batchSize)) {
-		reports.push(await sendIsolating(rows, async (part) => sendRows(client, call(part), part)));
+/** The key of one item as it will be sent, or why it cannot be sent and the key as given (or null). */
+function deleteKeyOf(
+	given: unknown,
+	dialect: MemberDialect,
+	normalize: boolean,
+): { key: string } | { problem: string; given: string | null } {
+	if (dialect.deleteKey === 'memberId') {
+		const id = readMemberId(given);
+		if (id.ok) return { key: id.value };
+		return {
+			problem: isBlank(given) ? 'no member ID given' : `member ID ${id.reason}`,
+			given: null,
+		};
 	}
-
-	const identity = (row: PendingDelete) =>
-		version === 'v1' ? { memberId: row.key } : { phoneNumber: row.key };
-	return writeOutputs(
-		refused,
-		reports,
-		(row) => ({
-			...identity(row),
-			deleted: true,
-			...(allInformation ? { allInformation: true } : {}),
-			apiVersion: version,
-		}),
-		(row) => ({ ...identity(row), apiVersion: version }),
-	);
+	const phone = sendablePhone(given, dialect, normalize);
+	if ('phone' in phone) return { key: phone.phone };
+	return { problem: phone.problem, given: scalarText(given) || null };
 }
 
-/** TRANSITIONAL: the outputs above read back as outcomes. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items));
+	const { client, dialect, options, normalize } = await openMembers(this);
+	const batchSize = readBatchSize(this, options);
+	const { version, deleteKey } = dialect;
+	const allInformation = dialect.deletesAllInformation && options.deleteAllInformation === true;
+	const code = fieldCode(deleteKey, dialect);
+	const identity = (key: string | null) => ({ [deleteKey]: key });
+
+	const refused: Array<{ index: number; failure: Failure }> = [];
+	const pending: PendingDelete[] = [];
+	items.forEach((_, index) => {
+		const key = deleteKeyOf(this.getNodeParameter(deleteKey, index, ''), dialect, normalize);
+		if ('key' in key) {
+			pending.push({ index, ...identity(key.key), key: key.key });
+			return;
+		}
+		refused.push({
+			index,
+			failure: {
+				code,
+				message: `${ruleWords(code)}: ${key.problem}`,
+				...identity(key.given),
+				apiVersion: version,
+			},
+		});
+	});
+
+	const reports: Array<IsolationReport<PendingDelete>> = [];
+	for (const rows of chunk(pending, allInformation ? 1 : batchSize)) {
+		reports.push(
+			await sendIsolating(rows, async (part) =>
+				sendRows(
+					client,
+					dialect.deleteCall(
+						part.map((row) => row.key),
+						allInformation,
+					),
+					part,
+				),
+			),
+		);
+	}
+
+	return memberOutcomes(
+		refused,
+		reports,
+		(row) => ({
+			...identity(row.key),
+			deleted: true,
+			...(allInformation ? { allInformation: true } : {}),
+			apiVersion: version,
+		}),
+		(row) => ({ ...identity(row.key), apiVersion: version }),
+	);
 }

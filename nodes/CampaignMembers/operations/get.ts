@@ -6,15 +6,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/options';
-import { errorItems } from '../../shared/errors';
-import { item } from '../../shared/outputs';
 import { normalizePhoneOption, openMembers, phoneNumberField } from '../helpers/common';
 import type { MemberDialect } from '../helpers/dialects';
 import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
+import { done, errored } from '../../shared/outcome';
 
 export const kind = 'read' as const;
 
@@ -86,18 +84,18 @@ function query(
 	return qs;
 }
 
-async function run(
+export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<INodeExecutionData[][]> {
+): Promise<Outcome[]> {
 	const continueOnFail = this.continueOnFail();
 	const { client, dialect, normalize } = await openMembers(this);
-	const results: INodeExecutionData[] = [];
+	const results: Outcome[] = [];
 	// A problem of one item (no key given, a key the service refuses) is that item's error under
 	// "On Error: Continue"; a failure of the whole call (bad key, service down) is thrown.
 	const itemError = (error: unknown, i: number) => {
 		if (!continueOnFail) throw error;
-		results.push(...errorItems(this.getNode(), error, [i]));
+		results.push(errored(error, [i]));
 	};
 	for (let i = 0; i < items.length; i++) {
 		let qs: Record<string, string>;
@@ -127,15 +125,7 @@ async function run(
 			);
 			continue;
 		}
-		for (const record of records) results.push(item(memberRecord(record, dialect.version), i));
+		for (const record of records) results.push(done(memberRecord(record, dialect.version), i));
 	}
-	return [results];
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items));
+	return results;
 }

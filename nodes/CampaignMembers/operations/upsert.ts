@@ -14,21 +14,19 @@ import {
 } from '../../shared/options';
 import { chunk } from '../../shared/outputs';
 import {
+	memberOutcomes,
 	normalizePhoneOption,
 	openMembers,
 	phoneNumberField,
 	sendRows,
-	writeOutputs,
 } from '../helpers/common';
 import type { MemberRow } from '../helpers/dialects';
 import type { IsolationReport } from '../helpers/isolate';
 import { sendIsolating } from '../helpers/isolate';
 import type { GivenRow } from '../helpers/mapper';
 import { columnsField, mapperRows } from '../helpers/mapper';
-import type { RowFailure } from '../helpers/rows';
 import { checkSaveRow, memberRecord, rawRowOf } from '../helpers/rows';
-import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
+import type { Failure, Outcome } from '../../shared/outcome';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -118,10 +116,10 @@ function parameterRows(
 	});
 }
 
-async function run(
+export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<INodeExecutionData[][]> {
+): Promise<Outcome[]> {
 	const { client, dialect, options, normalize } = await openMembers(this);
 	const batchSize = readBatchSize(this, options);
 	const version = dialect.version;
@@ -132,7 +130,7 @@ async function run(
 
 	// Every row is read and checked before the first request: an expression error can never stop
 	// the node half-way through, and rows breaking a documented rule are never sent.
-	const refused: Array<{ index: number; failure: RowFailure }> = [];
+	const refused: Array<{ index: number; failure: Failure }> = [];
 	const pending: PendingRow[] = [];
 	items.forEach((_, index) => {
 		const given = rowOf(index);
@@ -175,18 +173,10 @@ async function run(
 		);
 	}
 
-	return writeOutputs(
+	return memberOutcomes(
 		refused,
 		reports,
 		(p) => memberRecord({ ...p.row }, version),
 		(p) => ({ memberId: p.memberId, phoneNumber: p.phoneNumber, apiVersion: version }),
 	);
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items));
 }

@@ -5,7 +5,7 @@
  */
 import type { IHttpRequestMethods } from 'n8n-workflow';
 import type { CodeInfo } from '../codes';
-import { cutServiceText, describeCode } from '../codes';
+import { cutServiceText, describeCode, serviceWords } from '../codes';
 import { isObject } from '../values';
 import { MAX_JSON_DEPTH, parseJson, readEnvelope, textNestsDeeperThan } from './envelope';
 import { NETWORK_WORDS, NEVER_SENT } from './network';
@@ -71,10 +71,7 @@ export interface Redactor {
  * status or a timeout), with the service's own message when it adds something.
  */
 export function resultWords(result: Pick<ApiResult, 'info' | 'serviceMessage'>): string {
-	const { info, serviceMessage } = result;
-	return serviceMessage && serviceMessage !== info.message
-		? `${info.message} (${serviceMessage})`
-		: info.message;
+	return serviceWords(result.info.message, result.serviceMessage, { trim: false, keepSame: false });
 }
 
 /**
