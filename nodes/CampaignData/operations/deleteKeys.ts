@@ -8,7 +8,6 @@ import { NODE_RULE_CODES, deleteKeysPath } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 import { splitList } from '../helpers/mapping';
 import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -36,11 +35,11 @@ export const description = (): INodeProperties[] =>
  * One member and its keys per item (an item without key names goes to Failed); the keys of a
  * member named by several items are merged. Each request's body is `{ memberId: [keys] }`.
  */
-async function run(
+export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
-): Promise<INodeExecutionData[][]> {
+): Promise<Outcome[]> {
 	const batches = new DeleteBatches(this);
 	for (let i = 0; i < items.length; i++) {
 		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));
@@ -58,13 +57,4 @@ async function run(
 		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
 		return byMember;
 	});
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items, dialect));
 }
