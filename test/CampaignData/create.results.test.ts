@@ -115,13 +115,10 @@ describe('custom data v2: partial success (failure rows)', () => {
 		try {
 			const input = Array.from({ length: 5 }, (_, i) => ({ memberId: `m${i}`, k: 'v', other: i }));
 			const { out, error } = await run(
-				{ baseUrl: '', apiKey: '' },
+				scriptedCredential(server.baseUrl),
 				CUSTOM,
 				{ operation: 'create', options: { batchSize: 2 } },
 				input,
-				{
-					credentials: scriptedCredential(server.baseUrl),
-				},
 			);
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(3);

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { DIALECTS, expectAllAccounted, pairsOf, useSandbox } from '../support';
-import { asObject, registerWriteKeys, run, storedOf } from './support';
+import { asObject, defineBelow, registerWriteKeys, run, storedOf } from './support';
 
 const sb = useSandbox();
 registerWriteKeys(sb);
@@ -56,16 +56,12 @@ describe.each(DIALECTS)('%s: create and update', (_name, dialect) => {
 			dialect,
 			{
 				operation: 'create',
-				mappingMode: 'defineBelow',
-				memberId: '={{$json.id}}',
-				entries: {
-					entry: [
-						{ key: 'grade', value: '={{$json.level}}' },
-						{ key: 'points', value: '={{$json.score * 2}}' },
-						{ key: 'joined', value: "={{ DateTime.fromISO('2024-03-05T20:00:00Z') }}" },
-						{ key: 'active', value: '={{ $json.score > 1 }}' },
-					],
-				},
+				...defineBelow('={{$json.id}}', [
+					['grade', '={{$json.level}}'],
+					['points', '={{$json.score * 2}}'],
+					['joined', "={{ DateTime.fromISO('2024-03-05T20:00:00Z') }}"],
+					['active', '={{ $json.score > 1 }}'],
+				]),
 			},
 			[
 				{ id: 'x', level: 'gold', score: 3 },

@@ -37,24 +37,20 @@ describe('paging guards and volume (scripted server)', () => {
 		});
 		try {
 			const { error } = await run(
-				{ baseUrl: '', apiKey: '' },
+				scriptedCredential(server.baseUrl),
 				CUSTOM,
 				{ operation: 'getAll', returnAll: true },
 				[{}],
-				{
-					credentials: scriptedCredential(server.baseUrl),
-				},
 			);
 			expect(error?.message).toMatch(/same next-page marker twice \(nextPageSeq "7"\)/);
 			expect(server.seen).toHaveLength(3);
 			// Under "Continue" the item becomes one error item; the entries read before the loop are not half-delivered.
 			const cont = await run(
-				{ baseUrl: '', apiKey: '' },
+				scriptedCredential(server.baseUrl),
 				CUSTOM,
 				{ operation: 'getAll', returnAll: true },
 				[{}],
 				{
-					credentials: scriptedCredential(server.baseUrl),
 					onError: 'continueRegularOutput',
 				},
 			);
@@ -84,13 +80,10 @@ describe('paging guards and volume (scripted server)', () => {
 			});
 			try {
 				const { out, error } = await run(
-					{ baseUrl: '', apiKey: '' },
+					scriptedCredential(server.baseUrl),
 					dialect,
 					{ operation: 'getAll', returnAll: true },
 					[{}],
-					{
-						credentials: scriptedCredential(server.baseUrl),
-					},
 				);
 				expect(error).toBeUndefined();
 				expect(out[0].map((i) => i.json)).toEqual(
@@ -125,13 +118,10 @@ describe('paging guards and volume (scripted server)', () => {
 		});
 		try {
 			const { out, error } = await run(
-				{ baseUrl: '', apiKey: '' },
+				scriptedCredential(server.baseUrl),
 				CUSTOM,
 				{ operation: 'getAll', returnAll: true },
 				[{}],
-				{
-					credentials: scriptedCredential(server.baseUrl),
-				},
 			);
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(200);

@@ -29,7 +29,6 @@ describe.each(DIALECTS)(
 				{ ...parameters, options: { batchSize: 1, maxRetries: 0 } },
 				input,
 				{
-					credentials: scriptedCredential(server.baseUrl),
 					onError: 'continueRegularOutput',
 				},
 			);
@@ -81,7 +80,6 @@ describe.each(DIALECTS)(
 					{ memberId: 'm2', grade: 'b' },
 				],
 				{
-					credentials: scriptedCredential(server.baseUrl),
 					onError: 'continueRegularOutput',
 				},
 			);
