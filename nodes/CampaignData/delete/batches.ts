@@ -39,17 +39,25 @@ export class DeleteBatches {
 		this.batchSize = readBatchSize(ctx, options);
 	}
 
-	/** Item `i`'s member id, or undefined when it cannot be one (the item then fails with -9997). */
-	memberId(i: number, raw: unknown): string | undefined {
-		const id = readMemberId(raw);
-		if (id.ok) return id.value;
-		this.refuse(i, {
-			code: NODE_RULE_CODES.badMemberId,
-			message: `Member ID ${id.reason}`,
-			memberId: jsonSafe(raw),
-			field: 'memberId',
-		});
-		return undefined;
+	/**
+	 * Reads the Member ID of each of `count` items and hands the usable ones to `visit`; an item
+	 * whose id cannot be one fails with -9997.
+	 */
+	forEachMember(count: number, visit: (i: number, memberId: string) => void): void {
+		for (let i = 0; i < count; i++) {
+			const raw = this.ctx.getNodeParameter('memberId', i, '');
+			const id = readMemberId(raw);
+			if (id.ok) {
+				visit(i, id.value);
+				continue;
+			}
+			this.refuse(i, {
+				code: NODE_RULE_CODES.badMemberId,
+				message: `Member ID ${id.reason}`,
+				memberId: jsonSafe(raw),
+				field: 'memberId',
+			});
+		}
 	}
 
 	/** Item `i` fails without being sent. */

@@ -26,9 +26,6 @@ export async function execute(
 	dialect: DataDialect,
 ): Promise<Outcome[]> {
 	const batches = new DeleteBatches(this);
-	for (let i = 0; i < items.length; i++) {
-		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));
-		if (memberId !== undefined) batches.add(i, memberId);
-	}
+	batches.forEachMember(items.length, (i, memberId) => batches.add(i, memberId));
 	return await batches.send(dialect.basePath, (part) => part.map((row) => row.memberId));
 }

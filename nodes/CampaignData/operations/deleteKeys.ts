@@ -41,17 +41,15 @@ export async function execute(
 	dialect: DataDialect,
 ): Promise<Outcome[]> {
 	const batches = new DeleteBatches(this);
-	for (let i = 0; i < items.length; i++) {
-		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));
-		if (memberId === undefined) continue;
+	batches.forEachMember(items.length, (i, memberId) => {
 		const keys = splitList(this.getNodeParameter('keys', i, ''));
-		if (keys.length === 0) {
-			const message = 'Keys is empty: give the names of the keys to delete, separated by commas';
-			batches.refuse(i, { code: NODE_RULE_CODES.noKeys, message, memberId, field: 'keys' });
-			continue;
+		if (keys.length > 0) {
+			batches.add(i, memberId, keys);
+			return;
 		}
-		batches.add(i, memberId, keys);
-	}
+		const message = 'Keys is empty: give the names of the keys to delete, separated by commas';
+		batches.refuse(i, { code: NODE_RULE_CODES.noKeys, message, memberId, field: 'keys' });
+	});
 	return await batches.send(deleteKeysPath(dialect), (part) => {
 		const byMember: Record<string, unknown> = {};
 		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
