@@ -2,7 +2,7 @@
  * What a create or update of both data nodes writes: values converted by the documented rules,
  * dates in the workflow time zone, defineBelow expressions, bad values and member ids refused
  * before sending (no item lost), and the fields chosen to write. The requests and the failures
- * of the call are in write.test.ts.
+ * of the call are in create.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { DIALECTS, expectAllAccounted, pairsOf, useSandbox } from '../support';

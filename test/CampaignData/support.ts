@@ -1,7 +1,7 @@
 /**
- * Shared helpers of the Custom Data / Legacy Data workflow tests: the two dialects as test
- * cases, a runner through the real engine, and a tiny scripted page server for
- * answers the sandbox does not give (a repeated nextPageSeq, 200,000 entries fast).
+ * Shared helpers of the Custom Data / Legacy Data workflow tests: the one runner through the real
+ * engine, stores seeded before a test, and a tiny scripted page server for answers the sandbox
+ * does not give (a repeated nextPageSeq, 200,000 entries fast).
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/types';
