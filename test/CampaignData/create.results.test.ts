@@ -1,7 +1,8 @@
 /**
  * What a create reports beyond Success: failure rows of custom data v2, retried transient faults,
  * counts of legacy data v1, the Failed output in the real engine, and the declared outputs.
- * The create and update rules of both data nodes are in write.test.ts and write-values.test.ts.
+ * The create and update rules of both data nodes are in create.test.ts, update.test.ts and
+ * create.values.test.ts.
  */
 import { CUSTOM, LEGACY, expectAllAccounted, pairsOf, useSandbox } from '../support';
 import {
@@ -115,13 +116,10 @@ describe('custom data v2: partial success (failure rows)', () => {
 		try {
 			const input = Array.from({ length: 5 }, (_, i) => ({ memberId: `m${i}`, k: 'v', other: i }));
 			const { out, error } = await run(
-				{ baseUrl: '', apiKey: '' },
+				scriptedCredential(server.baseUrl),
 				CUSTOM,
 				{ operation: 'create', options: { batchSize: 2 } },
 				input,
-				{
-					credentials: scriptedCredential(server.baseUrl),
-				},
 			);
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(3);

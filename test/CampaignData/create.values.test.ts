@@ -2,11 +2,11 @@
  * What a create or update of both data nodes writes: values converted by the documented rules,
  * dates in the workflow time zone, defineBelow expressions, bad values and member ids refused
  * before sending (no item lost), and the fields chosen to write. The requests and the failures
- * of the call are in write.test.ts.
+ * of the call are in create.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { DIALECTS, expectAllAccounted, pairsOf, useSandbox } from '../support';
-import { asObject, registerWriteKeys, run, storedOf } from './support';
+import { asObject, defineBelow, registerWriteKeys, run, storedOf } from './support';
 
 const sb = useSandbox();
 registerWriteKeys(sb);
@@ -56,16 +56,12 @@ describe.each(DIALECTS)('%s: create and update', (_name, dialect) => {
 			dialect,
 			{
 				operation: 'create',
-				mappingMode: 'defineBelow',
-				memberId: '={{$json.id}}',
-				entries: {
-					entry: [
-						{ key: 'grade', value: '={{$json.level}}' },
-						{ key: 'points', value: '={{$json.score * 2}}' },
-						{ key: 'joined', value: "={{ DateTime.fromISO('2024-03-05T20:00:00Z') }}" },
-						{ key: 'active', value: '={{ $json.score > 1 }}' },
-					],
-				},
+				...defineBelow('={{$json.id}}', [
+					['grade', '={{$json.level}}'],
+					['points', '={{$json.score * 2}}'],
+					['joined', "={{ DateTime.fromISO('2024-03-05T20:00:00Z') }}"],
+					['active', '={{ $json.score > 1 }}'],
+				]),
 			},
 			[
 				{ id: 'x', level: 'gold', score: 3 },

@@ -3,7 +3,7 @@
  * one member's pages, an empty member id, and the failures of one item or of the whole call.
  */
 import { DIALECTS, errorItemsAt, pairedIndexes, useSandbox } from '../support';
-import { run } from './support';
+import { run, seed, unknownKey } from './support';
 
 const sb = useSandbox();
 
@@ -11,9 +11,8 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 	const odd = ['a&b=c', 'x#y', 'with space', '김철수', '100%+/?', 'plus+sign', '__proto__'];
 
 	it('URL-encodes member ids whatever they contain and returns only that member', async () => {
-		for (const id of odd)
-			dialect.store(sb).set(id, new Map<string, string | number>([['grade', `g-${id}`]]));
-		dialect.store(sb).set('a', new Map<string, string | number>([['grade', 'other']]));
+		for (const id of odd) seed(dialect.store(sb), [id], { grade: `g-${id}` });
+		seed(dialect.store(sb), ['a'], { grade: 'other' });
 		const { out, error } = await run(
 			sb,
 			dialect,
@@ -30,14 +29,7 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 
 	it('follows pages of one member and outputs one item per member (also when it has no data)', async () => {
 		sb.configure({ pageSize: 2 });
-		dialect.store(sb).set(
-			'a',
-			new Map<string, string | number>([
-				['k1', 1],
-				['k2', 2],
-				['k3', 3],
-			]),
-		);
+		seed(dialect.store(sb), ['a'], { k1: 1, k2: 2, k3: 3 });
 		const { out } = await run(
 			sb,
 			dialect,
@@ -66,7 +58,7 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 	});
 
 	it('under "On Error: Continue" gives an error item for the bad item only', async () => {
-		dialect.store(sb).set('a', new Map<string, string | number>([['grade', 'gold']]));
+		seed(dialect.store(sb), ['a'], { grade: 'gold' });
 		const { out, error } = await run(
 			sb,
 			dialect,
@@ -81,13 +73,12 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 	});
 
 	it('fails the whole call with the code table message for an unknown API key', async () => {
-		const { error, out } = await run(sb, dialect, { operation: 'get', memberId: 'a' }, [{}], {
-			credentials: { baseUrl: sb.baseUrl, apiKey: 'not-a-known-key' },
-		});
+		const { error, out } = await run(unknownKey(sb), dialect, { operation: 'get', memberId: 'a' }, [
+			{},
+		]);
 		expect(error?.message).toMatch(/customer does not exist.*-1001/i);
 		expect(out).toEqual([]);
-		const cont = await run(sb, dialect, { operation: 'get', memberId: 'a' }, [{}, {}], {
-			credentials: { baseUrl: sb.baseUrl, apiKey: 'not-a-known-key' },
+		const cont = await run(unknownKey(sb), dialect, { operation: 'get', memberId: 'a' }, [{}, {}], {
 			onError: 'continueRegularOutput',
 		});
 		expect(cont.out).toHaveLength(1);
@@ -95,10 +86,13 @@ describe.each(DIALECTS)('%s: get', (_name, dialect) => {
 			['-1001', { item: 0 }],
 			['-1001', { item: 1 }],
 		]);
-		const errorOutput = await run(sb, dialect, { operation: 'get', memberId: 'a' }, [{}], {
-			credentials: { baseUrl: sb.baseUrl, apiKey: 'not-a-known-key' },
-			onError: 'continueErrorOutput',
-		});
+		const errorOutput = await run(
+			unknownKey(sb),
+			dialect,
+			{ operation: 'get', memberId: 'a' },
+			[{}],
+			{ onError: 'continueErrorOutput' },
+		);
 		const at = await errorItemsAt(errorOutput.out);
 		expect(errorOutput.out.map((o) => o.length)).toEqual([0, 0].map((_, i) => (i === at ? 1 : 0)));
 		expect(errorOutput.out[at][0].json.details).toMatchObject({ code: '-1001' });

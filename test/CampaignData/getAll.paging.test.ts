@@ -3,10 +3,22 @@
  * fault, and, on a scripted page server where the sandbox cannot misbehave the way a test
  * needs, a repeated nextPageSeq, an empty page naming a next one, and 200,000 entries.
  */
+import type { DialectCase } from '../support';
 import { CUSTOM, DIALECTS, useSandbox } from '../support';
+import type { PageServer, RunExtra } from './support';
 import { entryId, fill, run, scriptedCredential, startPageServer } from './support';
 
 const sb = useSandbox();
+
+/** A getAll with Return All on, one input item, against a scripted page server. */
+const readAll = (server: PageServer, dialect: DialectCase, extra?: RunExtra) =>
+	run(
+		scriptedCredential(server.baseUrl),
+		dialect,
+		{ operation: 'getAll', returnAll: true },
+		[{}],
+		extra,
+	);
 
 describe('transient faults', () => {
 	it('retries a page that failed with an HTML 503 and loses nothing', async () => {
@@ -36,28 +48,11 @@ describe('paging guards and volume (scripted server)', () => {
 			};
 		});
 		try {
-			const { error } = await run(
-				{ baseUrl: '', apiKey: '' },
-				CUSTOM,
-				{ operation: 'getAll', returnAll: true },
-				[{}],
-				{
-					credentials: scriptedCredential(server.baseUrl),
-				},
-			);
+			const { error } = await readAll(server, CUSTOM);
 			expect(error?.message).toMatch(/same next-page marker twice \(nextPageSeq "7"\)/);
 			expect(server.seen).toHaveLength(3);
 			// Under "Continue" the item becomes one error item; the entries read before the loop are not half-delivered.
-			const cont = await run(
-				{ baseUrl: '', apiKey: '' },
-				CUSTOM,
-				{ operation: 'getAll', returnAll: true },
-				[{}],
-				{
-					credentials: scriptedCredential(server.baseUrl),
-					onError: 'continueRegularOutput',
-				},
-			);
+			const cont = await readAll(server, CUSTOM, { onError: 'continueRegularOutput' });
 			expect(cont.out[0]).toHaveLength(1);
 			expect(cont.out[0][0].json.error).toMatch(/same next-page marker/);
 			expect(cont.out[0][0].pairedItem).toEqual({ item: 0 });
@@ -83,15 +78,7 @@ describe('paging guards and volume (scripted server)', () => {
 				return { processValue: { nextPageSeq: `after-${seq}`, dataList: [] } };
 			});
 			try {
-				const { out, error } = await run(
-					{ baseUrl: '', apiKey: '' },
-					dialect,
-					{ operation: 'getAll', returnAll: true },
-					[{}],
-					{
-						credentials: scriptedCredential(server.baseUrl),
-					},
-				);
+				const { out, error } = await readAll(server, dialect);
 				expect(error).toBeUndefined();
 				expect(out[0].map((i) => i.json)).toEqual(
 					[1, 2, 3].map((n) => ({ memberId: `m${n}`, key: 'k', value: n })),
@@ -124,15 +111,7 @@ describe('paging guards and volume (scripted server)', () => {
 			return { processValue: { nextPageSeq: next, dataList } };
 		});
 		try {
-			const { out, error } = await run(
-				{ baseUrl: '', apiKey: '' },
-				CUSTOM,
-				{ operation: 'getAll', returnAll: true },
-				[{}],
-				{
-					credentials: scriptedCredential(server.baseUrl),
-				},
-			);
+			const { out, error } = await readAll(server, CUSTOM);
 			expect(error).toBeUndefined();
 			expect(server.seen).toHaveLength(200);
 			expect(out[0]).toHaveLength(total);

@@ -4,7 +4,7 @@
  * The paging guards and faults are in paging.test.ts; get is in get.test.ts.
  */
 import { DIALECTS, pairedIndexes, useSandbox } from '../support';
-import { entryId, fill, run } from './support';
+import { entryId, fill, run, seed } from './support';
 
 const sb = useSandbox();
 
@@ -63,15 +63,8 @@ describe.each(DIALECTS)('%s: getAll', (_name, dialect) => {
 	});
 
 	it('outputs one item per member with the keys as fields', async () => {
-		dialect.store(sb).set(
-			'a',
-			new Map<string, string | number>([
-				['grade', 'gold'],
-				['points', 7],
-				['memberId', 'x'],
-			]),
-		);
-		dialect.store(sb).set('b', new Map<string, string | number>([['grade', 'silver']]));
+		seed(dialect.store(sb), ['a'], { grade: 'gold', points: 7, memberId: 'x' });
+		seed(dialect.store(sb), ['b'], { grade: 'silver' });
 		const { out } = await run(
 			sb,
 			dialect,

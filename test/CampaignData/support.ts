@@ -1,7 +1,7 @@
 /**
- * Shared helpers of the Custom Data / Legacy Data workflow tests: the two dialects as test
- * cases, a runner through the real engine, and a tiny scripted page server for
- * answers the sandbox does not give (a repeated nextPageSeq, 200,000 entries fast).
+ * Shared helpers of the Custom Data / Legacy Data workflow tests: the one runner through the real
+ * engine, stores seeded before a test, and a tiny scripted page server for answers the sandbox
+ * does not give (a repeated nextPageSeq, 200,000 entries fast).
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/types';
@@ -11,12 +11,20 @@ import { envelope, startScripted, type ScriptedServer } from '../support/scripte
 export interface RunExtra {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 	timezone?: string;
-	credentials?: IDataObject;
 }
 
-/** Runs Source -> the data node with the sandbox's credential and no retry pauses. */
+/** Where a run sends its requests: the sandbox, a scripted server, or either with another key. */
+export interface Credential {
+	baseUrl: string;
+	apiKey: string;
+}
+
+/**
+ * The one preset over runNode (test/support) for the data nodes: Source -> the dialect's node
+ * with `credential` (the sandbox, or a scripted server's) and no retry pauses.
+ */
 export async function run(
-	sb: { baseUrl: string; apiKey: string },
+	credential: Credential,
 	dialect: DialectCase,
 	parameters: IDataObject,
 	input: IDataObject[],
@@ -26,18 +34,39 @@ export async function run(
 		type: dialect.type,
 		parameters: withFast(parameters),
 		input,
-		credentials: (extra.credentials ?? { baseUrl: sb.baseUrl, apiKey: sb.apiKey }) as never,
+		credentials: { baseUrl: credential.baseUrl, apiKey: credential.apiKey } as never,
 		onError: extra.onError,
 		timezone: extra.timezone,
 	});
 }
 
-/** Fills a store with `members` members of `keysPer` keys each: m00000 -> { k0: 0, k1: 1, ... }. */
-export function fill(
-	store: Map<string, Map<string, string | number>>,
-	members: number,
-	keysPer: number,
+/** The sandbox's address with a key it does not know (answered -1001). */
+export const unknownKey = (sb: Credential): Credential => ({
+	baseUrl: sb.baseUrl,
+	apiKey: 'not-a-known-key',
+});
+
+type Store = Map<string, Map<string, string | number>>;
+
+/** Gives each member in `ids` the entries `entries` (by default three) in a dialect's store. */
+export function seed(
+	store: Store,
+	ids: readonly string[],
+	entries: IDataObject = { grade: 'g', points: 1, joined: '2024-01-01' },
 ): void {
+	for (const id of ids)
+		store.set(id, new Map(Object.entries(entries) as Array<[string, string | number]>));
+}
+
+/** Define Below parameters: the member id and `[key, value]` entries, as given (expressions too). */
+export const defineBelow = (memberId: string, entries: ReadonlyArray<[string, string]>) => ({
+	mappingMode: 'defineBelow',
+	memberId,
+	entries: { entry: entries.map(([key, value]) => ({ key, value })) },
+});
+
+/** Fills a store with `members` members of `keysPer` keys each: m00000 -> { k0: 0, k1: 1, ... }. */
+export function fill(store: Store, members: number, keysPer: number): void {
 	for (let m = 0; m < members; m++) {
 		const entries = new Map<string, string | number>();
 		for (let k = 0; k < keysPer; k++) entries.set(`k${k}`, m * keysPer + k);
@@ -69,7 +98,7 @@ export async function startPageServer(
 }
 
 /** A credential for a scripted server (its key is never checked). */
-export const scriptedCredential = (baseUrl: string) => ({
+export const scriptedCredential = (baseUrl: string): Credential => ({
 	baseUrl,
 	apiKey: 'scripted-test-credential',
 });

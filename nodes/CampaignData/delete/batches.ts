@@ -2,17 +2,17 @@
  * Deleting in batches, for `delete` (every entry of some members) and `deleteKeys` (some keys of
  * some members). Member ids are read per item, merged (an id named twice is sent once, paired to
  * both items) and sent in requests of at most `batchSize` ids. A refused request (-1009/-1010)
- * puts its members on Failed with `retryAfter`; the other requests still run.
+ * fails its members with `retryAfter`; the other requests still run.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
-import type { FailureFields } from '../../shared/outputs';
-import { WriteOutputs, chunk } from '../../shared/outputs';
-import type { TransportSettings } from '../../shared/transport';
-import { CampaignClient } from '../../shared/transport';
+import type { Failure, Outcome } from '../../shared/outcome';
+import { done, failed } from '../../shared/outcome';
+import type { ApiResult, TransportSettings } from '../../shared/transport';
 import { jsonSafe, readMemberId } from '../../shared/values';
+import { sendInBatches } from '../helpers/batches';
 import { NODE_RULE_CODES } from '../helpers/dialect';
-import { continueAfterStored, failChunk, readCount } from '../helpers/results';
+import { failChunk, readCount } from '../helpers/results';
 
 export interface DeleteRow {
 	memberId: string;
@@ -21,11 +21,15 @@ export interface DeleteRow {
 	keys?: Set<string>;
 }
 
+/** The identifying fields of a row besides its member id: deleteKeys' keys. */
+const fields = (row: DeleteRow): IDataObject => (row.keys ? { keys: [...row.keys] } : {});
+
 /** The members of one delete operation, collected item by item, then sent in batches. */
 export class DeleteBatches {
 	private readonly settings: TransportSettings;
 	private readonly batchSize: number;
-	private readonly out = new WriteOutputs();
+	/** The items refused before sending, in input order. */
+	private readonly refused: Outcome[] = [];
 	private readonly rows = new Map<string, DeleteRow>();
 
 	/** Reads the options first: a bad option stops the node before any item is read. */
@@ -35,25 +39,30 @@ export class DeleteBatches {
 		this.batchSize = readBatchSize(ctx, options);
 	}
 
-	/** Item `i`'s member id, or undefined when it cannot be one (the item then goes to Failed with -9997). */
-	memberId(i: number, raw: unknown): string | undefined {
-		const id = readMemberId(raw);
-		if (id.ok) return id.value;
-		this.out.fail(
-			{
+	/**
+	 * Reads the Member ID of each of `count` items and hands the usable ones to `visit`; an item
+	 * whose id cannot be one fails with -9997.
+	 */
+	forEachMember(count: number, visit: (i: number, memberId: string) => void): void {
+		for (let i = 0; i < count; i++) {
+			const raw = this.ctx.getNodeParameter('memberId', i, '');
+			const id = readMemberId(raw);
+			if (id.ok) {
+				visit(i, id.value);
+				continue;
+			}
+			this.refuse(i, {
 				code: NODE_RULE_CODES.badMemberId,
 				message: `Member ID ${id.reason}`,
 				memberId: jsonSafe(raw),
 				field: 'memberId',
-			},
-			i,
-		);
-		return undefined;
+			});
+		}
 	}
 
-	/** Puts item `i` on Failed without sending it. */
-	refuse(i: number, failure: FailureFields): void {
-		this.out.fail(failure, i);
+	/** Item `i` fails without being sent. */
+	refuse(i: number, failure: Failure): void {
+		this.refused.push(failed(failure, i));
 	}
 
 	/** Adds item `i`'s member (and, for deleteKeys, its keys) to the members to send. */
@@ -69,60 +78,35 @@ export class DeleteBatches {
 
 	/**
 	 * Sends the members in batches to `path`, each request's body built by `body`, and gives the
-	 * Success and Failed outputs.
+	 * outcomes: the refused items', then each request's.
 	 */
-	async send(path: string, body: (part: DeleteRow[]) => unknown): Promise<INodeExecutionData[][]> {
-		const { ctx, out } = this;
-		if (this.rows.size === 0) return out.toArray();
-		const client = await CampaignClient.create(ctx, this.settings);
-		const batches = chunk([...this.rows.values()], this.batchSize);
-		const fields = (row: DeleteRow): IDataObject => (row.keys ? { keys: [...row.keys] } : {});
-		for (const [n, part] of batches.entries()) {
-			const call = {
-				method: 'DELETE' as const,
-				path,
-				body: body(part),
-				safety: 'idempotent' as const,
-			};
-			let result;
-			try {
-				result = await client.call(call);
-			} catch (error) {
-				out.success.push(
-					...continueAfterStored(
-						ctx,
-						n,
-						batches.slice(n).flatMap((b) => b.flatMap((row) => row.sources)),
-						error,
-					),
-				);
-				break;
-			}
-			if (result.code !== '0') {
-				failChunk(
-					part.map((row) => ({
-						memberId: row.memberId,
-						sources: row.sources,
-						fields: fields(row),
-					})),
-					result,
-					out,
-				);
-				continue;
-			}
-			const count = readCount(result.processValue);
-			for (const row of part) {
-				out.ok(
-					{
-						memberId: row.memberId,
-						...fields(row),
-						deleted: true,
-						batchDeletedCount: count ?? null,
-					},
-					row.sources,
-				);
-			}
-		}
-		return out.toArray();
+	async send(path: string, body: (part: DeleteRow[]) => unknown): Promise<Outcome[]> {
+		const sent = await sendInBatches(this.ctx, [...this.rows.values()], {
+			settings: this.settings,
+			batchSize: this.batchSize,
+			sources: (row) => row.sources,
+			request: (part) => ({
+				call: { method: 'DELETE', path, body: body(part), safety: 'idempotent' },
+				report: (result) => reportDelete(part, result),
+			}),
+		});
+		return [...this.refused, ...sent];
 	}
+}
+
+/** One delete answer: every member of the request deleted, or each refused with the code. */
+function reportDelete(part: readonly DeleteRow[], result: ApiResult): Outcome[] {
+	if (result.code !== '0') {
+		return failChunk(
+			part.map((row) => ({ memberId: row.memberId, sources: row.sources, fields: fields(row) })),
+			result,
+		);
+	}
+	const count = readCount(result.processValue);
+	return part.map((row) =>
+		done(
+			{ memberId: row.memberId, ...fields(row), deleted: true, batchDeletedCount: count ?? null },
+			row.sources,
+		),
+	);
 }

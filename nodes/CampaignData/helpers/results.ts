@@ -4,9 +4,9 @@
  * a non-success code of one request turned into Failed items for each of its members, and a
  * whole-call failure after some requests were stored.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { errorItems } from '../../shared/errors';
-import type { WriteOutputs } from '../../shared/outputs';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { Outcome } from '../../shared/outcome';
+import { errored, failed } from '../../shared/outcome';
 import { retryLater } from '../../shared/outputs';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
@@ -48,19 +48,15 @@ export interface ChunkMember {
 }
 
 /**
- * A request the service refused as a whole (any code but success): each of its members goes to
- * Failed with the code and the code table's message, nothing is lost. A refused delete
+ * A request the service refused as a whole (any code but success): each of its members fails
+ * with the code and the code table's message, nothing is lost. A refused delete
  * (-1009/-1010) also carries `retryAfter`, 30 minutes on.
  */
-export function failChunk(
-	members: readonly ChunkMember[],
-	result: ApiResult,
-	out: WriteOutputs,
-): void {
+export function failChunk(members: readonly ChunkMember[], result: ApiResult): Outcome[] {
 	const message = resultWords(result);
 	const retry = retryLater(result)?.retryAfter;
-	for (const member of members) {
-		out.fail(
+	return members.map((member) =>
+		failed(
 			{
 				code: result.code,
 				message,
@@ -69,22 +65,22 @@ export function failChunk(
 				...(retry ? { retryAfter: retry } : {}),
 			},
 			member.sources,
-		);
-	}
+		),
+	);
 }
 
 /**
  * A whole-call failure (thrown by the transport) before request number `answered` of a write or
  * delete (0 for the first). Under "On Error: Continue", once a request was answered, what it
- * stored stays on Success and each item not yet sent gets an error item on the first output,
- * as a whole-call failure gives them; otherwise the failure stops the node as usual.
+ * stored stays on Success and the items not yet sent carry the error (an error item each on the
+ * first output, as a whole-call failure gives them); otherwise the failure stops the node as usual.
  */
 export function continueAfterStored(
 	ctx: IExecuteFunctions,
 	answered: number,
 	unsent: readonly number[],
 	error: unknown,
-): INodeExecutionData[] {
+): Outcome[] {
 	if (answered === 0 || !ctx.continueOnFail()) throw error;
-	return errorItems(ctx.getNode(), error, unsent);
+	return [errored(error, unsent)];
 }

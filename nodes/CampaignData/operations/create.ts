@@ -5,7 +5,6 @@ import type { DataDialect } from '../helpers/dialect';
 import { writeFields } from '../helpers/fields';
 import { writeEntries } from '../write/send';
 import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -18,19 +17,10 @@ export const description = (dialect: DataDialect): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['create'] } }, writeFields(dialect));
 
 /** The items' entries, planned, merged per member and sent with POST in batches (write/). */
-async function run(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<INodeExecutionData[][]> {
-	return await writeEntries.call(this, items, dialect, 'POST');
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
 ): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items, dialect));
+	return await writeEntries.call(this, items, dialect, 'POST');
 }

@@ -5,7 +5,6 @@ import { DeleteBatches } from '../delete/batches';
 import type { DataDialect } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -21,24 +20,12 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** One member per item; each request's body is the list of its member ids. */
-async function run(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<INodeExecutionData[][]> {
-	const batches = new DeleteBatches(this);
-	for (let i = 0; i < items.length; i++) {
-		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));
-		if (memberId !== undefined) batches.add(i, memberId);
-	}
-	return await batches.send(dialect.basePath, (part) => part.map((row) => row.memberId));
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
 ): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items, dialect));
+	const batches = new DeleteBatches(this);
+	batches.forEachMember(items.length, (i, memberId) => batches.add(i, memberId));
+	return await batches.send(dialect.basePath, (part) => part.map((row) => row.memberId));
 }

@@ -8,7 +8,6 @@ import { NODE_RULE_CODES, deleteKeysPath } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 import { splitList } from '../helpers/mapping';
 import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -36,35 +35,24 @@ export const description = (): INodeProperties[] =>
  * One member and its keys per item (an item without key names goes to Failed); the keys of a
  * member named by several items are merged. Each request's body is `{ memberId: [keys] }`.
  */
-async function run(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<INodeExecutionData[][]> {
-	const batches = new DeleteBatches(this);
-	for (let i = 0; i < items.length; i++) {
-		const memberId = batches.memberId(i, this.getNodeParameter('memberId', i, ''));
-		if (memberId === undefined) continue;
-		const keys = splitList(this.getNodeParameter('keys', i, ''));
-		if (keys.length === 0) {
-			const message = 'Keys is empty: give the names of the keys to delete, separated by commas';
-			batches.refuse(i, { code: NODE_RULE_CODES.noKeys, message, memberId, field: 'keys' });
-			continue;
-		}
-		batches.add(i, memberId, keys);
-	}
-	return await batches.send(deleteKeysPath(dialect), (part) => {
-		const byMember: Record<string, unknown> = {};
-		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
-		return byMember;
-	});
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
 ): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items, dialect));
+	const batches = new DeleteBatches(this);
+	batches.forEachMember(items.length, (i, memberId) => {
+		const keys = splitList(this.getNodeParameter('keys', i, ''));
+		if (keys.length > 0) {
+			batches.add(i, memberId, keys);
+			return;
+		}
+		const message = 'Keys is empty: give the names of the keys to delete, separated by commas';
+		batches.refuse(i, { code: NODE_RULE_CODES.noKeys, message, memberId, field: 'keys' });
+	});
+	return await batches.send(deleteKeysPath(dialect), (part) => {
+		const byMember: Record<string, unknown> = {};
+		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
+		return byMember;
+	});
 }

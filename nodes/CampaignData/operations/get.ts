@@ -6,7 +6,6 @@ import type { DataDialect } from '../helpers/dialect';
 import { memberIdField, readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
 import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
 
 export const kind = 'read' as const;
 
@@ -17,11 +16,11 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's error. */
-async function run(
+export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
-): Promise<INodeExecutionData[][]> {
+): Promise<Outcome[]> {
 	return await readEntries.call(this, items, dialect, (i) => {
 		const id = readMemberId(this.getNodeParameter('memberId', i, ''));
 		if (!id.ok) {
@@ -32,13 +31,4 @@ async function run(
 		}
 		return { firstQuery: { memberId: id.value }, member: id.value };
 	});
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items, dialect));
 }

@@ -7,7 +7,6 @@ import type { DataDialect } from '../helpers/dialect';
 import { readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
 import type { Outcome } from '../../shared/outcome';
-import { fromOutputs } from '../../shared/legacy';
 
 export const kind = 'read' as const;
 
@@ -40,11 +39,11 @@ export const description = (): INodeProperties[] =>
  * Each item reads every member's entries, up to its Limit unless Return All is on. As an AI-agent
  * tool it stops one entry past what a model is shown, enough to say that more exist.
  */
-async function run(
+export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	dialect: DataDialect,
-): Promise<INodeExecutionData[][]> {
+): Promise<Outcome[]> {
 	const toolLimit = isToolCall(this) ? TOOL_READ_LIMIT + 1 : Infinity;
 	return await readEntries.call(this, items, dialect, (i) => {
 		if (this.getNodeParameter('returnAll', i, false) === true) {
@@ -65,13 +64,4 @@ async function run(
 			),
 		};
 	});
-}
-
-/** TRANSITIONAL: the outputs above read back as outcomes. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
-	return fromOutputs(await run.call(this, items, dialect));
 }

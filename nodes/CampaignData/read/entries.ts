@@ -1,11 +1,13 @@
 /**
  * Reading entries, for `get` (one member's entries) and `getAll` (every entry, page after page):
  * once per input item, as n8n reads do, with one output. Entries go straight from the page to the
- * output list: 200,000 entries are 200,000 small objects and nothing more.
+ * list of outcomes: 200,000 entries are 200,000 small objects and nothing more.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { asNodeError, errorItems } from '../../shared/errors';
+import { asNodeError } from '../../shared/errors';
+import type { Outcome } from '../../shared/outcome';
+import { done, errored } from '../../shared/outcome';
 import { answerText, setField } from '../../shared/values';
 import { readOptions, readTransportSettings } from '../../shared/options';
 import { readPages } from './paging';
@@ -84,11 +86,11 @@ export async function readEntries(
 	items: INodeExecutionData[],
 	dialect: DataDialect,
 	queryOf: (itemIndex: number) => EntryQuery,
-): Promise<INodeExecutionData[][]> {
+): Promise<Outcome[]> {
 	const options = readOptions(this) as IDataObject;
 	const format = readFormat(this, options);
 	const client = await CampaignClient.create(this, readTransportSettings(this, options));
-	const out: INodeExecutionData[] = [];
+	const out: Outcome[] = [];
 
 	for (let i = 0; i < items.length; i++) {
 		const start = out.length;
@@ -106,21 +108,21 @@ export async function readEntries(
 						throw new NodeOperationError(this.getNode(), parts.invalid, { itemIndex: i });
 					const { memberId, key, value } = parts;
 					if (grouper) grouper.add(memberId, key, value);
-					else out.push({ json: { memberId, key, value } as IDataObject, pairedItem: { item: i } });
+					else out.push(done({ memberId, key, value } as IDataObject, i));
 				},
 			});
 			if (grouper) {
 				// `get` always answers for the member asked about, even when it has no data yet.
 				if (member !== undefined && grouper.members.size === 0)
 					grouper.members.set(member, { memberId: member });
-				for (const json of grouper.members.values()) out.push({ json, pairedItem: { item: i } });
+				for (const json of grouper.members.values()) out.push(done(json, i));
 			}
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
 			// Under "On Error: Continue" this item becomes one error item; what it read before the error is dropped.
 			out.length = start;
-			out.push(...errorItems(this.getNode(), error, [i]));
+			out.push(errored(error, [i]));
 		}
 	}
-	return [out];
+	return out;
 }

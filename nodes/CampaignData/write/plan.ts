@@ -1,13 +1,14 @@
 /**
  * Plan: input items -> the members to write, in the order they first appear, and the items
- * refused before sending (each with its Failed item); then, per request, the merged rows of a
+ * refused before sending (each a failed outcome); then, per request, the merged rows of a
  * batch of members. Pure: nothing is sent, nothing outside is changed.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { DateFormatter, WireValue } from '../helpers/mapping';
 import { isAlwaysWritable, toWireValue, wireValue } from '../helpers/mapping';
 import { NODE_RULE_CODES } from '../helpers/dialect';
-import { failedItem } from '../../shared/outputs';
+import type { Outcome } from '../../shared/outcome';
+import { failed } from '../../shared/outcome';
 import { jsonSafe, readMemberId, setField } from '../../shared/values';
 import type { ItemSource } from './items';
 
@@ -28,8 +29,8 @@ export interface MemberPlan {
 export interface WritePlan {
 	/** Members with at least one value to write, in first-seen order. */
 	members: MemberPlan[];
-	/** Failed items for what cannot be sent, in input order. */
-	refused: INodeExecutionData[];
+	/** Failed outcomes for what cannot be sent, in input order. */
+	refused: Outcome[];
 }
 
 /**
@@ -39,8 +40,8 @@ export interface WritePlan {
  */
 export function planMembers(source: ItemSource, count: number, rules: ValueRules): WritePlan {
 	const members = new Map<string, MemberPlan>();
-	const refused: INodeExecutionData[] = [];
-	/** Items that already have a Failed item (so an item is not reported twice for the same problem). */
+	const refused: Outcome[] = [];
+	/** Items that already failed (so an item is not reported twice for the same problem). */
 	const reported = new Set<number>();
 	const checker = new PairChecker(source, rules, refused);
 
@@ -54,7 +55,7 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 				? `${where} ${id.reason}`
 				: `The item has no field "${source.idField}": set Member ID Field to the input field that holds the member ID`;
 			refused.push(
-				failedItem(
+				failed(
 					{
 						code: NODE_RULE_CODES.badMemberId,
 						message,
@@ -88,7 +89,7 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 		const silent = member.sources.filter((s) => !reported.has(s));
 		if (silent.length > 0) {
 			refused.push(
-				failedItem(
+				failed(
 					{
 						code: NODE_RULE_CODES.nothingToWrite,
 						message:
@@ -104,7 +105,7 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 }
 
 /**
- * Checks the keys and values of one item at a time: adds a Failed item to `refused` for each
+ * Checks the keys and values of one item at a time: adds a failed outcome to `refused` for each
  * that cannot be written, and says whether any can. One visitor serves every item (100,000
  * items make no 100,000 callbacks).
  */
@@ -116,7 +117,7 @@ class PairChecker {
 	constructor(
 		private readonly source: ItemSource,
 		private readonly rules: ValueRules,
-		private readonly refused: INodeExecutionData[],
+		private readonly refused: Outcome[],
 	) {}
 
 	check(item: number, memberId: string): boolean {
@@ -131,7 +132,7 @@ class PairChecker {
 		const { item, memberId } = this;
 		if (key.trim() === '') {
 			this.refused.push(
-				failedItem(
+				failed(
 					{
 						code: NODE_RULE_CODES.badKey,
 						message: 'A key name is empty',
@@ -150,7 +151,7 @@ class PairChecker {
 		const value = isAlwaysWritable(raw) ? undefined : toWireValue(raw, this.rules.dates);
 		if (value && !value.ok) {
 			this.refused.push(
-				failedItem(
+				failed(
 					{
 						code: NODE_RULE_CODES.badValue,
 						message: `The value of key "${key}" ${value.reason}`,

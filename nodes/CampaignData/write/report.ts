@@ -1,10 +1,11 @@
 /**
- * Report: one register/change answer -> the Success and Failed items of the members it
- * carried. Pure: the result and the rows in, new items out.
+ * Report: one register/change answer -> the outcomes of the members it carried (done: stored,
+ * failed: not stored or not known). Pure: the result and the rows in, new outcomes out.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { describeRowCode } from '../../shared/codes';
-import { WriteOutputs, paired } from '../../shared/outputs';
+import type { Outcome } from '../../shared/outcome';
+import { done, failed } from '../../shared/outcome';
 import type { ApiResult } from '../../shared/transport';
 import { jsonSafe, setField } from '../../shared/values';
 import type { FailureRow } from '../../shared/answers';
@@ -28,29 +29,23 @@ export function reportWrite(
 	dialect: DataDialect,
 	rows: readonly MergedMember[],
 	result: ApiResult,
-): WriteOutputs {
-	const out = new WriteOutputs();
+): Outcome[] {
 	if (result.code !== '0' && result.code !== '1') {
-		failChunk(
+		return failChunk(
 			rows.map((row) => ({
 				memberId: row.memberId,
 				sources: row.sources,
 				fields: { keys: row.keys },
 			})),
 			result,
-			out,
 		);
-		return out;
 	}
 	const failures = readFailureRows(result.processValue);
-	if (failures !== undefined && failures.length > 0) {
-		reportFailureRows(rows, failures, out);
-		return out;
-	}
+	if (failures !== undefined && failures.length > 0) return reportFailureRows(rows, failures);
 	if (result.code === '1') {
 		// "Partial success" without a readable list: nothing can be claimed as stored.
-		for (const row of rows) {
-			out.fail(
+		return rows.map((row) =>
+			failed(
 				{
 					code: '1',
 					message:
@@ -59,32 +54,25 @@ export function reportWrite(
 					keys: row.keys,
 				},
 				row.sources,
-			);
-		}
-		return out;
+			),
+		);
 	}
 	const count = readCount(result.processValue);
-	if (dialect.writeResult === 'count' || count !== undefined) {
-		reportCount(rows, count, out);
-		return out;
-	}
-	for (const row of rows)
-		out.ok({ memberId: row.memberId, keys: row.keys, values: row.values }, row.sources);
-	return out;
+	if (dialect.writeResult === 'count' || count !== undefined) return reportCount(rows, count);
+	return rows.map((row) =>
+		done({ memberId: row.memberId, keys: row.keys, values: row.values }, row.sources),
+	);
 }
 
 /**
- * v2 partial success: each failure row goes to Failed, paired to the items that gave that key
- * of that member; the keys not listed were stored and go to Success, one item per member.
+ * v2 partial success: each failure row fails, paired to the items that gave that key of that
+ * member; the keys not listed were stored and are done, one outcome per member.
  */
-function reportFailureRows(
-	rows: readonly MergedMember[],
-	failures: FailureRow[],
-	out: WriteOutputs,
-): void {
+function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]): Outcome[] {
+	const out: Outcome[] = [];
 	const byId = new Map(rows.map((row) => [row.memberId, row]));
 	const failedKeys = new Map<string, Set<string> | 'all'>();
-	const firstFailure = new Map<string, { item: INodeExecutionData; indexes: Set<number> }>();
+	const firstFailure = new Map<string, { outcome: Outcome; indexes: Set<number> }>();
 	let everySource: number[] | undefined;
 	/** A failure row naming no member of the request: no member's outcome can be claimed. */
 	let unattributed = false;
@@ -103,7 +91,7 @@ function reportFailureRows(
 		const unknownMember = member
 			? ''
 			: '. The service named no member of this request, so which entries of this request were stored is unknown';
-		out.fail(
+		const outcome = failed(
 			{
 				code,
 				message: `${describeRowCode('customData', code, failure.message)}${unknownMember}`,
@@ -119,6 +107,7 @@ function reportFailureRows(
 			},
 			sources,
 		);
+		out.push(outcome);
 		if (!member) {
 			unattributed = true;
 			continue;
@@ -132,25 +121,23 @@ function reportFailureRows(
 		}
 		const first = firstFailure.get(member.memberId);
 		if (first) sources.forEach((s) => first.indexes.add(s));
-		else
-			firstFailure.set(member.memberId, {
-				item: out.failed[out.failed.length - 1],
-				indexes: new Set(sources),
-			});
+		else firstFailure.set(member.memberId, { outcome, indexes: new Set(sources) });
 	}
 
 	for (const row of rows) {
-		const failed = failedKeys.get(row.memberId);
+		const notStored = failedKeys.get(row.memberId);
 		const stored =
-			failed === 'all' || unattributed ? [] : row.keys.filter((key) => !failed?.has(key));
+			notStored === 'all' || unattributed ? [] : row.keys.filter((key) => !notStored?.has(key));
 		if (stored.length > 0) {
-			out.ok(
-				{
-					memberId: row.memberId,
-					keys: stored,
-					values: stored.length === row.keys.length ? row.values : valuesOf(row, stored),
-				},
-				row.sources,
+			out.push(
+				done(
+					{
+						memberId: row.memberId,
+						keys: stored,
+						values: stored.length === row.keys.length ? row.values : valuesOf(row, stored),
+					},
+					row.sources,
+				),
 			);
 			continue;
 		}
@@ -160,19 +147,16 @@ function reportFailureRows(
 		if (!first) continue;
 		const missing = row.sources.filter((s) => !first.indexes.has(s));
 		if (missing.length > 0)
-			first.item.pairedItem = paired([...first.indexes, ...missing].sort((a, b) => a - b));
+			first.outcome.inputs = [...first.indexes, ...missing].sort((a, b) => a - b);
 	}
+	return out;
 }
 
 /**
- * v1: the service tells how many entries it stored, not which. Each member goes to Success
- * with what was sent and what the request's count confirms; a short count is said plainly.
+ * v1: the service tells how many entries it stored, not which. Each member is done, with what
+ * was sent and what the request's count confirms; a short count is said plainly.
  */
-function reportCount(
-	rows: readonly MergedMember[],
-	count: number | undefined,
-	out: WriteOutputs,
-): void {
+function reportCount(rows: readonly MergedMember[], count: number | undefined): Outcome[] {
 	const sent = rows.reduce((sum, row) => sum + row.keys.length, 0);
 	const confirmed = count !== undefined && count >= sent;
 	const warning =
@@ -181,7 +165,7 @@ function reportCount(
 			: count < sent
 				? `The service confirmed storing ${count} of the ${sent} entries sent in this request, without saying which: some entries of this member may not be stored (a key the service does not know, or a value that does not match the key's format)`
 				: undefined;
-	for (const row of rows) {
+	return rows.map((row) => {
 		const json: IDataObject = {
 			memberId: row.memberId,
 			keys: row.keys,
@@ -191,6 +175,6 @@ function reportCount(
 			batchStoredCount: count ?? null,
 			...(warning ? { warning } : {}),
 		};
-		out.ok(json, row.sources);
-	}
+		return done(json, row.sources);
+	});
 }

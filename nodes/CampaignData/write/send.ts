@@ -7,12 +7,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
-import { chunk } from '../../shared/outputs';
-import { CampaignClient } from '../../shared/transport';
+import type { Outcome } from '../../shared/outcome';
 import { setField } from '../../shared/values';
+import { sendInBatches } from '../helpers/batches';
 import type { DataDialect } from '../helpers/dialect';
 import { DateFormatter } from '../helpers/mapping';
-import { continueAfterStored } from '../helpers/results';
 import { readItems } from './items';
 import type { ValueRules } from './plan';
 import { mergeBatch, planMembers } from './plan';
@@ -41,7 +40,7 @@ export async function writeEntries(
 	items: INodeExecutionData[],
 	dialect: DataDialect,
 	method: 'POST' | 'PUT',
-): Promise<INodeExecutionData[][]> {
+): Promise<Outcome[]> {
 	const options = readOptions(this) as IDataObject;
 	const settings = readTransportSettings(this, options);
 	const batchSize = readBatchSize(this, options);
@@ -49,31 +48,20 @@ export async function writeEntries(
 	const source = readItems(this, items, options);
 	const plan = planMembers(source, items.length, rules);
 
-	const success: INodeExecutionData[] = [];
-	const failed: INodeExecutionData[] = [...plan.refused];
-	if (plan.members.length === 0) return [success, failed];
-	const client = await CampaignClient.create(this, settings);
-	const batches = chunk(plan.members, batchSize);
-	for (const [n, batch] of batches.entries()) {
-		// Each member's values object goes into the body and, once stored, into its Success item as it is.
-		const rows = mergeBatch(batch, source, rules);
-		const body: Record<string, unknown> = {};
-		for (const row of rows) setField(body, row.memberId, row.values);
-		try {
-			const result = await client.call({
-				method,
-				path: dialect.basePath,
-				body,
-				safety: 'idempotent',
-			});
-			const report = reportWrite(dialect, rows, result);
-			success.push(...report.success);
-			failed.push(...report.failed);
-		} catch (error) {
-			const unsent = batches.slice(n).flatMap((b) => b.flatMap((member) => member.sources));
-			success.push(...continueAfterStored(this, n, unsent, error));
-			break;
-		}
-	}
-	return [success, failed];
+	const sent = await sendInBatches(this, plan.members, {
+		settings,
+		batchSize,
+		sources: (member) => member.sources,
+		request: (batch) => {
+			// Each member's values object goes into the body and, once stored, into its Success item as it is.
+			const rows = mergeBatch(batch, source, rules);
+			const body: Record<string, unknown> = {};
+			for (const row of rows) setField(body, row.memberId, row.values);
+			return {
+				call: { method, path: dialect.basePath, body, safety: 'idempotent' },
+				report: (result) => reportWrite(dialect, rows, result),
+			};
+		},
+	});
+	return [...plan.refused, ...sent];
 }

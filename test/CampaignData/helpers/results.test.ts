@@ -3,7 +3,7 @@
  * delete were stored: what was stored stays on Success, only the items not sent carry the error.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { DIALECTS } from '../../support';
+import { CUSTOM, DIALECTS } from '../../support';
 import { envelope, startScripted, type ScriptedServer } from '../../support/scripted-server';
 import { run, scriptedCredential } from '../support';
 
@@ -29,7 +29,6 @@ describe.each(DIALECTS)(
 				{ ...parameters, options: { batchSize: 1, maxRetries: 0 } },
 				input,
 				{
-					credentials: scriptedCredential(server.baseUrl),
 					onError: 'continueRegularOutput',
 				},
 			);
@@ -81,7 +80,6 @@ describe.each(DIALECTS)(
 					{ memberId: 'm2', grade: 'b' },
 				],
 				{
-					credentials: scriptedCredential(server.baseUrl),
 					onError: 'continueRegularOutput',
 				},
 			);
@@ -92,3 +90,41 @@ describe.each(DIALECTS)(
 		});
 	},
 );
+
+describe('the execution hint after a write stopped under "On Error: Continue"', () => {
+	let server: ScriptedServer | undefined;
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+	});
+
+	it('counts what was written and what failed; the items that carry the error are neither', async () => {
+		// Request 1 stores m1's grade and refuses its points (F01); request 2 fails as a whole.
+		const failList = [{ memberId: 'm1', failKey: 'points', failValue: 'x', failCode: 'F01' }];
+		server = await startScripted((_req, index) =>
+			index === 0
+				? { body: envelope(1, { failList }) }
+				: { status: 500, body: '<html>down</html>' },
+		);
+		const { out, nodeHints } = await run(
+			scriptedCredential(server.baseUrl),
+			CUSTOM,
+			{ operation: 'create', options: { batchSize: 1, maxRetries: 0 } },
+			[
+				{ memberId: 'm1', grade: 'a', points: 'x' },
+				{ memberId: 'm2', grade: 'b' },
+				{ memberId: 'm3', grade: 'c' },
+			],
+			{ onError: 'continueRegularOutput' },
+		);
+		expect(out[0].map((i) => [i.json.memberId ?? null, typeof i.json.error])).toEqual([
+			['m1', 'undefined'],
+			[null, 'string'],
+			[null, 'string'],
+		]);
+		expect(out[1].map((i) => i.json.code)).toEqual(['F01']);
+		expect(nodeHints.map((h) => h.message.split('<br>')[0])).toEqual([
+			'1 written, 1 failed (1 with code F01). See the Failed output.',
+		]);
+	});
+});

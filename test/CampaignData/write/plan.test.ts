@@ -32,10 +32,10 @@ describe('planMembers', () => {
 		];
 		const plan = planMembers(sourceOf(items), items.length, rules);
 		expect(plan.members).toEqual([{ memberId: 'a', sources: [0, 3], writable: true }]);
-		expect(plan.refused.map((item) => [item.json.code, item.pairedItem])).toEqual([
-			['-9997', { item: 1 }],
-			['F02', { item: 2 }],
-			['-9997', { item: 4 }],
+		expect(plan.refused.map((o) => ['failed' in o ? o.failed.code : undefined, o.inputs])).toEqual([
+			['-9997', 1],
+			['F02', 2],
+			['-9997', [4]],
 		]);
 	});
 });
