@@ -15,23 +15,23 @@ import {
 	jsonValue,
 	memberIdValue,
 } from './arbitraries';
-import { dataRows, prepareData } from './fixtures';
-import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';
 import {
-	KEY,
+	API_KEY,
 	SEED,
 	checkNoRowOnBoth,
 	checkWriteOutputs,
 	countSandbox,
-	finishSuite,
+	dataRows,
 	plainStore,
+	prepareData,
 	run,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { DIALECTS, useSandbox } from '../support';
+import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';
+import { DIALECTS } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('conservation-data');
+const sb = useHardeningSandbox('conservation-data');
 
 /** Member -> sorted keys claimed stored by the Success items. */
 function successKeys(items: INodeExecutionData[]): Array<[string, string[]]> {
@@ -46,7 +46,7 @@ function successKeys(items: INodeExecutionData[]): Array<[string, string[]]> {
 		.sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
-const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY });
+const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: API_KEY });
 
 /** The keys parameter of deleteKeys as an item may give it: comma text with spaces, an array, or junk. */
 const keysValue: fc.Arbitrary<unknown> = fc.oneof(

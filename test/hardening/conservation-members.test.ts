@@ -7,24 +7,23 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { batchSize } from './arbitraries';
 import { MEMBER_IDS, PHONES, initialMembers, memberItem } from './arbitraries-members';
-import { outcomesOf, prepareMembers } from './fixtures';
-import { expectedUpsert, memberIdText, memberPhone } from './models-members';
 import {
-	KEY,
+	API_KEY,
 	SEED,
 	checkWriteOutputs,
 	countSandbox,
-	finishSuite,
+	outcomesOf,
 	plainMap,
+	prepareMembers,
 	run,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { useSandbox } from '../support';
+import { expectedUpsert, memberIdText, memberPhone } from './models-members';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('conservation-members');
+const sb = useHardeningSandbox('conservation-members');
 
-const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' });
+const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: API_KEY, memberApiVersion: 'any' });
 
 describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 	it('upsert with generated rows: each item once, the code of the broken rule, state as the model says', async () => {

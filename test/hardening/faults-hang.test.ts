@@ -5,14 +5,27 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
-import { credentials, runWrite } from './faults-support';
-import { KEY, SEED, countSandbox, expectClearError, finishSuite, pairsOf, run } from './support';
-import { DIALECTS, useSandbox } from '../support';
-import { WRITE_OPS, type WriteCase, type WriteOp } from './write-ops';
+import {
+	SEED,
+	SEND_PARAMETERS,
+	WRITE_OPS,
+	type WriteCase,
+	type WriteOp,
+	countSandbox,
+	credentials,
+	expectClearError,
+	pairsOf,
+	prepareCampaigns,
+	prepareData,
+	run,
+	runWrite,
+	sendInputs,
+	sendJson,
+	useHardeningSandbox,
+} from './support';
+import { DIALECTS } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('faults-hang');
+const sb = useHardeningSandbox('faults-hang');
 
 describe('a hanging server', () => {
 	const hang = (s: Sandbox) => s.configure({ faults: { kinds: ['hang'], rate: 1, seed: 1 } });

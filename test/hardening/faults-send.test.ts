@@ -8,28 +8,23 @@ import type { FaultKind, LoggedRequest } from '../../sandbox/server';
 import { sendItem } from './arbitraries-sends';
 import {
 	CAMPAIGN_RULES,
-	SEND_PARAMETERS,
-	outcomesOf,
-	prepareCampaigns,
-	sendInputs,
-	sendJson,
-} from './fixtures';
-import { credentials } from './faults-support';
-import { expectedSends, type SendInput } from './models-sends';
-import {
-	KEY,
 	SEED,
+	SEND_PARAMETERS,
 	checkWriteOutputs,
 	countSandbox,
-	finishSuite,
+	credentials,
+	outcomesOf,
 	pairsOf,
+	prepareCampaigns,
 	run,
+	sendInputs,
+	sendJson,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { useSandbox } from '../support';
+import { expectedSends, type SendInput } from './models-sends';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('faults-send');
+const sb = useHardeningSandbox('faults-send');
 
 /** The ref template variable of a logged send request. */
 const refOf = (r: LoggedRequest) =>

@@ -5,13 +5,21 @@
  * a send that reached the service is Failed with deliveryUnknown and sent once.
  */
 import type { FaultKind } from '../../sandbox/server';
-import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
-import { credentials } from './faults-support';
-import { KEY, countSandbox, finishSuite, pairsOf, run } from './support';
-import { CUSTOM, useSandbox } from '../support';
+import {
+	SEND_PARAMETERS,
+	countSandbox,
+	credentials,
+	pairsOf,
+	prepareCampaigns,
+	prepareData,
+	run,
+	sendInputs,
+	sendJson,
+	useHardeningSandbox,
+} from './support';
+import { CUSTOM } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('faults-stall');
+const sb = useHardeningSandbox('faults-stall');
 
 /** Long enough for a run with Timeout 1000 ms, far too short for one that never ends. */
 const ENDS_WITHIN_MS = 15000;

@@ -11,7 +11,7 @@ import { sendOnce } from './support';
 import { http } from '../support/node';
 import { listen } from '../support/scripted-server';
 
-const KEY = ['size', 'test', 'key', '5e21'].join('-');
+const API_KEY = ['size', 'test', 'key', '5e21'].join('-');
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
 /** What the endless server would send if nobody stopped reading: far more than the cap. */
 const ENDLESS = 8 * MAX_RESPONSE_BYTES;
@@ -43,7 +43,7 @@ describe('an answer larger than the cap', () => {
 				type: 'campaignCustomData',
 				parameters: { operation: 'getAll', returnAll: true, options: FAST },
 				input: [{}],
-				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+				credentials: { baseUrl: server.baseUrl, apiKey: API_KEY },
 			});
 			expect((result.error as unknown as { message: string }).message).toContain(
 				`The service answered with more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB (HTTP 200); the answer was not read`,
@@ -59,7 +59,7 @@ describe('an answer larger than the cap', () => {
 	it('puts a send answered that way on Failed as delivery unknown (it reached something)', async () => {
 		const server = await endless();
 		try {
-			const result = await sendOnce(server.baseUrl, KEY, FAST);
+			const result = await sendOnce(server.baseUrl, API_KEY, FAST);
 			expect(result.error).toBeUndefined();
 			expect(result.out[1].map((item) => item.json)).toEqual([
 				expect.objectContaining({
@@ -100,7 +100,7 @@ describe('an answer nested too deep', () => {
 				type: 'campaignCustomData',
 				parameters: { operation: 'getAll', returnAll: true, options: { ...FAST, maxRetries: 3 } },
 				input: [{}],
-				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+				credentials: { baseUrl: server.baseUrl, apiKey: API_KEY },
 			});
 			const error = result.error as unknown as { message: string; description?: string };
 			expect(error.message).toContain(
@@ -115,7 +115,7 @@ describe('an answer nested too deep', () => {
 	it('puts a send answered that way on Failed as delivery unknown, asked once', async () => {
 		const server = await answering(deep);
 		try {
-			const result = await sendOnce(server.baseUrl, KEY, { ...FAST, maxRetries: 3 });
+			const result = await sendOnce(server.baseUrl, API_KEY, { ...FAST, maxRetries: 3 });
 			expect(result.error).toBeUndefined();
 			expect(result.out[1].map((item) => item.json)).toEqual([
 				expect.objectContaining({

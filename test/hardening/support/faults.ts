@@ -4,8 +4,8 @@
  * and the comparisons of a faulted run with the fault-free one.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { FaultKind, LoggedRequest, Sandbox } from '../../sandbox/server';
-import { KEY, countSandbox, pairsOf, run } from './support';
+import type { FaultKind, LoggedRequest, Sandbox } from '../../../sandbox/server';
+import { API_KEY, countSandbox, pairsOf, run } from './scan';
 import type { WriteCase, WriteOp } from './write-ops';
 
 export const WRITE_FAULTS: FaultKind[] = [
@@ -19,7 +19,7 @@ export const MAX_RETRIES = 6;
 
 export const credentials = (sb: Sandbox) => ({
 	baseUrl: sb.baseUrl,
-	apiKey: KEY,
+	apiKey: API_KEY,
 	memberApiVersion: 'any',
 });
 

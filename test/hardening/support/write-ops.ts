@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import type { Sandbox } from '../../sandbox/server';
-import { COMMON_IDS, batchSize, dataItem, initialEntries, memberIdValue } from './arbitraries';
-import { MEMBER_IDS, PHONES, initialMembers, memberItem } from './arbitraries-members';
-import { DIALECTS } from '../support';
+import type { Sandbox } from '../../../sandbox/server';
+import { COMMON_IDS, batchSize, dataItem, initialEntries, memberIdValue } from '../arbitraries';
+import { MEMBER_IDS, PHONES, initialMembers, memberItem } from '../arbitraries-members';
+import { DIALECTS } from '../../support';
 import { prepareData, prepareMembers } from './fixtures';
-import { plainMap, plainStore } from './support';
+import { plainMap, plainStore } from './scan';
 
 export interface WriteCase {
 	parameters: IDataObject;

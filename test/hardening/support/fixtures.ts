@@ -3,13 +3,13 @@
  * parameters, and how outputs are read back (outcome per item, rows of an item).
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { Sandbox } from '../../sandbox/server';
-import { KEY_FORMATS } from './arbitraries';
-import { SEND_PHONES } from './arbitraries-sends';
-import { cloneStore, type Store, type Wire } from './models';
-import type { MemberV1, MemberV2 } from './models-members';
-import type { CampaignRule, SendInput } from './models-sends';
-import { pairsOf, type RowRef } from './support';
+import type { Sandbox } from '../../../sandbox/server';
+import { KEY_FORMATS } from '../arbitraries';
+import { SEND_PHONES } from '../arbitraries-sends';
+import { cloneStore, type Store, type Wire } from '../models';
+import type { MemberV1, MemberV2 } from '../models-members';
+import type { CampaignRule, SendInput } from '../models-sends';
+import { pairsOf, type RowRef } from './scan';
 
 // ----- custom data -----
 
