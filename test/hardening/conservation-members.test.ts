@@ -8,10 +8,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { batchSize } from './arbitraries';
 import { MEMBER_IDS, PHONES, initialMembers, memberItem } from './arbitraries-members';
 import {
-	API_KEY,
 	SEED,
 	checkWriteOutputs,
 	countSandbox,
+	credentials,
+	membersDelete,
 	outcomesOf,
 	plainMap,
 	prepareMembers,
@@ -22,8 +23,6 @@ import {
 import { expectedUpsert, memberIdText, memberPhone } from './models-members';
 
 const sb = useHardeningSandbox('conservation-members');
-
-const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: API_KEY, memberApiVersion: 'any' });
 
 describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 	it('upsert with generated rows: each item once, the code of the broken rule, state as the model says', async () => {
@@ -61,7 +60,7 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 						});
 					}
 					const result = await run(
-						{ type: 'campaignMembers', parameters, input, credentials: credentials() },
+						{ type: 'campaignMembers', parameters, input, credentials: credentials(sb) },
 						`members ${version} upsert`,
 					);
 					countSandbox(`members ${version}`, sb.requests);
@@ -115,19 +114,9 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 					const result = await run(
 						{
 							type: 'campaignMembers',
-							parameters: {
-								apiVersion: version,
-								operation: 'delete',
-								memberId: '={{ $json.memberId }}',
-								phoneNumber: '={{ $json.phoneNumber }}',
-								options: {
-									batchSize: size,
-									normalizePhoneNumbers: normalize,
-									deleteAllInformation: allInformation,
-								},
-							},
+							parameters: membersDelete(version, size, normalize, allInformation),
 							input,
-							credentials: credentials(),
+							credentials: credentials(sb),
 						},
 						`members ${version} delete`,
 					);

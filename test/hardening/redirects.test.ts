@@ -6,6 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { FAST, runNode } from '../support';
+import { readAll } from './support';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
 
 const API_KEY = ['redirect', 'test', 'key', '7d41'].join('-');
@@ -96,12 +97,7 @@ describe.each([301, 302, 303, 307, 308])('HTTP %i to another host and port', (st
 
 it('a redirect without a Location header is refused the same way, naming no host', async () => {
 	redirector = await startScripted(() => ({ status: 302, body: '' }));
-	const result = await runNode({
-		type: 'campaignCustomData',
-		parameters: { operation: 'getAll', returnAll: true, options: FAST },
-		input: [{}],
-		credentials: { baseUrl: redirector.baseUrl, apiKey: API_KEY },
-	});
+	const result = await readAll(redirector.baseUrl, API_KEY);
 	expect((result.error as unknown as { message: string }).message).toContain(
 		'redirect (HTTP 302) to an address it did not give',
 	);

@@ -7,7 +7,7 @@
  */
 import { MAX_JSON_DEPTH, MAX_RESPONSE_BYTES } from '../../nodes/shared/transport';
 import { FAST, runNode, useSandbox } from '../support';
-import { sendOnce } from './support';
+import { readAll, sendOnce } from './support';
 import { http } from '../support/node';
 import { listen } from '../support/scripted-server';
 
@@ -39,12 +39,7 @@ describe('an answer larger than the cap', () => {
 	it('stops a read with a clear error after reading about the cap, not the whole answer, and does not retry', async () => {
 		const server = await endless();
 		try {
-			const result = await runNode({
-				type: 'campaignCustomData',
-				parameters: { operation: 'getAll', returnAll: true, options: FAST },
-				input: [{}],
-				credentials: { baseUrl: server.baseUrl, apiKey: API_KEY },
-			});
+			const result = await readAll(server.baseUrl, API_KEY);
 			expect((result.error as unknown as { message: string }).message).toContain(
 				`The service answered with more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB (HTTP 200); the answer was not read`,
 			);
@@ -139,12 +134,7 @@ describe('the largest real answer', () => {
 		const value = '가'.repeat(1000);
 		for (let i = 0; i < 1000; i++)
 			sb.state.custom.set(`m${String(i).padStart(4, '0')}`, new Map([['note', value]]));
-		const result = await runNode({
-			type: 'campaignCustomData',
-			parameters: { operation: 'getAll', returnAll: true, options: FAST },
-			input: [{}],
-			credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey },
-		});
+		const result = await readAll(sb.baseUrl, sb.apiKey);
 		expect(result.error).toBeUndefined();
 		expect(result.out[0]).toHaveLength(1000);
 		expect(result.out[0][999].json).toMatchObject({ memberId: 'm0999' });

@@ -12,10 +12,9 @@ import {
 	afterScripted,
 	expectClearError,
 	finishSuite,
+	oneSendJson,
 	run,
 	scripted,
-	sendInputs,
-	sendJson,
 	server,
 	useScripted,
 } from './support';
@@ -136,27 +135,21 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			'send success body',
 			'campaignAlimtalk',
 			SEND_PARAMETERS,
-			sendJson(
-				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
-			),
+			oneSendJson(),
 			{ body: { code: 0, message: echo, echo: { key: API_KEY } } },
 		],
 		[
 			'send refusal',
 			'campaignAlimtalk',
 			SEND_PARAMETERS,
-			sendJson(
-				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
-			),
+			oneSendJson(),
 			{ status: 400, body: { code: 7011, message: echo } },
 		],
 		[
 			'send account failure',
 			'campaignAlimtalk',
 			SEND_PARAMETERS,
-			sendJson(
-				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
-			),
+			oneSendJson(),
 			{ status: 401, body: { code: 1401, message: echo } },
 		],
 		[
@@ -222,11 +215,7 @@ describe('a key that cannot travel in a header is refused before anything is sen
 						type === 'campaignCustomData'
 							? { operation: 'getAll', returnAll: true }
 							: SEND_PARAMETERS,
-					input: sendJson(
-						sendInputs([
-							{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
-						]),
-					),
+					input: oneSendJson(),
 					credentials: { baseUrl: server?.baseUrl ?? '', apiKey },
 				},
 				`key with ${_label}`,

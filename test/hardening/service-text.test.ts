@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { MAX_SERVICE_TEXT } from '../../nodes/shared/codes';
 import { FAST, runNode } from '../support';
-import { sendOnce } from './support';
+import { readAll, sendOnce } from './support';
 import { startScripted } from '../support/scripted-server';
 import { columns } from '../CampaignMembers/support';
 
@@ -39,12 +39,7 @@ it('a whole-call error carries the service message cut, in its message and descr
 		body: { processCode: -1001, processValue: null, message: LONG },
 	}));
 	try {
-		const result = await runNode({
-			type: 'campaignCustomData',
-			parameters: { operation: 'getAll', returnAll: true, options: FAST },
-			input: [{}],
-			credentials: { baseUrl: server.baseUrl, apiKey: API_KEY },
-		});
+		const result = await readAll(server.baseUrl, API_KEY);
 		const error = result.error as unknown as { message: string; description?: string };
 		expectCut(`${error.message} ${error.description ?? ''}`);
 	} finally {

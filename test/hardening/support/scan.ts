@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { logLines, runNode, type NodeRun } from '../../support';
-import { withFast } from '../../support/speed';
+import { FAST, withFast } from '../../support/speed';
 import type { LoggedRequest } from '../../../sandbox/server';
 import * as conservation from '../../support/conservation';
 import { expectClearText, type RowRef, type WriteCheck } from '../../support/conservation';
@@ -250,6 +250,19 @@ export async function sendOnce(
 			properties: { property: [{ key: 'name', value: 'Kim' }] },
 			options,
 		},
+		input: [{}],
+		credentials: { baseUrl, apiKey },
+	});
+}
+
+/** One Custom Data read of every page against `baseUrl`, with no pause between retries. */
+export async function readAll(
+	baseUrl: string,
+	apiKey: string,
+): Promise<Awaited<ReturnType<typeof runNode>>> {
+	return await runNode({
+		type: 'campaignCustomData',
+		parameters: { operation: 'getAll', returnAll: true, options: FAST },
 		input: [{}],
 		credentials: { baseUrl, apiKey },
 	});
