@@ -10,7 +10,7 @@ import type {
 	ICredentialTestRequest,
 	INodeType,
 } from 'n8n-workflow';
-import { loadPackage, runWorkflow, SOURCE_TYPE, useSandbox } from '../support';
+import { loadPackage, runNode, useSandbox } from '../support';
 import { normalizeBaseUrl } from '../../nodes/shared/transport';
 import { startScripted } from '../support/scripted-server';
 
@@ -41,29 +41,12 @@ async function testCredential(
 			],
 		},
 	};
-	const result = await runWorkflow({
-		nodes: [
-			{
-				id: 's',
-				name: 'Source',
-				type: SOURCE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: '[{}]' },
-			},
-			{
-				id: 't',
-				name: 'Test',
-				type: 'test.credentialTest',
-				typeVersion: 1,
-				position: [1, 0],
-				parameters: {},
-				credentials: { campaignApi: { id: '1', name: 'c' } },
-			},
-		],
-		connections: { Source: { main: [[{ node: 'Test', type: 'main', index: 0 }]] } },
-		credentials: { campaignApi: data },
+	const result = await runNode({
+		type: 'test.credentialTest',
 		extraTypes: { 'test.credentialTest': probe },
+		parameters: {},
+		input: [{}],
+		credentials: data,
 	});
 	// As n8n's CredentialsTester does: status rules on an HTTP error, body rules (a lodash-style
 	// path) on a success, each checked by its type whichever list it came in.
@@ -93,7 +76,7 @@ async function testCredential(
 		const cause = error.cause;
 		return { status: 'Error', message: cause?.code ?? result.error.message };
 	}
-	const body = result.outputs('Test')[0][0].json;
+	const body = result.out[0][0].json;
 	const at = (path: string) =>
 		path
 			.split('.')

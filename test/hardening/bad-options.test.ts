@@ -6,21 +6,19 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { SEND_PARAMETERS } from './fixtures';
 import {
-	KEY,
+	API_KEY,
 	SEED,
+	SEND_PARAMETERS,
 	countSandbox,
 	expectClearError,
-	finishSuite,
 	pairsOf,
 	run,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { useSandbox } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('bad-options');
+const sb = useHardeningSandbox('bad-options');
 
 interface OptionRule {
 	option: string;
@@ -124,7 +122,7 @@ describe.each(NODES.map((n): [string, (typeof NODES)[number]] => [n.name, n]))(
 								type: node.type,
 								parameters: { ...node.parameters, options: { [rule.option]: value } },
 								input: node.input,
-								credentials: { baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' },
+								credentials: { baseUrl: sb.baseUrl, apiKey: API_KEY, memberApiVersion: 'any' },
 								...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 							},
 							`${node.name} (bad ${rule.option})`,
@@ -156,7 +154,7 @@ it('accepts a whole number given as text (what an expression gives)', async () =
 			type: 'campaignCustomData',
 			parameters: { operation: 'create', options: { retryDelayMs: '0', batchSize: ' 2 ' } },
 			input: [1, 2, 3].map((n) => ({ memberId: `m${n}`, grade: 'A' })),
-			credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
+			credentials: { baseUrl: sb.baseUrl, apiKey: API_KEY },
 		},
 		'custom data create (text options)',
 	);
@@ -181,7 +179,7 @@ it('getAll refuses a bad Limit before reading, naming the parameter and its rule
 						type: 'campaignLegacyData',
 						parameters: { operation: 'getAll', returnAll: false, limit },
 						input: [{}],
-						credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
+						credentials: { baseUrl: sb.baseUrl, apiKey: API_KEY },
 					},
 					'legacy data getAll (bad limit)',
 				);

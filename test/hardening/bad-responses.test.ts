@@ -8,16 +8,18 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { envelope, startScripted } from '../support/scripted-server';
 import { BAD, type Bad } from './bad-answers';
-import { SEND_PARAMETERS, sendInputs, sendJson } from './fixtures';
 import {
-	KEY,
+	API_KEY,
+	type RunResult,
+	SEND_PARAMETERS,
 	checkWriteOutputs,
 	expectClearError,
 	finishSuite,
 	run,
 	scanRequests,
+	sendInputs,
+	sendJson,
 	tally,
-	type RunResult,
 } from './support';
 
 finishSuite('bad-responses');
@@ -233,7 +235,7 @@ describe.each(OPS.map((op): [string, Op] => [op.name, op]))('%s', (_name, op) =>
 							},
 						},
 						input: op.input,
-						credentials: { baseUrl: server.baseUrl, apiKey: KEY, memberApiVersion: 'any' },
+						credentials: { baseUrl: server.baseUrl, apiKey: API_KEY, memberApiVersion: 'any' },
 					},
 					`${op.name} / ${bad.name}`,
 				);
@@ -267,7 +269,7 @@ describe('failure rows that name no member of the request', () => {
 					type: 'campaignCustomData',
 					parameters: { operation: 'create', options: { maxRetries: 0 } },
 					input,
-					credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+					credentials: { baseUrl: server.baseUrl, apiKey: API_KEY },
 				},
 				'failure row naming no member',
 			);

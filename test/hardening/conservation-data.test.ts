@@ -15,23 +15,30 @@ import {
 	jsonValue,
 	memberIdValue,
 } from './arbitraries';
-import { dataRows, prepareData } from './fixtures';
-import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';
 import {
-	KEY,
+	API_KEY,
+	ITEM_PAIRS,
 	SEED,
 	checkNoRowOnBoth,
 	checkWriteOutputs,
 	countSandbox,
-	finishSuite,
+	dataRows,
 	plainStore,
+	prepareData,
 	run,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { DIALECTS, useSandbox } from '../support';
+import { autoMapped, expectedDataDelete, expectedDataWrite } from './models';
+import { DIALECTS, type NodeRun } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('conservation-data');
+const sb = useHardeningSandbox('conservation-data');
+
+/** Member -> keys, as sorted pairs (for equality checks). */
+const sortedKeys = (keys: Map<string, Set<string>>): Array<[string, string[]]> =>
+	[...keys]
+		.map(([id, set]): [string, string[]] => [id, [...set].sort()])
+		.sort(([a], [b]) => (a < b ? -1 : 1));
 
 /** Member -> sorted keys claimed stored by the Success items. */
 function successKeys(items: INodeExecutionData[]): Array<[string, string[]]> {
@@ -41,12 +48,22 @@ function successKeys(items: INodeExecutionData[]): Array<[string, string[]]> {
 		for (const key of item.json.keys as string[])
 			claims.set(id, (claims.get(id) ?? new Set()).add(key));
 	}
-	return [...claims]
-		.map(([id, keys]): [string, string[]] => [id, [...keys].sort()])
-		.sort(([a], [b]) => (a < b ? -1 : 1));
+	return sortedKeys(claims);
 }
 
-const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY });
+const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: API_KEY });
+
+/** Runs a write with generated input, counts its requests and checks its two outputs (it must not stop). */
+async function writeChecked(options: NodeRun, label: string, eachIndexOnce: boolean) {
+	const result = await run(options, label);
+	countSandbox(options.type, sb.requests);
+	if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
+	checkWriteOutputs(result.out, options.input.length, {
+		failedFields: ['memberId'],
+		eachIndexOnce,
+	});
+	return result;
+}
 
 /** The keys parameter of deleteKeys as an item may give it: comma text with spaces, an array, or junk. */
 const keysValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -75,7 +92,7 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 					tally.generatedCases++;
 					const input = JSON.parse(JSON.stringify(generated)) as IDataObject[];
 					const before = prepareData(sb, d.store, initial);
-					const result = await run(
+					const result = await writeChecked(
 						{
 							type: d.type,
 							parameters: { operation, options: { batchSize: size, skipNullValues: skipNull } },
@@ -83,21 +100,13 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 							credentials: credentials(),
 						},
 						`${d.type} ${operation}`,
+						false,
 					);
-					countSandbox(d.type, sb.requests);
-					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
-					checkWriteOutputs(result.out, input.length, {
-						failedFields: ['memberId'],
-						eachIndexOnce: false,
-					});
 					checkNoRowOnBoth(result.out, dataRows);
 					const model = expectedDataWrite(before, autoMapped(input), d.dialect);
 					expect(plainStore(d.store(sb))).toEqual(plainStore(model.store));
 					if (d.dialect === 'v2') {
-						const claimed = [...model.storedNow]
-							.map(([id, keys]): [string, string[]] => [id, [...keys].sort()])
-							.sort(([a], [b]) => (a < b ? -1 : 1));
-						expect(successKeys(result.out[0])).toEqual(claimed);
+						expect(successKeys(result.out[0])).toEqual(sortedKeys(model.storedNow));
 					}
 					for (const request of sb.requests)
 						expect(Object.keys(request.body as object).length).toBeLessThanOrEqual(size);
@@ -138,24 +147,14 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 						operation,
 						mappingMode: 'defineBelow',
 						memberId: '={{ $json.memberId }}',
-						entries: {
-							entry: [
-								{ key: '={{ $json.k1 }}', value: '={{ $json.v1 }}' },
-								{ key: '={{ $json.k2 }}', value: '={{ $json.v2 }}' },
-							],
-						},
+						entries: { entry: ITEM_PAIRS },
 						options: { batchSize: size },
 					};
-					const result = await run(
+					const result = await writeChecked(
 						{ type: d.type, parameters, input: input as IDataObject[], credentials: credentials() },
 						`${d.type} ${operation} (define below)`,
+						false,
 					);
-					countSandbox(d.type, sb.requests);
-					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
-					checkWriteOutputs(result.out, input.length, {
-						failedFields: ['memberId'],
-						eachIndexOnce: false,
-					});
 					checkNoRowOnBoth(result.out, dataRows);
 					const rows = input.map((i) => ({
 						id: i.memberId,
@@ -195,7 +194,7 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 					}>;
 					const before = prepareData(sb, d.store, initial);
 					if (lock) sb.state.lockedMembers.set(lock[0], lock[1]);
-					const result = await run(
+					const result = await writeChecked(
 						{
 							type: d.type,
 							parameters: {
@@ -208,13 +207,8 @@ describe.each(DIALECTS)('%s', (_name, d) => {
 							credentials: credentials(),
 						},
 						`${d.type} ${operation}`,
+						true,
 					);
-					countSandbox(d.type, sb.requests);
-					if (result.error) throw new Error(`the node stopped: ${result.error.message}`);
-					checkWriteOutputs(result.out, input.length, {
-						failedFields: ['memberId'],
-						eachIndexOnce: true,
-					});
 					const model = expectedDataDelete(
 						before,
 						input,

@@ -7,24 +7,22 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { batchSize } from './arbitraries';
 import { MEMBER_IDS, PHONES, initialMembers, memberItem } from './arbitraries-members';
-import { outcomesOf, prepareMembers } from './fixtures';
-import { expectedUpsert, memberIdText, memberPhone } from './models-members';
 import {
-	KEY,
 	SEED,
 	checkWriteOutputs,
 	countSandbox,
-	finishSuite,
+	credentials,
+	membersDelete,
+	outcomesOf,
 	plainMap,
+	prepareMembers,
 	run,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { useSandbox } from '../support';
+import { expectedUpsert, memberIdText, memberPhone } from './models-members';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('conservation-members');
-
-const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' });
+const sb = useHardeningSandbox('conservation-members');
 
 describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 	it('upsert with generated rows: each item once, the code of the broken rule, state as the model says', async () => {
@@ -62,7 +60,7 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 						});
 					}
 					const result = await run(
-						{ type: 'campaignMembers', parameters, input, credentials: credentials() },
+						{ type: 'campaignMembers', parameters, input, credentials: credentials(sb) },
 						`members ${version} upsert`,
 					);
 					countSandbox(`members ${version}`, sb.requests);
@@ -116,19 +114,9 @@ describe.each(['v1', 'v2'] as const)('members %s', (version) => {
 					const result = await run(
 						{
 							type: 'campaignMembers',
-							parameters: {
-								apiVersion: version,
-								operation: 'delete',
-								memberId: '={{ $json.memberId }}',
-								phoneNumber: '={{ $json.phoneNumber }}',
-								options: {
-									batchSize: size,
-									normalizePhoneNumbers: normalize,
-									deleteAllInformation: allInformation,
-								},
-							},
+							parameters: membersDelete(version, size, normalize, allInformation),
 							input,
-							credentials: credentials(),
+							credentials: credentials(sb),
 						},
 						`members ${version} delete`,
 					);

@@ -7,20 +7,24 @@
 import fc from 'fast-check';
 import { sendItem } from './arbitraries-sends';
 import {
+	API_KEY,
 	CAMPAIGN_RULES,
+	SEED,
 	SEND_PARAMETERS,
 	byRef,
+	checkWriteOutputs,
+	countSandbox,
 	outcomesOf,
 	prepareCampaigns,
+	run,
 	sendInputs,
 	sendJson,
-} from './fixtures';
+	tally,
+	useHardeningSandbox,
+} from './support';
 import { expectedSends, type SendInput } from './models-sends';
-import { KEY, SEED, checkWriteOutputs, countSandbox, finishSuite, run, tally } from './support';
-import { useSandbox } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('conservation-send');
+const sb = useHardeningSandbox('conservation-send');
 
 it('send with generated recipients and variables: each item once, each valid message sent exactly once', async () => {
 	await fc.assert(
@@ -41,7 +45,7 @@ it('send with generated recipients and variables: each item once, each valid mes
 							options: { convertPhoneNumbers: convert, concurrency },
 						},
 						input,
-						credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
+						credentials: { baseUrl: sb.baseUrl, apiKey: API_KEY },
 					},
 					'alimtalk send',
 				);

@@ -5,14 +5,26 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
-import { credentials, runWrite } from './faults-support';
-import { KEY, SEED, countSandbox, expectClearError, finishSuite, pairsOf, run } from './support';
-import { DIALECTS, useSandbox } from '../support';
-import { WRITE_OPS, type WriteCase, type WriteOp } from './write-ops';
+import {
+	SEED,
+	WRITE_OPS,
+	type WriteCase,
+	type WriteOp,
+	countSandbox,
+	credentials,
+	expectClearError,
+	expectTimedOutSend,
+	pairsOf,
+	prepareCampaigns,
+	prepareData,
+	run,
+	runWrite,
+	sendOne,
+	useHardeningSandbox,
+} from './support';
+import { DIALECTS } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('faults-hang');
+const sb = useHardeningSandbox('faults-hang');
 
 describe('a hanging server', () => {
 	const hang = (s: Sandbox) => s.configure({ faults: { kinds: ['hang'], rate: 1, seed: 1 } });
@@ -109,29 +121,12 @@ describe('a hanging server', () => {
 	it('send: the item goes to Failed as "delivery unknown" with the timeout named, and is not sent again', async () => {
 		prepareCampaigns(sb);
 		hang(sb);
-		const inputs = sendInputs([
-			{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
-		]);
-		const result = await run(
-			{
-				type: 'campaignAlimtalk',
-				parameters: { ...SEND_PARAMETERS, options: { maxRetries: 0, timeoutMs: 1000 } },
-				input: sendJson(inputs),
-				credentials: credentials(sb),
-			},
-			'send (hang)',
-		);
+		const result = await sendOne(sb, { maxRetries: 0, timeoutMs: 1000 }, 'send (hang)');
 		const requests = [...sb.requests];
 		countSandbox('send', requests);
 		sb.configure({ faults: undefined });
 		expect(result.error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(result.out[0]).toHaveLength(0);
-		expect(result.out[1][0].json).toMatchObject({
-			code: 'ETIMEDOUT',
-			deliveryUnknown: true,
-			phoneNumber: '821012345678',
-		});
-		expect(String(result.out[1][0].json.message)).toContain('timed out');
+		expectTimedOutSend(result.out);
 	});
 });

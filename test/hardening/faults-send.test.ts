@@ -8,28 +8,24 @@ import type { FaultKind, LoggedRequest } from '../../sandbox/server';
 import { sendItem } from './arbitraries-sends';
 import {
 	CAMPAIGN_RULES,
-	SEND_PARAMETERS,
-	outcomesOf,
-	prepareCampaigns,
-	sendInputs,
-	sendJson,
-} from './fixtures';
-import { credentials } from './faults-support';
-import { expectedSends, type SendInput } from './models-sends';
-import {
-	KEY,
 	SEED,
+	SEND_PARAMETERS,
 	checkWriteOutputs,
 	countSandbox,
-	finishSuite,
+	credentials,
+	outcomesOf,
 	pairsOf,
+	prepareCampaigns,
 	run,
+	sendInputs,
+	sendJson,
+	sendOne,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { useSandbox } from '../support';
+import { expectedSends, type SendInput } from './models-sends';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('faults-send');
+const sb = useHardeningSandbox('faults-send');
 
 /** The ref template variable of a logged send request. */
 const refOf = (r: LoggedRequest) =>
@@ -171,18 +167,7 @@ describe('a send answered with a server error after it went out', () => {
 		async (_label, kind) => {
 			prepareCampaigns(sb);
 			sb.configure({ faults: { kinds: [kind], firstN: 1, seed: 1, phase: 'after' } });
-			const inputs = sendInputs([
-				{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
-			]);
-			const result = await run(
-				{
-					type: 'campaignAlimtalk',
-					parameters: { ...SEND_PARAMETERS, options: { maxRetries: 3 } },
-					input: sendJson(inputs),
-					credentials: credentials(sb),
-				},
-				`send (${kind} after)`,
-			);
+			const result = await sendOne(sb, { maxRetries: 3 }, `send (${kind} after)`);
 			countSandbox('send', sb.requests);
 			sb.configure({ faults: undefined });
 			expect(sb.requests).toHaveLength(1);

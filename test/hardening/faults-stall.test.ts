@@ -5,13 +5,20 @@
  * a send that reached the service is Failed with deliveryUnknown and sent once.
  */
 import type { FaultKind } from '../../sandbox/server';
-import { SEND_PARAMETERS, prepareCampaigns, prepareData, sendInputs, sendJson } from './fixtures';
-import { credentials } from './faults-support';
-import { KEY, countSandbox, finishSuite, pairsOf, run } from './support';
-import { CUSTOM, useSandbox } from '../support';
+import {
+	countSandbox,
+	credentials,
+	expectTimedOutSend,
+	pairsOf,
+	prepareCampaigns,
+	prepareData,
+	run,
+	sendOne,
+	useHardeningSandbox,
+} from './support';
+import { CUSTOM } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('faults-stall');
+const sb = useHardeningSandbox('faults-stall');
 
 /** Long enough for a run with Timeout 1000 ms, far too short for one that never ends. */
 const ENDS_WITHIN_MS = 15000;
@@ -57,29 +64,12 @@ describe.each(['stallBody', 'dripBody'] as FaultKind[])('a server answering with
 		async () => {
 			prepareCampaigns(sb);
 			sb.configure({ faults: { kinds: [kind], phase: 'after' } });
-			const inputs = sendInputs([
-				{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
-			]);
-			const result = await run(
-				{
-					type: 'campaignAlimtalk',
-					parameters: { ...SEND_PARAMETERS, options: TIMEOUT },
-					input: sendJson(inputs),
-					credentials: credentials(sb),
-				},
-				`send (${kind})`,
-			);
+			const result = await sendOne(sb, TIMEOUT, `send (${kind})`);
 			countSandbox('send', sb.requests);
 			expect(result.error).toBeUndefined();
 			expect(sb.requests).toHaveLength(1);
 			expect(sb.state.sent).toHaveLength(1);
-			expect(result.out[0]).toHaveLength(0);
-			expect(result.out[1][0].json).toMatchObject({
-				code: 'ETIMEDOUT',
-				deliveryUnknown: true,
-				phoneNumber: '821012345678',
-			});
-			expect(String(result.out[1][0].json.message)).toContain('timed out');
+			expectTimedOutSend(result.out);
 		},
 		ENDS_WITHIN_MS,
 	);

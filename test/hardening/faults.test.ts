@@ -6,32 +6,29 @@
  * faults-send.test.ts, a hanging server in faults-hang.test.ts.
  */
 import fc from 'fast-check';
-import { prepareData } from './fixtures';
 import {
 	MAX_RETRIES,
+	SEED,
 	WRITE_FAULTS,
+	WRITE_OPS,
+	type WriteOp,
+	checkWriteOutputs,
 	comparable,
+	countSandbox,
 	credentials,
+	expectClearError,
 	longestFaultRun,
+	pairsOf,
+	prepareData,
+	run,
 	runWrite,
 	signature,
-} from './faults-support';
-import {
-	KEY,
-	SEED,
-	checkWriteOutputs,
-	countSandbox,
-	expectClearError,
-	finishSuite,
-	pairsOf,
-	run,
 	tally,
+	useHardeningSandbox,
 } from './support';
-import { DIALECTS, useSandbox } from '../support';
-import { WRITE_OPS, type WriteOp } from './write-ops';
+import { DIALECTS } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('faults');
+const sb = useHardeningSandbox('faults');
 
 describe.each(WRITE_OPS.map((op): [string, WriteOp] => [op.name, op]))(
 	'%s under faults',

@@ -6,9 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { FAST, runNode } from '../support';
+import { readAll } from './support';
 import { envelope, startScripted, type ScriptedServer } from '../support/scripted-server';
 
-const KEY = ['redirect', 'test', 'key', '7d41'].join('-');
+const API_KEY = ['redirect', 'test', 'key', '7d41'].join('-');
 
 let target: ScriptedServer;
 let redirector: ScriptedServer;
@@ -78,7 +79,7 @@ describe.each([301, 302, 303, 307, 308])('HTTP %i to another host and port', (st
 				type,
 				parameters: { ...parameters, options: FAST },
 				input,
-				credentials: { baseUrl, apiKey: KEY },
+				credentials: { baseUrl, apiKey: API_KEY },
 			});
 			expect(target.seen).toEqual([]);
 			// One request, not retried: a redirect is a configuration fault, not a passing one.
@@ -87,7 +88,7 @@ describe.each([301, 302, 303, 307, 308])('HTTP %i to another host and port', (st
 				| { message: string; description?: string }
 				| undefined;
 			expect(error?.message).toContain(`redirect (HTTP ${status}) to ${targetHost}`);
-			expect(`${error?.message} ${error?.description}`).not.toContain(KEY);
+			expect(`${error?.message} ${error?.description}`).not.toContain(API_KEY);
 			expect(error?.description).toContain('Base URL');
 			expect(JSON.stringify(result.out)).not.toContain('"sent"');
 		},
@@ -96,12 +97,7 @@ describe.each([301, 302, 303, 307, 308])('HTTP %i to another host and port', (st
 
 it('a redirect without a Location header is refused the same way, naming no host', async () => {
 	redirector = await startScripted(() => ({ status: 302, body: '' }));
-	const result = await runNode({
-		type: 'campaignCustomData',
-		parameters: { operation: 'getAll', returnAll: true, options: FAST },
-		input: [{}],
-		credentials: { baseUrl: redirector.baseUrl, apiKey: KEY },
-	});
+	const result = await readAll(redirector.baseUrl, API_KEY);
 	expect((result.error as unknown as { message: string }).message).toContain(
 		'redirect (HTTP 302) to an address it did not give',
 	);
@@ -115,7 +111,7 @@ it('the send with Continue (using error output) gives one error item, not sent a
 		type: 'campaignAlimtalk',
 		parameters: { ...parameters, options: FAST },
 		input,
-		credentials: { baseUrl, apiKey: KEY },
+		credentials: { baseUrl, apiKey: API_KEY },
 		onError: 'continueErrorOutput',
 	});
 	expect(target.seen).toEqual([]);

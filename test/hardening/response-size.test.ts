@@ -7,11 +7,11 @@
  */
 import { MAX_JSON_DEPTH, MAX_RESPONSE_BYTES } from '../../nodes/shared/transport';
 import { FAST, runNode, useSandbox } from '../support';
-import { sendOnce } from './support';
+import { readAll, sendOnce } from './support';
 import { http } from '../support/node';
 import { listen } from '../support/scripted-server';
 
-const KEY = ['size', 'test', 'key', '5e21'].join('-');
+const API_KEY = ['size', 'test', 'key', '5e21'].join('-');
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
 /** What the endless server would send if nobody stopped reading: far more than the cap. */
 const ENDLESS = 8 * MAX_RESPONSE_BYTES;
@@ -39,12 +39,7 @@ describe('an answer larger than the cap', () => {
 	it('stops a read with a clear error after reading about the cap, not the whole answer, and does not retry', async () => {
 		const server = await endless();
 		try {
-			const result = await runNode({
-				type: 'campaignCustomData',
-				parameters: { operation: 'getAll', returnAll: true, options: FAST },
-				input: [{}],
-				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
-			});
+			const result = await readAll(server.baseUrl, API_KEY);
 			expect((result.error as unknown as { message: string }).message).toContain(
 				`The service answered with more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB (HTTP 200); the answer was not read`,
 			);
@@ -59,7 +54,7 @@ describe('an answer larger than the cap', () => {
 	it('puts a send answered that way on Failed as delivery unknown (it reached something)', async () => {
 		const server = await endless();
 		try {
-			const result = await sendOnce(server.baseUrl, KEY, FAST);
+			const result = await sendOnce(server.baseUrl, API_KEY, FAST);
 			expect(result.error).toBeUndefined();
 			expect(result.out[1].map((item) => item.json)).toEqual([
 				expect.objectContaining({
@@ -100,7 +95,7 @@ describe('an answer nested too deep', () => {
 				type: 'campaignCustomData',
 				parameters: { operation: 'getAll', returnAll: true, options: { ...FAST, maxRetries: 3 } },
 				input: [{}],
-				credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+				credentials: { baseUrl: server.baseUrl, apiKey: API_KEY },
 			});
 			const error = result.error as unknown as { message: string; description?: string };
 			expect(error.message).toContain(
@@ -115,7 +110,7 @@ describe('an answer nested too deep', () => {
 	it('puts a send answered that way on Failed as delivery unknown, asked once', async () => {
 		const server = await answering(deep);
 		try {
-			const result = await sendOnce(server.baseUrl, KEY, { ...FAST, maxRetries: 3 });
+			const result = await sendOnce(server.baseUrl, API_KEY, { ...FAST, maxRetries: 3 });
 			expect(result.error).toBeUndefined();
 			expect(result.out[1].map((item) => item.json)).toEqual([
 				expect.objectContaining({
@@ -139,12 +134,7 @@ describe('the largest real answer', () => {
 		const value = '가'.repeat(1000);
 		for (let i = 0; i < 1000; i++)
 			sb.state.custom.set(`m${String(i).padStart(4, '0')}`, new Map([['note', value]]));
-		const result = await runNode({
-			type: 'campaignCustomData',
-			parameters: { operation: 'getAll', returnAll: true, options: FAST },
-			input: [{}],
-			credentials: { baseUrl: sb.baseUrl, apiKey: sb.apiKey },
-		});
+		const result = await readAll(sb.baseUrl, sb.apiKey);
 		expect(result.error).toBeUndefined();
 		expect(result.out[0]).toHaveLength(1000);
 		expect(result.out[0][999].json).toMatchObject({ memberId: 'm0999' });

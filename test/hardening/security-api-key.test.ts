@@ -6,15 +6,24 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { envelope, type Answer } from '../support/scripted-server';
-import { SEND_PARAMETERS, sendInputs, sendJson } from './fixtures';
-import { afterScripted, scripted, server, useScripted } from './security-support';
-import { KEY, expectClearError, finishSuite, run } from './support';
+import {
+	API_KEY,
+	SEND_PARAMETERS,
+	afterScripted,
+	expectClearError,
+	finishSuite,
+	oneSendJson,
+	run,
+	scripted,
+	server,
+	useScripted,
+} from './support';
 
 finishSuite('security-api-key');
 useScripted();
 
 describe('the key echoed by the service never reaches an item, an error or a log', () => {
-	const echo = `echo of ${KEY} here`;
+	const echo = `echo of ${API_KEY} here`;
 	const cases: Array<[string, string, IDataObject, IDataObject[], Answer]> = [
 		[
 			'custom data failure rows',
@@ -23,7 +32,13 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			[{ memberId: 'a', grade: 'A' }],
 			{
 				body: envelope(1, [
-					{ memberId: 'a', failKey: 'grade', failValue: KEY, failCode: 'F02', failMessage: echo },
+					{
+						memberId: 'a',
+						failKey: 'grade',
+						failValue: API_KEY,
+						failCode: 'F02',
+						failMessage: echo,
+					},
 				]),
 			},
 		],
@@ -32,7 +47,11 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			'campaignCustomData',
 			{ operation: 'create' },
 			[{ memberId: 'a', grade: 'A' }],
-			{ body: envelope(1, [{ memberId: KEY, failKey: KEY, failValue: echo, failCode: echo }]) },
+			{
+				body: envelope(1, [
+					{ memberId: API_KEY, failKey: API_KEY, failValue: echo, failCode: echo },
+				]),
+			},
 		],
 		[
 			'custom data refused with a message',
@@ -49,7 +68,7 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			{
 				body: envelope(0, {
 					nextPageSeq: null,
-					dataList: [{ memberId: KEY, customDataKey: echo, customDataValue: echo }],
+					dataList: [{ memberId: API_KEY, customDataKey: echo, customDataValue: echo }],
 				}),
 			},
 		],
@@ -83,7 +102,7 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			[{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }],
 			{
 				body: envelope(0, [
-					{ memberId: KEY, phoneNumber: echo, failureCode: 'F02', failureMessage: echo },
+					{ memberId: API_KEY, phoneNumber: echo, failureCode: 'F02', failureMessage: echo },
 				]),
 			},
 		],
@@ -103,7 +122,7 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			'campaignMembers',
 			{ apiVersion: 'v1', operation: 'upsert' },
 			[{ memberId: 'm1', phoneNumber: '010-1234-5678', isReceive: true }],
-			{ status: 503, body: envelope(-1006, { memberId: KEY }, { message: echo }) },
+			{ status: 503, body: envelope(-1006, { memberId: API_KEY }, { message: echo }) },
 		],
 		[
 			'account failure',
@@ -116,27 +135,21 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			'send success body',
 			'campaignAlimtalk',
 			SEND_PARAMETERS,
-			sendJson(
-				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
-			),
-			{ body: { code: 0, message: echo, echo: { key: KEY } } },
+			oneSendJson(),
+			{ body: { code: 0, message: echo, echo: { key: API_KEY } } },
 		],
 		[
 			'send refusal',
 			'campaignAlimtalk',
 			SEND_PARAMETERS,
-			sendJson(
-				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
-			),
+			oneSendJson(),
 			{ status: 400, body: { code: 7011, message: echo } },
 		],
 		[
 			'send account failure',
 			'campaignAlimtalk',
 			SEND_PARAMETERS,
-			sendJson(
-				sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
-			),
+			oneSendJson(),
 			{ status: 401, body: { code: 1401, message: echo } },
 		],
 		[
@@ -147,7 +160,7 @@ describe('the key echoed by the service never reaches an item, an error or a log
 			{
 				status: 200,
 				headers: { 'content-type': 'application/json' },
-				body: `{"processCode":1,"processValue":[{"memberId":"a","failKey":"grade","failCode":"F02","failMessage":"${KEY.replace(/^h/, '\\u0068').replace(/-/g, '\\u002d')}"}]}`,
+				body: `{"processCode":1,"processValue":[{"memberId":"a","failKey":"grade","failCode":"F02","failMessage":"${API_KEY.replace(/^h/, '\\u0068').replace(/-/g, '\\u002d')}"}]}`,
 			},
 		],
 		[
@@ -171,7 +184,7 @@ describe('the key echoed by the service never reaches an item, an error or a log
 					type,
 					parameters: { ...parameters, options: { maxRetries: 0 } },
 					input,
-					credentials: { baseUrl: server?.baseUrl ?? '', apiKey: KEY, memberApiVersion: 'any' },
+					credentials: { baseUrl: server?.baseUrl ?? '', apiKey: API_KEY, memberApiVersion: 'any' },
 					onError,
 				},
 				`${label} (${onError})`,
@@ -185,13 +198,13 @@ describe('the key echoed by the service never reaches an item, an error or a log
 
 describe('a key that cannot travel in a header is refused before anything is sent', () => {
 	it.each([
-		['a trailing line feed', `${KEY}\n`],
-		['a tab', `${KEY}\tx`],
-		['a NUL', `${KEY}\u0000`],
-		['a DEL', `${KEY}\u007f`],
-		['a line separator (U+2028)', `${KEY}\u2028X-Evil: 1`],
-		['Korean letters', `${KEY}키`],
-		['an emoji', `${KEY}😀`],
+		['a trailing line feed', `${API_KEY}\n`],
+		['a tab', `${API_KEY}\tx`],
+		['a NUL', `${API_KEY}\u0000`],
+		['a DEL', `${API_KEY}\u007f`],
+		['a line separator (U+2028)', `${API_KEY}\u2028X-Evil: 1`],
+		['Korean letters', `${API_KEY}키`],
+		['an emoji', `${API_KEY}😀`],
 	])('%s', async (_label, apiKey) => {
 		await scripted(() => ({ body: envelope(0, { nextPageSeq: null, dataList: [] }) }));
 		for (const type of ['campaignCustomData', 'campaignAlimtalk']) {
@@ -202,11 +215,7 @@ describe('a key that cannot travel in a header is refused before anything is sen
 						type === 'campaignCustomData'
 							? { operation: 'getAll', returnAll: true }
 							: SEND_PARAMETERS,
-					input: sendJson(
-						sendInputs([
-							{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' },
-						]),
-					),
+					input: oneSendJson(),
 					credentials: { baseUrl: server?.baseUrl ?? '', apiKey },
 				},
 				`key with ${_label}`,

@@ -7,29 +7,29 @@ import fc from 'fast-check';
 import { envelope } from '../support/scripted-server';
 import { HOSTILE_IDS, anyText } from './arbitraries';
 import {
-	SEND_PARAMETERS,
-	prepareCampaigns,
-	prepareData,
-	sendInputs,
-	sendJson,
-	prepareMembers,
-} from './fixtures';
-import { afterScripted, scripted, server, useScripted } from './security-support';
-import {
-	KEY,
+	API_KEY,
+	type RunResult,
 	SEED,
+	SEND_PARAMETERS,
+	afterScripted,
 	countSandbox,
 	expectClearError,
-	finishSuite,
 	pairsOf,
+	prepareCampaigns,
+	prepareData,
+	prepareMembers,
 	run,
+	scripted,
+	sendInputs,
+	sendJson,
+	server,
 	tally,
-	type RunResult,
+	useHardeningSandbox,
+	useScripted,
 } from './support';
-import { DIALECTS, useSandbox } from '../support';
+import { DIALECTS } from '../support';
 
-const sb = useSandbox({ apiKey: KEY });
-finishSuite('security-injection');
+const sb = useHardeningSandbox('security-injection');
 useScripted();
 
 /** Half of a UTF-16 surrogate pair, alone. */
@@ -86,7 +86,7 @@ describe('values never become headers, and arrive as exactly the query value the
 				type: 'campaignMembers',
 				parameters: { apiVersion: version, operation: 'get', memberId: '={{ $json.id }}' },
 				input: [{ id: memberId }],
-				credentials: { baseUrl: sb.baseUrl, apiKey: KEY, memberApiVersion: 'any' },
+				credentials: { baseUrl: sb.baseUrl, apiKey: API_KEY, memberApiVersion: 'any' },
 				onError: 'continueRegularOutput',
 			},
 			'members get (query)',
@@ -111,7 +111,7 @@ describe('values never become headers, and arrive as exactly the query value the
 				type: d.type,
 				parameters: { operation: 'get', memberId: '={{ $json.id }}' },
 				input: [{ id: memberId }],
-				credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
+				credentials: { baseUrl: sb.baseUrl, apiKey: API_KEY },
 				onError: 'continueRegularOutput',
 			},
 			'custom data get (query)',
@@ -174,7 +174,7 @@ describe('values never become headers, and arrive as exactly the query value the
 				type: 'campaignCustomData',
 				parameters: { operation: 'getAll', returnAll: true },
 				input: [{}],
-				credentials: { baseUrl: server?.baseUrl ?? '', apiKey: KEY },
+				credentials: { baseUrl: server?.baseUrl ?? '', apiKey: API_KEY },
 			},
 			'getAll (marker)',
 		);
@@ -207,7 +207,7 @@ describe('values never become headers, and arrive as exactly the query value the
 				type: 'campaignAlimtalk',
 				parameters: { ...SEND_PARAMETERS, options: { convertPhoneNumbers: false } },
 				input: sendJson(inputs),
-				credentials: { baseUrl: sb.baseUrl, apiKey: KEY },
+				credentials: { baseUrl: sb.baseUrl, apiKey: API_KEY },
 			},
 			'send (CR/LF)',
 		);

@@ -6,11 +6,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { MAX_SERVICE_TEXT } from '../../nodes/shared/codes';
 import { FAST, runNode } from '../support';
-import { sendOnce } from './support';
+import { readAll, sendOnce } from './support';
 import { startScripted } from '../support/scripted-server';
 import { columns } from '../CampaignMembers/support';
 
-const KEY = ['text', 'test', 'key', '9c41'].join('-');
+const API_KEY = ['text', 'test', 'key', '9c41'].join('-');
 /** 100,000 characters of one letter, then a marker that must never come through. */
 const LONG = `${'m'.repeat(100_000)}END-OF-TEXT`;
 
@@ -39,12 +39,7 @@ it('a whole-call error carries the service message cut, in its message and descr
 		body: { processCode: -1001, processValue: null, message: LONG },
 	}));
 	try {
-		const result = await runNode({
-			type: 'campaignCustomData',
-			parameters: { operation: 'getAll', returnAll: true, options: FAST },
-			input: [{}],
-			credentials: { baseUrl: server.baseUrl, apiKey: KEY },
-		});
+		const result = await readAll(server.baseUrl, API_KEY);
 		const error = result.error as unknown as { message: string; description?: string };
 		expectCut(`${error.message} ${error.description ?? ''}`);
 	} finally {
@@ -58,7 +53,7 @@ it('a refused send puts the service message on Failed cut', async () => {
 		body: { code: 7012, message: LONG },
 	}));
 	try {
-		const result = await sendOnce(server.baseUrl, KEY, FAST);
+		const result = await sendOnce(server.baseUrl, API_KEY, FAST);
 		expect(result.error).toBeUndefined();
 		expect(result.out[1]).toHaveLength(1);
 		expectCut(String(result.out[1][0].json.message));
@@ -90,7 +85,7 @@ it("a member row the service refused carries the row's message cut", async () =>
 				options: FAST,
 			},
 			input: [{} as IDataObject],
-			credentials: { baseUrl: server.baseUrl, apiKey: KEY },
+			credentials: { baseUrl: server.baseUrl, apiKey: API_KEY },
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.out[1]).toHaveLength(1);

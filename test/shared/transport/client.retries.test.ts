@@ -3,11 +3,9 @@
  * and dropped or refused connections, never an account failure nor a send that may have been
  * delivered (unless the caller accepts duplicates), and the backoff between attempts.
  */
-import { runNode } from '../../support';
 import { envelope, startScripted, type Answer } from '../../support/scripted-server';
-import { PROBE_TYPE, probeNode } from './probe-node';
 import { MAX_BACKOFF_MS, backoffDelay } from '../../../nodes/shared/transport';
-import { KEY, PROBE_OPTIONS, useProbe } from './support';
+import { API_KEY, PROBE_OPTIONS, runProbe, useProbe } from './support';
 
 const probe = useProbe();
 
@@ -63,21 +61,11 @@ describe('retries', () => {
 		const closed = await startScripted(() => ({ body: '' }));
 		const port = new URL(closed.baseUrl).port;
 		await closed.close();
-		const result = await runNode({
-			type: PROBE_TYPE,
-			extraTypes: { [PROBE_TYPE]: probeNode },
-			parameters: {
-				call: JSON.stringify({
-					method: 'POST',
-					path: '/messages/alimtalk/trigger',
-					body: {},
-					safety: 'unsafe',
-				}),
-				options: JSON.stringify({ ...PROBE_OPTIONS, maxRetries: 2 }),
-			},
-			input: [{}],
-			credentials: { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY },
-		});
+		const result = await runProbe(
+			{ method: 'POST', path: '/messages/alimtalk/trigger', body: {}, safety: 'unsafe' },
+			{ ...PROBE_OPTIONS, maxRetries: 2 },
+			{ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY },
+		);
 		expect(result.error?.message).toContain('the connection was refused');
 		expect(result.error?.message).toContain('after 3 attempts');
 	});

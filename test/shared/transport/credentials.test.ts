@@ -3,11 +3,9 @@
  * Base URL refused or normalized, the API key refused before sending, query values encoded, and
  * the key sent only as its header and never echoed.
  */
-import { runNode } from '../../support';
 import { envelope, startScripted, type ScriptedServer } from '../../support/scripted-server';
-import { PROBE_TYPE, probeNode } from './probe-node';
 import { normalizeBaseUrl } from '../../../nodes/shared/transport';
-import { KEY, PROBE_OPTIONS, useProbe } from './support';
+import { API_KEY, PROBE_OPTIONS, runProbe, useProbe } from './support';
 
 let server: ScriptedServer | undefined;
 const probe = useProbe({ get: () => server, set: (started) => (server = started) });
@@ -87,15 +85,9 @@ describe('API key rules', () => {
 		['with a line break (header injection)', 'abc\r\nX-Evil: 1', 'contains a line break'],
 	])('refuses a key that is %s before sending', async (_label, apiKey, words) => {
 		server = await startScripted(() => ({ body: envelope(0) }));
-		const result = await runNode({
-			type: PROBE_TYPE,
-			extraTypes: { [PROBE_TYPE]: probeNode },
-			parameters: {
-				call: JSON.stringify({ method: 'GET', path: '/v2/custom' }),
-				options: JSON.stringify(PROBE_OPTIONS),
-			},
-			input: [{}],
-			credentials: { baseUrl: server.baseUrl, apiKey },
+		const result = await runProbe({ method: 'GET', path: '/v2/custom' }, PROBE_OPTIONS, {
+			baseUrl: server.baseUrl,
+			apiKey,
 		});
 		expect(server.seen).toHaveLength(0);
 		expect(result.error?.message).toContain(words);
@@ -118,23 +110,23 @@ describe('API key rules', () => {
 describe('the API key never leaks', () => {
 	it('sends it only as the x-api-key header and redacts it from messages', async () => {
 		const { error } = await probe(() => ({
-			body: envelope(-1001, null, { message: `unknown key ${KEY}` }),
+			body: envelope(-1001, null, { message: `unknown key ${API_KEY}` }),
 		}));
-		expect(server?.seen[0].headers['x-api-key']).toBe(KEY);
+		expect(server?.seen[0].headers['x-api-key']).toBe(API_KEY);
 		const text = JSON.stringify({
 			message: error?.message,
 			description: error?.description,
 			context: error?.context,
 		});
-		expect(text).not.toContain(KEY);
+		expect(text).not.toContain(API_KEY);
 		expect(text).toContain('[redacted]');
 	});
 
 	it('keeps it out of results that echo it', async () => {
 		const { json } = await probe(() => ({
-			body: envelope(-9997, null, { message: `bad ${KEY}` }),
+			body: envelope(-9997, null, { message: `bad ${API_KEY}` }),
 		}));
-		expect(JSON.stringify(json)).not.toContain(KEY);
+		expect(JSON.stringify(json)).not.toContain(API_KEY);
 		expect(json?.serviceMessage).toBe('bad [redacted]');
 	});
 });

@@ -5,16 +5,16 @@
  * test-artifacts/hardening-summary.json for the closing report.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { logLines, runNode, type NodeRun } from '../support';
-import { withFast } from '../support/speed';
-import type { LoggedRequest } from '../../sandbox/server';
-import * as conservation from '../support/conservation';
-import { expectClearText, type RowRef, type WriteCheck } from '../support/conservation';
-import { fs, path, ROOT } from '../support/node';
-import { pairsOf } from '../support/paired';
+import { logLines, runNode, type NodeRun } from '../../support';
+import { FAST, withFast } from '../../support/speed';
+import type { LoggedRequest } from '../../../sandbox/server';
+import * as conservation from '../../support/conservation';
+import { expectClearText, type RowRef, type WriteCheck } from '../../support/conservation';
+import { fs, path, ROOT } from '../../support/node';
+import { pairsOf } from '../../support/paired';
 
 /** The API key of every hardening run: long and distinctive, so any echo of it is found. */
-export const KEY = ['hardening', 'api', 'key', 'f3c9a1d7e5b2'].join('-');
+export const API_KEY = ['hardening', 'api', 'key', 'f3c9a1d7e5b2'].join('-');
 
 /** Seeds of the property runs: fixed, so a failure always reproduces. */
 export const SEED = 20240601;
@@ -55,11 +55,11 @@ const loadedAt = Date.now();
 export function scan(where: string, text: string | undefined): void {
 	if (text === undefined) return;
 	tally.textsScanned++;
-	const forms = [KEY, encodeURIComponent(KEY), JSON.stringify(KEY).slice(1, -1)];
+	const forms = [API_KEY, encodeURIComponent(API_KEY), JSON.stringify(API_KEY).slice(1, -1)];
 	if (forms.some((form) => text.includes(form))) {
 		tally.leaked++;
 		leaks.push(
-			`${where}: ${text.slice(Math.max(0, text.indexOf(KEY) - 80), text.indexOf(KEY) + 80)}`,
+			`${where}: ${text.slice(Math.max(0, text.indexOf(API_KEY) - 80), text.indexOf(API_KEY) + 80)}`,
 		);
 	}
 }
@@ -250,6 +250,19 @@ export async function sendOnce(
 			properties: { property: [{ key: 'name', value: 'Kim' }] },
 			options,
 		},
+		input: [{}],
+		credentials: { baseUrl, apiKey },
+	});
+}
+
+/** One Custom Data read of every page against `baseUrl`, with no pause between retries. */
+export async function readAll(
+	baseUrl: string,
+	apiKey: string,
+): Promise<Awaited<ReturnType<typeof runNode>>> {
+	return await runNode({
+		type: 'campaignCustomData',
+		parameters: { operation: 'getAll', returnAll: true, options: FAST },
 		input: [{}],
 		credentials: { baseUrl, apiKey },
 	});

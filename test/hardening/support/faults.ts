@@ -1,11 +1,12 @@
 /**
- * Shared by the fault suites (faults.test.ts, faults-send.test.ts, faults-hang.test.ts): the
- * faults a write is given, the retry limit, the runner of a write operation against the sandbox,
- * and the comparisons of a faulted run with the fault-free one.
+ * Shared by the fault suites (faults*.test.ts): the faults a write is given, the retry limit,
+ * the runner of a write operation against the sandbox, the comparisons of a faulted run with the
+ * fault-free one, and one send under a fault.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { FaultKind, LoggedRequest, Sandbox } from '../../sandbox/server';
-import { KEY, countSandbox, pairsOf, run } from './support';
+import type { FaultKind, LoggedRequest, Sandbox } from '../../../sandbox/server';
+import { SEND_PARAMETERS, oneSendJson } from './fixtures';
+import { API_KEY, countSandbox, pairsOf, run } from './scan';
 import type { WriteCase, WriteOp } from './write-ops';
 
 export const WRITE_FAULTS: FaultKind[] = [
@@ -19,7 +20,7 @@ export const MAX_RETRIES = 6;
 
 export const credentials = (sb: Sandbox) => ({
 	baseUrl: sb.baseUrl,
-	apiKey: KEY,
+	apiKey: API_KEY,
 	memberApiVersion: 'any',
 });
 
@@ -64,4 +65,28 @@ export function longestFaultRun(requests: LoggedRequest[]): number {
 		longest = Math.max(longest, current);
 	}
 	return longest;
+}
+
+/** One send of the PLAIN campaign to the first phone with these options (campaigns prepared). */
+export async function sendOne(sb: Sandbox, options: IDataObject, label: string) {
+	return await run(
+		{
+			type: 'campaignAlimtalk',
+			parameters: { ...SEND_PARAMETERS, options },
+			input: oneSendJson(),
+			credentials: credentials(sb),
+		},
+		label,
+	);
+}
+
+/** The one send timed out after it went out: Failed, delivery unknown, the timeout named. */
+export function expectTimedOutSend(out: INodeExecutionData[][]): void {
+	expect(out[0]).toHaveLength(0);
+	expect(out[1][0].json).toMatchObject({
+		code: 'ETIMEDOUT',
+		deliveryUnknown: true,
+		phoneNumber: '821012345678',
+	});
+	expect(String(out[1][0].json.message)).toContain('timed out');
 }

@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import type { Sandbox } from '../../sandbox/server';
-import { COMMON_IDS, batchSize, dataItem, initialEntries, memberIdValue } from './arbitraries';
-import { MEMBER_IDS, PHONES, initialMembers, memberItem } from './arbitraries-members';
-import { DIALECTS } from '../support';
+import type { Sandbox } from '../../../sandbox/server';
+import { COMMON_IDS, batchSize, dataItem, initialEntries, memberIdValue } from '../arbitraries';
+import { MEMBER_IDS, PHONES, initialMembers, memberItem } from '../arbitraries-members';
+import { DIALECTS } from '../../support';
 import { prepareData, prepareMembers } from './fixtures';
-import { plainMap, plainStore } from './support';
+import { plainMap, plainStore } from './scan';
 
 export interface WriteCase {
 	parameters: IDataObject;
@@ -91,6 +91,20 @@ const dataOps: WriteOp[] = DIALECTS.flatMap(([name, d]) => [
 	},
 ]);
 
+/** The parameters of a Members delete that takes the member id and the phone number from the item. */
+export const membersDelete = (
+	version: string,
+	batchSize: number,
+	normalizePhoneNumbers: boolean,
+	deleteAllInformation: boolean,
+): IDataObject => ({
+	apiVersion: version,
+	operation: 'delete',
+	memberId: '={{ $json.memberId }}',
+	phoneNumber: '={{ $json.phoneNumber }}',
+	options: { batchSize, normalizePhoneNumbers, deleteAllInformation },
+});
+
 const memberOps: WriteOp[] = (['v1', 'v2'] as const).flatMap((version) => [
 	{
 		name: `members ${version} upsert`,
@@ -143,17 +157,7 @@ const memberOps: WriteOp[] = (['v1', 'v2'] as const).flatMap((version) => [
 				initial: initialMembers,
 			})
 			.map((c) => ({
-				parameters: {
-					apiVersion: version,
-					operation: 'delete',
-					memberId: '={{ $json.memberId }}',
-					phoneNumber: '={{ $json.phoneNumber }}',
-					options: {
-						batchSize: c.size,
-						normalizePhoneNumbers: c.normalize,
-						deleteAllInformation: c.allInformation,
-					},
-				},
+				parameters: membersDelete(version, c.size, c.normalize, c.allInformation),
 				input: json(
 					c.items.map((i) => ({ memberId: i.memberId, phoneNumber: PHONES[i.phone].given })),
 				) as IDataObject[],

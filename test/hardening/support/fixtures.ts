@@ -3,13 +3,13 @@
  * parameters, and how outputs are read back (outcome per item, rows of an item).
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { Sandbox } from '../../sandbox/server';
-import { KEY_FORMATS } from './arbitraries';
-import { SEND_PHONES } from './arbitraries-sends';
-import { cloneStore, type Store, type Wire } from './models';
-import type { MemberV1, MemberV2 } from './models-members';
-import type { CampaignRule, SendInput } from './models-sends';
-import { pairsOf, type RowRef } from './support';
+import type { Sandbox } from '../../../sandbox/server';
+import { KEY_FORMATS } from '../arbitraries';
+import { SEND_PHONES } from '../arbitraries-sends';
+import { cloneStore, type Store, type Wire } from '../models';
+import type { MemberV1, MemberV2 } from '../models-members';
+import type { CampaignRule, SendInput } from '../models-sends';
+import { pairsOf, type RowRef } from './scan';
 
 // ----- custom data -----
 
@@ -102,6 +102,12 @@ export function prepareCampaigns(s: Sandbox): void {
 	s.addCampaign('BLOCKED', { templateState: 'blocked' });
 }
 
+/** Two key/value pairs taken from an item's k1/v1 and k2/v2, through expressions. */
+export const ITEM_PAIRS = [
+	{ key: '={{ $json.k1 }}', value: '={{ $json.v1 }}' },
+	{ key: '={{ $json.k2 }}', value: '={{ $json.v2 }}' },
+];
+
 /** The send node's parameters: every value from the item, through expressions. */
 export const SEND_PARAMETERS: IDataObject = {
 	operation: 'send',
@@ -109,11 +115,7 @@ export const SEND_PARAMETERS: IDataObject = {
 	phoneNumber: '={{ $json.phone }}',
 	variablesInput: 'fields',
 	properties: {
-		property: [
-			{ key: 'ref', value: '={{ $json.ref }}' },
-			{ key: '={{ $json.k1 }}', value: '={{ $json.v1 }}' },
-			{ key: '={{ $json.k2 }}', value: '={{ $json.v2 }}' },
-		],
+		property: [{ key: 'ref', value: '={{ $json.ref }}' }, ...ITEM_PAIRS],
 	},
 };
 
@@ -126,6 +128,12 @@ export const sendJson = (inputs: SendInput[]): IDataObject[] =>
 			inputs.map(({ phone, ...rest }) => ({ ...rest, phone: SEND_PHONES[phone].given })),
 		),
 	) as IDataObject[];
+
+/** The items of one send: the PLAIN campaign to the first phone, name and coupon set. */
+export const oneSendJson = (): IDataObject[] =>
+	sendJson(
+		sendInputs([{ campaign: 'PLAIN', phone: 0, k1: 'name', v1: 'Kim', k2: 'coupon', v2: 'X' }]),
+	);
 
 /** Sent messages in a comparable order (by their ref). */
 export const byRef = <T extends { properties: Record<string, unknown> }>(list: T[]) =>

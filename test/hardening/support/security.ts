@@ -3,8 +3,8 @@
  * scripted server per test, its answers counted as bad responses and closed after the test, and
  * the scan of what reached it (the key, headers a value injected).
  */
-import { startScripted, type Answer, type ScriptedServer } from '../support/scripted-server';
-import { checkHeaders, scanRequests, tally } from './support';
+import { startScripted, type Answer, type ScriptedServer } from '../../support/scripted-server';
+import { checkHeaders, scanRequests, tally } from './scan';
 
 /** The scripted server of the running test, once `scripted` started it (a live binding). */
 export let server: ScriptedServer | undefined;
