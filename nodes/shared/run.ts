@@ -50,7 +50,7 @@ export function toOutputs(
 	const failed: INodeExecutionData[] = [];
 	for (const outcome of outcomes) {
 		if ('error' in outcome) first.push(...errorItems(ctx.getNode(), outcome.error, outcome.inputs));
-		else if ('done' in outcome) first.push(item({ ...outcome.done }, outcome.inputs));
+		else if ('done' in outcome) first.push(item(outcome.done, outcome.inputs));
 		else (kind === 'read' ? first : failed).push(item({ ...outcome.failed }, outcome.inputs));
 	}
 	return kind === 'read' ? [first] : [first, failed];
