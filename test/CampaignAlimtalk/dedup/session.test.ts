@@ -171,11 +171,9 @@ describe('Deduplication Key on an n8n without the deduplication helpers', () => 
 		expect(() =>
 			DedupSession.open(
 				ctx,
-				{},
+				{ scope: 'node', historySize: 10000 },
 				{ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 },
-				1,
-				() => true,
-				() => undefined,
+				[0],
 			),
 		).toThrow(/needs n8n 1\.64\.0 or later/);
 	});
