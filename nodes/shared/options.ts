@@ -44,6 +44,55 @@ export const DEFAULT_HISTORY = 10000;
 export const MIN_HISTORY = 1000;
 export const MAX_HISTORY = 100000;
 
+/**
+ * A number option of an Options collection, written once: its label, name, bounds and default
+ * give both its parameter (`numberOption`) and the check that reads it (`readNumberOption`).
+ */
+export interface NumberOption {
+	displayName: string;
+	name: string;
+	min: number;
+	max: number;
+	default: number;
+}
+
+export const CONCURRENCY_OPTION: NumberOption = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	min: MIN_CONCURRENCY,
+	max: MAX_CONCURRENCY,
+	default: DEFAULT_CONCURRENCY,
+};
+
+export const PAUSE_OPTION: NumberOption = {
+	displayName: 'Pause Between Requests (Ms)',
+	name: 'pauseMs',
+	min: MIN_PAUSE_MS,
+	max: MAX_PAUSE_MS,
+	default: DEFAULT_PAUSE_MS,
+};
+
+export const HISTORY_OPTION: NumberOption = {
+	displayName: 'Deduplication History Size',
+	name: 'deduplicationHistorySize',
+	min: MIN_HISTORY,
+	max: MAX_HISTORY,
+	default: DEFAULT_HISTORY,
+};
+
+/** The parameter of a number option. */
+export function numberOption(option: NumberOption, description: string): INodeProperties {
+	const fallback = option.default;
+	return {
+		displayName: option.displayName,
+		name: option.name,
+		type: 'number',
+		typeOptions: { minValue: option.min, maxValue: option.max, numberPrecision: 0 },
+		default: fallback,
+		description,
+	};
+}
+
 export const batchSizeOption: INodeProperties = {
 	displayName: 'Batch Size',
 	name: 'batchSize',
@@ -205,4 +254,20 @@ export function readTransportSettings(ctx: IExecuteFunctions, options: Options):
 
 export function readBatchSize(ctx: IExecuteFunctions, options: Options): number {
 	return optionNumber(ctx, options.batchSize, 'Batch Size', MIN_BATCH, MAX_BATCH, DEFAULT_BATCH);
+}
+
+/** A number option's value in the node's Options collection: see `wholeNumber`. */
+export function readNumberOption(
+	ctx: IExecuteFunctions,
+	options: Options,
+	option: NumberOption,
+): number {
+	return optionNumber(
+		ctx,
+		options[option.name],
+		option.displayName,
+		option.min,
+		option.max,
+		option.default,
+	);
 }

@@ -2,7 +2,7 @@
  * What a Failed item says about an earlier send of its message that is unconfirmed or still under
  * way (README, "Sending once across executions").
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { Failure } from '../../shared/outcome';
 import { HOURS_BACK } from './markers';
 
 export const UNCONFIRMED_CODE = 'earlierSendUnconfirmed';
@@ -18,7 +18,7 @@ export function unconfirmedFields(
 	key: string,
 	startedAt: number | null | undefined,
 	timeoutMs: number,
-): IDataObject & { code: string; message: string } {
+): Failure {
 	const start = typeof startedAt === 'number' ? new Date(startedAt).toISOString() : undefined;
 	const end = typeof startedAt === 'number' ? new Date(startedAt + 3600000).toISOString() : '';
 	const when =

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'crypto';
 import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { DEFAULT_HISTORY, MAX_HISTORY, MIN_HISTORY, optionNumber } from '../../shared/options';
+import { HISTORY_OPTION, numberOption, readNumberOption } from '../../shared/options';
 
 export const dedupOptions: INodeProperties[] = [
 	{
@@ -32,15 +32,10 @@ export const dedupOptions: INodeProperties[] = [
 		],
 		description: 'Which recorded keys count, when a Deduplication Key is set',
 	},
-	{
-		displayName: 'Deduplication History Size',
-		name: 'deduplicationHistorySize',
-		type: 'number',
-		typeOptions: { minValue: MIN_HISTORY, maxValue: MAX_HISTORY, numberPrecision: 0 },
-		default: DEFAULT_HISTORY,
-		description:
-			'How many of the latest keys are remembered (1,000 to 100,000), when a Deduplication Key is set; older ones are forgotten and could be sent again. Keep it above the number of messages sent in the time a repeated event can arrive.',
-	},
+	numberOption(
+		HISTORY_OPTION,
+		'How many of the latest keys are remembered (1,000 to 100,000), when a Deduplication Key is set; older ones are forgotten and could be sent again. Keep it above the number of messages sent in the time a repeated event can arrive.',
+	),
 ];
 
 export interface DedupSettings {
@@ -57,14 +52,7 @@ export function readDedupSettings(
 		?.deduplicationKey;
 	if (typeof raw !== 'string' || raw.trim() === '' || raw.trim() === '=') return undefined;
 	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
-	const historySize = optionNumber(
-		ctx,
-		options.deduplicationHistorySize,
-		'Deduplication History Size',
-		MIN_HISTORY,
-		MAX_HISTORY,
-		DEFAULT_HISTORY,
-	);
+	const historySize = readNumberOption(ctx, options, HISTORY_OPTION);
 	return { scope, historySize };
 }
 

@@ -17,7 +17,8 @@ import type { KeyMarkers, Verdict } from './markers';
 import { unconfirmedFields } from './fields';
 import { finished, longestSendMs } from './markers';
 import type { DedupSettings } from './options';
-import { readDedupSettings, readKey } from './options';
+import { readKey } from './options';
+import type { Failure } from '../../shared/outcome';
 
 /** What a send's outcome means for its key: sent, maybe sent (kept unconfirmed), certainly not sent. */
 export type KeyFate = 'confirm' | 'keep' | 'release';
@@ -55,6 +56,9 @@ export function keyFate(
 export class DedupSession {
 	/** Item index -> its key (sendable items only). */
 	private readonly keys = new Map<number, string>();
+
+	/** Items to be sent that have no key: not sent. */
+	private readonly keyless = new Set<number>();
 
 	/** Item index -> the earlier item of this execution with the same key. */
 	private readonly repeats = new Map<number, number>();
@@ -95,19 +99,16 @@ export class DedupSession {
 	}
 
 	/**
-	 * Reads every sendable item's key before anything is sent. Returns undefined when the option
-	 * is off. `sendable(i)` tells which items will be sent; `reject(i, failure)` turns an item
-	 * without a key into a Failed row.
+	 * Reads the key of every item to be sent (`sendable`) before anything is sent. Returns
+	 * undefined when the option is off (`settings` undefined). An item without a key is not sent
+	 * (`lacksKey`).
 	 */
 	static open(
 		ctx: IExecuteFunctions,
-		options: Record<string, unknown>,
+		settings: DedupSettings | undefined,
 		transport: TransportSettings,
-		count: number,
-		sendable: (index: number) => boolean,
-		reject: (index: number, failure: IDataObject & { code: string; message: string }) => void,
+		sendable: readonly number[],
 	): DedupSession | undefined {
-		const settings = readDedupSettings(ctx, options);
 		if (!settings) return undefined;
 		const helpers = ctx.helpers as Partial<DeduplicationHelperFunctions>;
 		if (HELPERS.some((name) => typeof helpers[name] !== 'function')) {
@@ -134,15 +135,10 @@ export class DedupSession {
 		checkLayout(ctx, settings.scope);
 		const session = new DedupSession(ctx, settings, transport);
 		const firstOfKey = new Map<string, number>();
-		for (let i = 0; i < count; i++) {
-			if (!sendable(i)) continue;
+		for (const i of sendable) {
 			const key = readKey(ctx, i);
 			if (key === undefined) {
-				reject(i, {
-					code: NO_KEY_CODE,
-					message:
-						'Deduplication Key is empty for this item: while the option is set, every item needs a key (not sent)',
-				});
+				session.keyless.add(i);
 				continue;
 			}
 			session.keys.set(i, key);
@@ -154,14 +150,13 @@ export class DedupSession {
 	}
 
 	/**
-	 * Claims item `i`'s key just before its request. True: send it. False: do not (a repeat of an
-	 * earlier item, sent before, or an earlier send of it is unconfirmed or still under way). An
+	 * Claims item `i`'s key just before its request. True: send it. False: do not (no key, a repeat
+	 * of an earlier item, sent before, or an earlier send of it is unconfirmed or still under way). An
 	 * earlier send still under way in another execution is waited for, up to the request timeout.
 	 */
 	async claim(i: number): Promise<boolean> {
 		const key = this.keys.get(i);
-		if (key === undefined) return true;
-		if (this.repeats.has(i)) return false;
+		if (key === undefined || this.repeats.has(i)) return false;
 		const deadline = monotonicNow() + this.transport.timeoutMs;
 		for (;;) {
 			const asked = await this.askUnlessStopped(i, key);
@@ -241,6 +236,16 @@ export class DedupSession {
 			this.settleError = storeError(this.ctx.getNode(), this.owner.lost).message;
 	}
 
+	/** The Failed fields of item `i` when it was to be sent and has no key, or undefined. */
+	keyMissing(i: number): Failure | undefined {
+		if (!this.keyless.has(i)) return undefined;
+		return {
+			code: NO_KEY_CODE,
+			message:
+				'Deduplication Key is empty for this item: while the option is set, every item needs a key (not sent)',
+		};
+	}
+
 	/** Item `i`'s Deduplication Key, if it has one. */
 	keyOf(i: number): string | undefined {
 		return this.keys.get(i);
@@ -258,7 +263,7 @@ export class DedupSession {
 	}
 
 	/** Failed fields of an item not sent because an earlier send of it is unconfirmed, or undefined. */
-	unconfirmedFields(i: number): (IDataObject & { code: string; message: string }) | undefined {
+	unconfirmedFields(i: number): Failure | undefined {
 		const verdict = this.verdicts.get(i);
 		if (verdict !== 'unconfirmed' && verdict !== 'inProgress') return undefined;
 		const key = this.keys.get(i) as string;

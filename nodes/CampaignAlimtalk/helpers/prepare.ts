@@ -3,6 +3,7 @@
  * Failed row with the code the service uses for it, never a request.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { Failure } from '../../shared/outcome';
 import { internationalMobile } from '../../shared/phone';
 import { setField } from '../../shared/values';
 
@@ -15,9 +16,7 @@ export interface PreparedSend {
 	properties: IDataObject;
 }
 
-export type Prepared =
-	| { send: PreparedSend }
-	| { failure: IDataObject & { code: string; message: string } };
+export type Prepared = { send: PreparedSend } | { failure: Failure };
 
 function rule(code: string, message: string, fields: IDataObject): Prepared {
 	return { failure: { code, message, ...fields } };
@@ -82,4 +81,17 @@ export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Pr
 	const variables = readVariables(ctx, i);
 	if (typeof variables === 'string') return rule('1203', variables, { ...fields, phoneNumber });
 	return { send: { campaignKey, phoneNumber, properties: variables } };
+}
+
+/**
+ * Every item's parameters, read before the first request: an expression error can then never
+ * stop the node half-way through, after some messages went out.
+ */
+export function prepareAll(ctx: IExecuteFunctions, count: number, convert: boolean): Prepared[] {
+	return Array.from({ length: count }, (_, i) => prepare(ctx, i, convert));
+}
+
+/** The indexes of the items that passed every check. */
+export function sendable(prepared: readonly Prepared[]): number[] {
+	return prepared.flatMap((entry, i) => ('send' in entry ? [i] : []));
 }

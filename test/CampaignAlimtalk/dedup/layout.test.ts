@@ -5,10 +5,10 @@
  */
 import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { NODE_NAME, runWorkflow, sourceOf } from '../../support/engine';
-import { KEY, dedupFixture, order, phone, runSend, sendNode, sendsOf } from './support';
+import { KEYED, dedupFixture, order, phone, runSend, sendNode, sendsOf } from './support';
 
 const fx = dedupFixture();
-const { good, sentPhones } = sendsOf(fx, KEY);
+const { good, sentPhones } = sendsOf(fx, KEYED);
 
 describe('nodes that share a deduplication record', () => {
 	const removeDuplicates: INodeType = {
@@ -67,7 +67,7 @@ describe('nodes that share a deduplication record', () => {
 			position: [200, 200],
 			parameters: { operation: 'removeItemsSeenInPreviousExecutions', options: { scope } },
 		};
-		const send = sendNode(NODE_NAME, 'node-under-test', { ...KEY, deduplicationScope: keyScope });
+		const send = sendNode(NODE_NAME, 'node-under-test', { ...KEYED, deduplicationScope: keyScope });
 		return await runWorkflow({
 			nodes: [sourceOf([order(1)]), rd, send],
 			connections: {
@@ -99,8 +99,8 @@ describe('nodes that share a deduplication record', () => {
 	it('a keyed send with "This Node" beside one with "Whole Workflow": refused before sending', async () => {
 		const run = await runSend({
 			input: [order(1)],
-			options: KEY,
-			more: { Second: { ...KEY, deduplicationScope: 'workflow' } },
+			options: KEYED,
+			more: { Second: { ...KEYED, deduplicationScope: 'workflow' } },
 			credentials: good(),
 		});
 		expect(run.error?.message).toMatch(

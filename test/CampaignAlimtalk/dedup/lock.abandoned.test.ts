@@ -5,10 +5,10 @@
  * (jest.compat.config.js).
  */
 import { LOCK_ENTRY, STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/dedup/lock';
-import { KEY, WF, dedupFixture, order, sendsOf } from './support';
+import { KEYED, WF, dedupFixture, order, sendsOf } from './support';
 
 const fx = dedupFixture();
-const { send } = sendsOf(fx, KEY);
+const { send } = sendsOf(fx, KEYED);
 
 describe('Alimtalk send with a Deduplication Key, after a process died holding the lock', () => {
 	it(

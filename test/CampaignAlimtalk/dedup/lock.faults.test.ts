@@ -6,7 +6,7 @@
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
-import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './lock-harness';
+import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();
 

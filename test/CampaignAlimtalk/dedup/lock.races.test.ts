@@ -3,7 +3,7 @@
  */
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
-import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './lock-harness';
+import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();
 

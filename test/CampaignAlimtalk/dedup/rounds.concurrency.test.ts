@@ -3,11 +3,10 @@
  * copies of the package's modules, as two queue-mode workers): 20 executions in flight.
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
-import { alimtalkCopy, dedupFixture, inFlight, phone, runSend } from './support';
+import { KEYED, alimtalkCopy, dedupFixture, inFlight, phone, runSend } from './support';
 
 const EVENTS = 120;
 const IN_FLIGHT = 20;
-const KEY = { deduplicationKey: '={{ $json.orderId }}' };
 
 const fx = dedupFixture();
 let processes: INodeType[];
@@ -30,7 +29,7 @@ async function deliver(events: IDataObject[]) {
 		IN_FLIGHT,
 		events.map(
 			(e, index) => async () =>
-				await runSend({ input: [e], options: KEY, credentials, copy: processes[index % 2] }),
+				await runSend({ input: [e], options: KEYED, credentials, copy: processes[index % 2] }),
 		),
 	);
 }

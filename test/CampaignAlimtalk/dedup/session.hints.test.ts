@@ -3,10 +3,10 @@
  * as duplicates are counted, as information when nothing failed.
  */
 import { NODE_NAME } from '../../support/engine';
-import { KEY, dedupFixture, order, sendsOf } from './support';
+import { KEYED, dedupFixture, order, sendsOf } from './support';
 
 const fx = dedupFixture();
-const { send } = sendsOf(fx, KEY);
+const { send } = sendsOf(fx, KEYED);
 
 describe('Alimtalk send with a Deduplication Key: execution hints', () => {
 	it('counts the duplicates skipped, as information; no hint on the first, clean run', async () => {

@@ -14,7 +14,7 @@ import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
 import {
 	ALIMTALK_TYPE,
-	KEY,
+	KEYED,
 	WF,
 	dedupFixture,
 	inFlight,
@@ -25,7 +25,7 @@ import {
 } from './support';
 
 const fx = dedupFixture();
-const { good, send, sentPhones } = sendsOf(fx, KEY);
+const { good, send, sentPhones } = sendsOf(fx, KEYED);
 const NODE_ROW = { workflow: { id: WF }, node: { id: 'node-under-test' } } as never;
 const sentTo = (n: number) => fx.sb.state.sent.filter((m) => m.phoneNumber === phone(n)).length;
 
@@ -50,8 +50,8 @@ describe('the Deduplication Key, round three', () => {
 				(event) => async () =>
 					await runSend({
 						input: [event],
-						options: KEY,
-						more: { Second: KEY },
+						options: KEYED,
+						more: { Second: KEYED },
 						credentials: good(),
 					}),
 			),
@@ -79,7 +79,7 @@ describe('the Deduplication Key, round three', () => {
 
 	it('at the longest settings and the smallest History Size, ten sends in flight keep their claims', async () => {
 		const longest = {
-			...KEY,
+			...KEYED,
 			deduplicationHistorySize: 1000,
 			timeoutMs: 600000,
 			maxRetries: 10,
@@ -111,7 +111,7 @@ describe('the Deduplication Key, round three', () => {
 		try {
 			// X: a refused send (its key released), then a pause before its next item.
 			const x = send([order(1, { campaign: 'BLOCKED' }), order(2)], {
-				...KEY,
+				...KEYED,
 				concurrency: 1,
 				pauseMs: 1000,
 			});
@@ -143,7 +143,7 @@ describe('the Deduplication Key, round three', () => {
 			await fx.store.checkProcessedAndRecord(claimed(ahead), 'node', NODE_ROW, {
 				mode: 'entries',
 			});
-			const { out } = await send([order(1)], { ...KEY, timeoutMs: 1000, maxRetries: 0 });
+			const { out } = await send([order(1)], { ...KEYED, timeoutMs: 1000, maxRetries: 0 });
 			expect(out[1][0].json).toMatchObject({
 				code: 'earlierSendInProgress',
 				deliveryUnknown: true,
@@ -176,7 +176,7 @@ describe('the Deduplication Key, round three', () => {
 		try {
 			const { out } = await send(
 				keys.map((_, n) => order(n)),
-				{ ...KEY, concurrency: 30, timeoutMs: 1000, maxRetries: 0 },
+				{ ...KEYED, concurrency: 30, timeoutMs: 1000, maxRetries: 0 },
 			);
 			expect(out[1]).toHaveLength(30);
 			const started = out[1].filter((item) => item.json.earlierSendStartedAt !== undefined);

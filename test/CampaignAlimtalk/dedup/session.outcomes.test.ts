@@ -6,15 +6,15 @@
 import { longestSendMs, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
-import { WF, dedupFixture, jsonOf, order, phone, sendsOf } from './support';
+import { KEYED, WF, dedupFixture, jsonOf, order, phone, sendsOf } from './support';
 
 const NODE_ROW = { workflow: { id: WF }, node: { id: 'node-under-test' } } as never;
 // One attempt of at most 1 s: a send can take at most longestSendMs of these settings.
-const KEY = { deduplicationKey: '={{ $json.orderId }}', timeoutMs: 1000, maxRetries: 0 };
+const FAST_KEYED = { ...KEYED, timeoutMs: 1000, maxRetries: 0 };
 const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
 
 const fx = dedupFixture();
-const { send, sentPhones } = sendsOf(fx, KEY);
+const { send, sentPhones } = sendsOf(fx, FAST_KEYED);
 
 /** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its slots). */
 async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
@@ -140,7 +140,12 @@ describe('what a redelivered event is answered', () => {
 	it('at the smallest History Size, the claims of 50 sends in flight are not pushed out: a copy sends nothing twice', async () => {
 		fx.sb.configure({ latencyMs: 100 });
 		const events = Array.from({ length: 100 }, (_, n) => order(n));
-		const options = { ...KEY, timeoutMs: 5000, concurrency: 50, deduplicationHistorySize: 1000 };
+		const options = {
+			...FAST_KEYED,
+			timeoutMs: 5000,
+			concurrency: 50,
+			deduplicationHistorySize: 1000,
+		};
 		await send(
 			Array.from({ length: 1000 }, (_, n) => order(1000 + n)),
 			{ ...options, timeoutMs: 30000 },

@@ -4,10 +4,10 @@
  * during the run, and a delivery that is unknown.
  */
 import { envelope, startScripted } from '../../support/scripted-server';
-import { KEY, WF, dedupFixture, jsonOf, order, phone, sendsOf } from './support';
+import { KEYED, WF, dedupFixture, jsonOf, order, phone, sendsOf } from './support';
 
 const fx = dedupFixture({ accounts: { 'expired-key': 'expired' } });
-const { send, sentPhones } = sendsOf(fx, KEY);
+const { send, sentPhones } = sendsOf(fx, KEYED);
 
 describe('Alimtalk send with a Deduplication Key', () => {
 	it('releases the key of a send the service rejected: after the cause is fixed, it is sent', async () => {
@@ -41,7 +41,7 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('releases every key when the account fails before the first request, so a later run sends them', async () => {
-		const failed = await send([order(1), order(2)], KEY, {
+		const failed = await send([order(1), order(2)], KEYED, {
 			baseUrl: fx.sb.baseUrl,
 			apiKey: 'expired-key',
 		});
@@ -59,7 +59,7 @@ describe('Alimtalk send with a Deduplication Key', () => {
 			const creds = { baseUrl: server.baseUrl, apiKey: ['scripted', 'key', '1234'].join('-') };
 			const { out } = await send(
 				[1, 2, 3, 4, 5].map((n) => order(n)),
-				{ ...KEY, concurrency: 1 },
+				{ ...KEYED, concurrency: 1 },
 				creds,
 			);
 			expect(out[0]).toHaveLength(2);
@@ -84,7 +84,7 @@ describe('Alimtalk send with a Deduplication Key', () => {
 
 	it('keeps the key of a send whose delivery is unknown: a later run reports it on Failed as unconfirmed, never as sent', async () => {
 		fx.sb.configure({ faults: { kinds: ['code7999'], firstN: 1, phase: 'after' } });
-		const first = await send([order(1), order(2)], { ...KEY, concurrency: 1 });
+		const first = await send([order(1), order(2)], { ...KEYED, concurrency: 1 });
 		expect(first.out[1][0].json).toMatchObject({
 			code: '7999',
 			deliveryUnknown: true,

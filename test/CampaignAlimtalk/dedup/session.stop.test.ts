@@ -4,10 +4,10 @@
  * service is deliveryUnknown, and its Deduplication Key is kept, so a redelivery does not send it.
  */
 import { delay } from '../../support/node';
-import { KEY, dedupFixture, jsonOf, order, sendsOf, runSend } from './support';
+import { KEYED, dedupFixture, jsonOf, order, sendsOf, runSend } from './support';
 
 const fx = dedupFixture();
-const { good, send } = sendsOf(fx, KEY);
+const { good, send } = sendsOf(fx, KEYED);
 
 /** Far shorter than any pause or hang below: a run that ignored the stop fails its test. */
 const ENDS_WITHIN_MS = 20000;
@@ -24,7 +24,7 @@ describe('Alimtalk send, execution stopped', () => {
 			const answered = () => fx.sb.requests.length === 1 && fx.sb.requests[0].endedAt > 0;
 			const first = await runSend({
 				input: [order(1), order(2), order(3)],
-				options: { ...KEY, concurrency: 1, pauseMs: 60000 },
+				options: { ...KEYED, concurrency: 1, pauseMs: 60000 },
 				credentials: good(),
 				stop: once(answered).then(() => delay(200)),
 			});
@@ -46,7 +46,7 @@ describe('Alimtalk send, execution stopped', () => {
 			fx.sb.configure({ faults: { kinds: ['hang'], phase: 'after', firstN: 1 } });
 			const first = await runSend({
 				input: [order(1), order(2)],
-				options: { ...KEY, concurrency: 1, timeoutMs: 600000 },
+				options: { ...KEYED, concurrency: 1, timeoutMs: 600000 },
 				credentials: good(),
 				stop: once(() => fx.sb.state.sent.length === 1).then(() => delay(200)),
 			});

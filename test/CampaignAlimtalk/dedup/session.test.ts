@@ -7,10 +7,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { DedupSession } from '../../../nodes/CampaignAlimtalk/dedup/session';
 import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
 import { ProcessedDataStore } from '../../support/dedup-store';
-import { KEY, WF, dedupFixture, jsonOf, order, phone, runSend, sendsOf } from './support';
+import { KEYED, WF, dedupFixture, jsonOf, order, phone, runSend, sendsOf } from './support';
 
 const fx = dedupFixture({ accounts: { 'expired-key': 'expired' } });
-const { good, send, sentPhones } = sendsOf(fx, KEY);
+const { good, send, sentPhones } = sendsOf(fx, KEYED);
 
 describe('Alimtalk send with a Deduplication Key', () => {
 	it('is off when the key is empty: same items, no store call', async () => {
@@ -58,13 +58,13 @@ describe('Alimtalk send with a Deduplication Key', () => {
 
 	it('scope "This Node" keeps keys per node; "Whole Workflow" with a second keyed send is refused before sending', async () => {
 		const input = [order(1)];
-		await runSend({ input, options: KEY, more: { Second: KEY }, credentials: good() });
+		await runSend({ input, options: KEYED, more: { Second: KEYED }, credentials: good() });
 		expect(fx.sb.state.sent).toHaveLength(2);
 		fx.sb.reset();
 		fx.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 		fx.store.reset();
 		// Each node would take a lock of its own on the one shared record (docs/deduplication.md).
-		const shared = { ...KEY, deduplicationScope: 'workflow' };
+		const shared = { ...KEYED, deduplicationScope: 'workflow' };
 		const run = await runSend({
 			input,
 			options: shared,
@@ -79,7 +79,7 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('remembers only the latest keys up to the history size', async () => {
-		const limit = { ...KEY, deduplicationHistorySize: 1000, concurrency: 50 };
+		const limit = { ...KEYED, deduplicationHistorySize: 1000, concurrency: 50 };
 		const many = Array.from({ length: 1100 }, (_, n) => order(n));
 		await send(many, limit);
 		expect(fx.store.keys(WF, 'n:node-under-test').length).toBeLessThanOrEqual(1100);
@@ -89,7 +89,7 @@ describe('Alimtalk send with a Deduplication Key', () => {
 	});
 
 	it('refuses a History Size under 1,000 (room for the claims of messages in flight), before sending', async () => {
-		const { error } = await send([order(1)], { ...KEY, deduplicationHistorySize: 999 });
+		const { error } = await send([order(1)], { ...KEYED, deduplicationHistorySize: 999 });
 		expect(error?.message).toMatch(
 			/Deduplication History Size" must be a whole number from 1000 to 100000 \(got 999\)/,
 		);
@@ -138,13 +138,13 @@ describe('Alimtalk send with a Deduplication Key', () => {
 		);
 		expect(fx.sb.state.sent).toHaveLength(0);
 		expect(fx.store.entries(WF, '')).toEqual([ProcessedDataStore.hash('someone else')]);
-		const { out } = await send([order(1)], { ...KEY, deduplicationScope: 'workflow' });
+		const { out } = await send([order(1)], { ...KEYED, deduplicationScope: 'workflow' });
 		expect(out[0][0].json.status).toBe('sent');
 	});
 
 	it('takes over the node row as its lock when the scope changes from node to workflow', async () => {
 		await send([order(1)]);
-		const { out } = await send([order(1)], { ...KEY, deduplicationScope: 'workflow' });
+		const { out } = await send([order(1)], { ...KEYED, deduplicationScope: 'workflow' });
 		expect(out[0][0].json.status).toBe('sent');
 		expect(fx.store.entries(WF, 'n:node-under-test')).toBeUndefined();
 		expect(fx.store.keys(WF, '')).toEqual([ProcessedDataStore.hash(storedKey('order-1'))]);
@@ -171,11 +171,9 @@ describe('Deduplication Key on an n8n without the deduplication helpers', () => 
 		expect(() =>
 			DedupSession.open(
 				ctx,
-				{},
+				{ scope: 'node', historySize: 10000 },
 				{ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 },
-				1,
-				() => true,
-				() => undefined,
+				[0],
 			),
 		).toThrow(/needs n8n 1\.64\.0 or later/);
 	});

@@ -3,7 +3,15 @@
  * faithful deduplication store of dedup-store.ts. A "process" is a separate copy of the
  * package's modules (as in a second n8n worker): copies share the store and nothing else.
  */
-import type { IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type {
+	DeduplicationScope,
+	ICheckProcessedOptions,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
 import {
 	NODE_NAME,
 	PACKAGE_NAME,
@@ -11,8 +19,10 @@ import {
 	runWorkflow,
 	type RunResult,
 } from '../../support/engine';
-import { path, ROOT } from '../../support/node';
-import { installStore, type ProcessedDataStore } from '../../support/dedup-store';
+import { delay, path, ROOT } from '../../support/node';
+import { installStore, ProcessedDataStore } from '../../support/dedup-store';
+import { runOrdered } from '../../../nodes/CampaignAlimtalk/helpers/pool';
+import { mulberry32 } from '../../../sandbox/faults';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../sandbox/server';
 import { phone } from '../support';
 
@@ -38,8 +48,8 @@ export function alimtalkCopy(): INodeType {
 /** The workflow id the engine harness runs every workflow under (support/engine.ts). */
 export const WF = 'test-workflow';
 
-/** The Deduplication Key of the behaviour suites: each item's order id. */
-export const KEY = { deduplicationKey: '={{ $json.orderId }}' };
+/** The Deduplication Key option of the behaviour suites: each item's order id. */
+export const KEYED = { deduplicationKey: '={{ $json.orderId }}' };
 
 /** Order event n: its id `order-n` (the key), the campaign WELCOME and a phone of its own. */
 export const order = (n: number, extra: IDataObject = {}) => ({
@@ -110,18 +120,8 @@ export async function runSend(
 }
 
 /** Runs `tasks` with at most `limit` in flight (executions overlapping as on a busy worker). */
-export async function inFlight<T>(limit: number, tasks: Array<() => Promise<T>>): Promise<T[]> {
-	const results: T[] = new Array(tasks.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < tasks.length) {
-			const index = next++;
-			results[index] = await tasks[index]();
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-	return results;
-}
+export const inFlight = async <T>(limit: number, tasks: Array<() => Promise<T>>) =>
+	(await runOrdered(tasks.length, limit, async (i) => await tasks[i]())) as T[];
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
@@ -162,4 +162,140 @@ export function dedupFixture(options: SandboxOptions = {}): {
 		fixture.sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
 	});
 	return fixture;
+}
+
+/*
+ * The lock harness: the deduplication lock's races, replayed exactly. jest's fake clock drives
+ * every sleep and every step of the faithful store (one millisecond a step), and chance is a
+ * fixed sequence. Each "process" is its own copy of the lock's modules, as two n8n workers have.
+ * Every test runs `underLock` as the node does and watches who is inside.
+ */
+const RACE_WF = 'race-workflow';
+const NODE = {
+	id: 'send-node',
+	name: 'Send',
+	type: 'campaignAlimtalk',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+export const CONTEXT = { workflow: { id: RACE_WF }, node: NODE } as never;
+const LOCK_PATH = '../../../nodes/CampaignAlimtalk/dedup/rounds';
+
+type UnderLock = (
+	ctx: IExecuteFunctions,
+	scope: DeduplicationScope,
+	work: () => Promise<unknown>,
+	undo?: () => Promise<void>,
+) => Promise<unknown>;
+
+/** The state of one test: the store, who is inside the lock, and every overlap seen. */
+export const race = {
+	store: new ProcessedDataStore(),
+	inside: [] as string[],
+	overlaps: [] as string[],
+	/** Every entry into the lock, in order. */
+	entries: [] as string[],
+};
+
+/** A copy of the lock's modules, as another process has, with its own store calls (stallable). */
+export function processCopy(name: string) {
+	let underLock: UnderLock | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		underLock = (require(LOCK_PATH) as { underLock: UnderLock }).underLock;
+	});
+	const copy = { name, stallUntil: 0 };
+	const stall = async () => {
+		if (Date.now() < copy.stallUntil) await delay(copy.stallUntil - Date.now());
+	};
+	const mode = (options: ICheckProcessedOptions) => options;
+	const ctx = {
+		getWorkflow: () => ({ id: RACE_WF }),
+		getNode: () => NODE,
+		logger: { warn: () => undefined },
+		helpers: {
+			checkProcessedAndRecord: async (
+				items: string[],
+				scope: DeduplicationScope,
+				o: ICheckProcessedOptions,
+			) => {
+				await stall();
+				return await race.store.checkProcessedAndRecord(items, scope, CONTEXT, mode(o));
+			},
+			removeProcessed: async (
+				items: string[],
+				scope: DeduplicationScope,
+				o: ICheckProcessedOptions,
+			) => {
+				await stall();
+				await race.store.removeProcessed(items, scope, CONTEXT, mode(o));
+			},
+			clearAllProcessedItems: async (scope: DeduplicationScope) => {
+				await stall();
+				await race.store.clearAllProcessedItems(scope, CONTEXT);
+			},
+			getProcessedDataCount: async (scope: DeduplicationScope, o: ICheckProcessedOptions) => {
+				await stall();
+				return await race.store.getProcessedDataCount(scope, CONTEXT, mode(o));
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	/** Holds the lock (key scope "node": the lock is the workflow's row) for `ms`, watched. */
+	const hold = async (ms: number, during?: () => Promise<void>, undo?: () => Promise<void>) =>
+		await (underLock as UnderLock)(
+			ctx,
+			'node',
+			async () => {
+				const { inside, overlaps } = race;
+				if (inside.length > 0)
+					overlaps.push(`${name} entered while ${inside.join(', ')} held the lock`);
+				inside.push(name);
+				race.entries.push(name);
+				await during?.();
+				await delay(ms);
+				inside.splice(inside.indexOf(name), 1);
+			},
+			undo,
+		);
+	/** From now on, every database call of this process hangs for `ms`. */
+	const stallFor = (ms: number) => {
+		copy.stallUntil = Date.now() + ms;
+	};
+	return { name, ctx, hold, stallFor };
+}
+
+/** Advances the fake clock until `work` settles (or `limitMs` of fake time pass). */
+export async function settle<T>(
+	work: Promise<T>,
+	limitMs = 300000,
+): Promise<PromiseSettledResult<T>> {
+	let outcome: PromiseSettledResult<T> | undefined;
+	void work.then(
+		(value) => (outcome = { status: 'fulfilled', value }),
+		(reason: unknown) => (outcome = { status: 'rejected', reason }),
+	);
+	const until = Date.now() + limitMs;
+	while (!outcome && Date.now() < until) await jest.advanceTimersByTimeAsync(5);
+	if (!outcome) throw new Error(`still running after ${limitMs} ms of fake time`);
+	return outcome;
+}
+
+export const lockRow = () => race.store.entries(RACE_WF, '');
+
+/** Installs a fresh race (fake clock, fixed chance, a store of 1 ms steps) around every test. */
+export function raceFixture(): void {
+	beforeEach(() => {
+		jest.useFakeTimers({ now: 1_700_000_000_000 });
+		jest.spyOn(Math, 'random').mockImplementation(mulberry32(7)); // chance, as a fixed sequence
+		race.store = new ProcessedDataStore();
+		race.store.latency = { min: 1, max: 1 };
+		race.inside = [];
+		race.overlaps = [];
+		race.entries = [];
+	});
+	afterEach(() => {
+		jest.useRealTimers();
+		jest.restoreAllMocks();
+	});
 }

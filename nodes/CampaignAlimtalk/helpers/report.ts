@@ -1,0 +1,101 @@
+/**
+ * What became of each item of a send, once the sends are done and their keys recorded: the one
+ * place that picks an item's outcome (a Success or a Failed row), in input order.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { Failure, Outcome } from '../../shared/outcome';
+import { NOT_SENT_CODE, done, failed } from '../../shared/outcome';
+import type { ApiResult } from '../../shared/transport';
+import { resultWords } from '../../shared/transport';
+import type { DedupSession } from '../dedup/session';
+import type { Prepared } from './prepare';
+import type { Sent } from './sending';
+
+/** What a repeat of item `first` (same Deduplication Key, same execution) reports: that item's fate. */
+function repeatOf(
+	first: Outcome,
+	firstIndex: number,
+	base: IDataObject,
+	key: string | undefined,
+	i: number,
+): Outcome {
+	const fields = { ...base, deduplicationKey: key ?? null, duplicateOfItem: firstIndex };
+	if (!('failed' in first))
+		return done({ ...base, status: 'skipped', duplicate: true, ...fields }, i);
+	const { code, message, deliveryUnknown } = first.failed;
+	return failed(
+		{
+			...fields,
+			code,
+			message: `Not sent: item ${firstIndex} has the same Deduplication Key and was not sent (${message})`,
+			...(deliveryUnknown ? { deliveryUnknown } : {}),
+			deduplicationKeyKept: first.failed.deduplicationKeyKept === true,
+		},
+		i,
+	);
+}
+
+/** The outcome of an item whose send was attempted, or not reached because the node stopped. */
+function sendOutcome(
+	result: ApiResult | Error | undefined,
+	stop: Error | undefined,
+	identity: { campaignKey: string; phoneNumber: string },
+	keyFields: IDataObject,
+	i: number,
+): Outcome {
+	if (result === undefined || result instanceof Error) {
+		// The node stopped after some messages went out: those stay on Success, the rest are
+		// reported here instead of failing the node (a re-run would send the others twice).
+		const reason = (stop ?? result) as (Error & { context?: IDataObject }) | undefined;
+		const code = String((reason?.context?.campaignCode as string) ?? NOT_SENT_CODE);
+		const message = `Not sent: ${reason?.message ?? 'the node stopped'}`;
+		return failed({ code, message, ...identity, ...keyFields }, i);
+	}
+	if (result.code === '0') {
+		const response = (result.body ?? null) as IDataObject;
+		return done({ ...identity, code: '0', status: 'sent', response }, i);
+	}
+	const failure: Failure = {
+		code: result.code,
+		message: resultWords(result),
+		...identity,
+		...(result.deliveryUnknown ? { deliveryUnknown: true } : {}),
+		...keyFields,
+	};
+	return failed(failure, i);
+}
+
+/**
+ * Item `i`'s outcome: its failed check, its missing key, the fate of the earlier item of this
+ * execution with its key, sent before, an earlier send of it unconfirmed, or its own send.
+ */
+function outcomeOf(
+	entry: Prepared,
+	i: number,
+	earlier: readonly Outcome[],
+	sent: Sent,
+	dedup: DedupSession | undefined,
+): Outcome {
+	if (!('send' in entry)) return failed(entry.failure, i);
+	const identity = { campaignKey: entry.send.campaignKey, phoneNumber: entry.send.phoneNumber };
+	const keyMissing = dedup?.keyMissing(i);
+	if (keyMissing) return failed({ ...keyMissing, ...identity }, i);
+	const first = dedup?.repeatOf(i);
+	if (first !== undefined) return repeatOf(earlier[first], first, identity, dedup?.keyOf(i), i);
+	const duplicate = dedup?.duplicateFields(i);
+	if (duplicate) return done({ ...identity, ...duplicate }, i);
+	const unconfirmed = dedup?.unconfirmedFields(i);
+	if (unconfirmed) return failed({ ...unconfirmed, ...identity }, i);
+	return sendOutcome(sent.results[i], sent.stop, identity, dedup?.failureFields(i) ?? {}, i);
+}
+
+/** Each item's outcome, in input order (a repeat reads the outcome of its earlier item). */
+export function report(
+	prepared: readonly Prepared[],
+	sent: Sent,
+	dedup: DedupSession | undefined,
+): Outcome[] {
+	const outcomes: Outcome[] = [];
+	prepared.forEach((entry, i) => outcomes.push(outcomeOf(entry, i, outcomes, sent, dedup)));
+	return outcomes;
+}
