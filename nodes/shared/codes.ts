@@ -208,22 +208,8 @@ export const STOPPED_INFO: CodeInfo = {
 	hint: 'Nothing more is sent or read once an execution is stopped. Run the workflow again to finish the work.',
 };
 
-/** Row-level codes (docs/service-rules.md#codes): their meaning depends on the endpoint. */
-export const ROW_CODES = {
-	customData: {
-		F01: 'The custom data key is not registered in the service',
-		F02: 'The value does not match the format registered for this key',
-	},
-	members: {
-		F00: 'No member ID, and the phone number format does not match',
-		F01: 'No member ID',
-		F02: 'The phone number format does not match (expected e.g. 010-1234-5678)',
-		F03: 'The name is longer than 20 characters',
-		F11: 'Duplicate phone number in the same request: an earlier row with this number was saved instead',
-	},
-} as const;
-
-export type RowArea = keyof typeof ROW_CODES;
+/** The words of row-level codes in one node's answers: their meaning depends on the endpoint (docs/service-rules.md#codes). */
+export type RowCodes = Readonly<Record<string, string>>;
 
 /** How `serviceWords` reads the service's message: trimmed or as given, and kept when it repeats the words. */
 export interface ServiceMessageStyle {
@@ -248,8 +234,7 @@ export function serviceWords(
 }
 
 /** Plain words for a row-level code, with the service's own detail when it sent one. */
-export function describeRowCode(area: RowArea, code: string, serviceMessage?: unknown): string {
-	const table = ROW_CODES[area] as Record<string, string>;
+export function describeRowCode(table: RowCodes, code: string, serviceMessage?: unknown): string {
 	const known = table[code] ?? `The service rejected this row with code ${code}`;
 	return serviceWords(known, serviceMessage);
 }

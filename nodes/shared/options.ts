@@ -24,13 +24,12 @@ export const MAX_TIMEOUT_MS = 600000;
 export const DEFAULT_TIMEOUT_MS = 30000;
 
 /**
- * The Limit of a data node's Get Many (no upper bound). Its default is the 50 written in the
- * parameter (CampaignData/operations/getAll.ts: the linter wants it there as a number), which
- * the check reads.
+ * The Limit of a read of many entries (no upper bound). Its default is the 50 written in its
+ * parameter (the linter wants it there as a number), which the check reads.
  */
 export const MIN_LIMIT = 1;
 
-/** Alimtalk send: requests in flight at once, and each sender's pause after a request. */
+/** A send of one request per item: requests in flight at once, and each sender's pause after a request. */
 export const MIN_CONCURRENCY = 1;
 export const MAX_CONCURRENCY = 50;
 export const DEFAULT_CONCURRENCY = 5;
@@ -38,7 +37,7 @@ export const MIN_PAUSE_MS = 0;
 export const MAX_PAUSE_MS = 60000;
 export const DEFAULT_PAUSE_MS = 0;
 
-/** Alimtalk send, Deduplication History Size: the latest keys remembered (CampaignAlimtalk/dedup/). */
+/** Deduplication History Size: the latest keys remembered. */
 export const DEFAULT_HISTORY = 10000;
 /** Room for the claims of the messages in flight (up to 8 entries each) and the probes of a round. */
 export const MIN_HISTORY = 1000;

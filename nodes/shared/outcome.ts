@@ -5,6 +5,7 @@
  * execution hints. An outcome names its input items by index; its fields are the item's fields.
  */
 import type { IDataObject } from 'n8n-workflow';
+import type { ApiResult } from './transport';
 
 /** The input items an outcome is about: one index, or every item a merged row came from. */
 export type Inputs = number | readonly number[];
@@ -56,4 +57,22 @@ export function firstIndex(outcome: Outcome): number {
 /** Outcomes sorted by their first input index; outcomes of the same item keep their order. */
 export function inInputOrder(outcomes: readonly Outcome[]): Outcome[] {
 	return [...outcomes].sort((a, b) => firstIndex(a) - firstIndex(b));
+}
+
+/** The 30-minute wait the service asks for after a refused delete (docs/service-rules.md#limits). */
+export const DELETE_RETRY_MINUTES = 30;
+
+export function retryAfter(now: Date = new Date()): string {
+	return new Date(now.getTime() + DELETE_RETRY_MINUTES * 60000).toISOString();
+}
+
+/**
+ * The one "refused for now, retry in 30 minutes" rule: a request the service refused for now
+ * (-1009/-1010, a delete) gives its rows `retryAfter`; any other answer, nothing.
+ */
+export function retryLater(
+	result: Pick<ApiResult, 'info'>,
+	now: Date = new Date(),
+): { retryAfter: string } | undefined {
+	return result.info.kind === 'deleteRefused' ? { retryAfter: retryAfter(now) } : undefined;
 }

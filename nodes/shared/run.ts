@@ -19,7 +19,7 @@ import { isToolCall, toolAnswer, toolErrorAnswer } from './tool';
  * Map Automatically reads the fields of the input item; as a tool that item is the agent's own
  * input (AI Agent 3.x) or the tool call's arguments (2.x), so the fields written would differ by
  * agent version. A tool maps its fields with Define Below and `$fromAI()`. The mode is the Mapping
- * Mode parameter, or the resource mapper's own (`columns`, Campaign Members from version 2).
+ * Mode parameter, or a resource mapper's own (`columns`).
  */
 function refuseAutoMap(ctx: IExecuteFunctions): void {
 	const mode =

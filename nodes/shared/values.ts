@@ -95,3 +95,11 @@ export const answerText = (value: unknown): string | undefined =>
 		: typeof value === 'number' && Number.isFinite(value)
 			? String(value)
 			: undefined;
+
+/** Rows in pieces of at most `size`, in order (one request each). */
+export function chunk<T>(rows: readonly T[], size: number): T[][] {
+	const chunks: T[][] = [];
+	for (let start = 0; start < rows.length; start += size)
+		chunks.push(rows.slice(start, start + size));
+	return chunks;
+}

@@ -1,10 +1,9 @@
 /**
  * The one way a code's words and the service's own message are put together (serviceWords,
- * nodes/shared/codes.ts), in the three styles its callers keep, and the one "refused for now,
- * retry in 30 minutes" rule (retryLater, nodes/shared/outputs.ts).
+ * nodes/shared/codes.ts), in the three styles its callers keep.
  */
+import { ROW_CODES } from '../../nodes/CampaignMembers/helpers/advice';
 import { describeCode, describeRowCode, serviceWords } from '../../nodes/shared/codes';
-import { retryLater } from '../../nodes/shared/outputs';
 import { resultWords } from '../../nodes/shared/transport';
 import { ruleWords } from '../../nodes/CampaignMembers/helpers/dialects';
 
@@ -27,19 +26,9 @@ describe('serviceWords', () => {
 		const info = describeCode('-1009');
 		expect(resultWords({ info, serviceMessage: 'later' })).toBe(`${info.message} (later)`);
 		expect(resultWords({ info, serviceMessage: info.message })).toBe(info.message);
-		expect(describeRowCode('members', 'F02', ' bad ')).toBe(
+		expect(describeRowCode(ROW_CODES, 'F02', ' bad ')).toBe(
 			'The phone number format does not match (expected e.g. 010-1234-5678) (bad)',
 		);
 		expect(ruleWords('-1006', ' no id ')).toBe(`${describeCode('-1006').message} (no id)`);
-	});
-});
-
-describe('retryLater', () => {
-	it('gives retryAfter 30 minutes on for a delete refused for now, nothing otherwise', () => {
-		const now = new Date('2026-01-01T00:00:00.000Z');
-		expect(retryLater({ info: describeCode('-1009') }, now)).toEqual({
-			retryAfter: '2026-01-01T00:30:00.000Z',
-		});
-		expect(retryLater({ info: describeCode('1000') }, now)).toBeUndefined();
 	});
 });

@@ -1,12 +1,15 @@
-/** The outcome contract's own helpers (nodes/shared/outcome.ts): building, first index, input order. */
+/** The outcome contract's own helpers (nodes/shared/outcome.ts): building, first index, input order, the
+ * one "refused for now, retry in 30 minutes" rule. */
 import {
 	done,
 	errored,
 	failed,
 	firstIndex,
 	inInputOrder,
+	retryLater,
 	type Outcome,
 } from '../../nodes/shared/outcome';
+import { describeCode } from '../../nodes/shared/codes';
 
 describe('outcomes', () => {
 	it('done, failed and errored carry their fields and the input indexes they are about', () => {
@@ -39,5 +42,15 @@ describe('outcomes', () => {
 			ordered.map((o) => ('done' in o ? o.done.n : 'failed' in o ? o.failed.code : '')),
 		).toEqual(['F02', 'F03', 'a', 'b', 'c']);
 		expect(outcomes).toEqual(before);
+	});
+});
+
+describe('retryLater', () => {
+	it('gives retryAfter 30 minutes on for a delete refused for now, nothing otherwise', () => {
+		const now = new Date('2026-01-01T00:00:00.000Z');
+		expect(retryLater({ info: describeCode('-1009') }, now)).toEqual({
+			retryAfter: '2026-01-01T00:30:00.000Z',
+		});
+		expect(retryLater({ info: describeCode('1000') }, now)).toBeUndefined();
 	});
 });

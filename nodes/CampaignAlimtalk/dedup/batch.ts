@@ -5,25 +5,17 @@
  * batch is named by the row it writes (two keyed nodes share the lock, never a batch) and exists
  * only while work waits: nothing outlives the executions that use it.
  */
-import type { DeduplicationScope, IExecuteFunctions } from 'n8n-workflow';
 import { storeError } from './errors';
 import { findHours } from './hours';
-import type { KeyMarkers, Verdict } from './markers';
+import type { Answer, KeyMarkers, Verdict } from './markers';
 import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from './markers';
+import type { Row } from './rounds';
 import { rowId, underLock } from './rounds';
 import { bounded, DEFAULT_ENV } from './store-calls';
 
 export const STORE_FAILED_CODE = 'deduplicationStoreFailed';
 /** At most this many values go in one remove call: n8n 2.41.1 removes one value at a time. */
 const REMOVE_CHUNK = 250;
-
-/** What the store said of a key, with the markers of the claim made (for `send`). */
-export interface Answer {
-	verdict: Verdict;
-	markers: KeyMarkers;
-	/** For an unconfirmed claim, the start of the hour it was made in (null: looked for, not found). */
-	claimedAt?: number | null;
-}
 
 /** An ask's outcome: the answer, or the round's error and whether its claim may be in the store. */
 export type Asked = { answer: Answer } | { error: unknown; claimMayRemain: boolean };
@@ -62,12 +54,6 @@ interface Batch {
 }
 
 const batches = new Map<string, Batch>();
-
-export interface Row {
-	ctx: IExecuteFunctions;
-	scope: DeduplicationScope;
-	historySize: number;
-}
 
 function batchOf(row: Row): Batch {
 	const id = rowId(row.ctx, row.scope);

@@ -4,9 +4,9 @@
  * HOUR_LOOKUPS keys a round (n8n 2.41.1 removes one value at a time, about 1 ms each at 100,000
  * keys); the others are reported without their start.
  */
-import type { Answer, Row } from './batch';
+import type { Answer } from './markers';
 import { hoursBack } from './markers';
-import type { Lease } from './rounds';
+import type { Lease, Row } from './rounds';
 
 export const HOUR_LOOKUPS = 10;
 

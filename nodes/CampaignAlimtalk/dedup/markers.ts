@@ -127,3 +127,11 @@ export function finished(
 	if (fate === 'keep') return { facts: [], removals: [...markers.slots, markers.sent] };
 	return { facts: [], removals: [...claimed(markers), markers.sent] };
 }
+
+/** What the store said of a key, with the markers of the claim made (for `send`). */
+export interface Answer {
+	verdict: Verdict;
+	markers: KeyMarkers;
+	/** For an unconfirmed claim, the start of the hour it was made in (null: looked for, not found). */
+	claimedAt?: number | null;
+}

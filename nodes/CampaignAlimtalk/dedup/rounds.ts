@@ -9,6 +9,12 @@ import { conflictError } from './errors';
 import type { Holder, LockEnv, LockStore } from './lock';
 import { ACQUIRE_DEADLINE_MS, acquire, bounded, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
 
+export interface Row {
+	ctx: IExecuteFunctions;
+	scope: DeduplicationScope;
+	historySize: number;
+}
+
 /** The keys of scope "node" are in the node's row, so the lock is the workflow's row, and the other way round. */
 export function lockScopeFor(keyScope: DeduplicationScope): DeduplicationScope {
 	return keyScope === 'node' ? 'workflow' : 'node';

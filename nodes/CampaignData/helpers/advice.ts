@@ -1,5 +1,6 @@
 /** What to change for the codes data writes meet most (advice.ts of shared; docs/service-rules.md#codes). */
 import type { AdviceTable } from '../../shared/advice';
+import type { RowCodes } from '../../shared/codes';
 import { DELETE_LATER } from '../../shared/advice';
 
 export const ADVICE: AdviceTable = {
@@ -15,4 +16,10 @@ export const ADVICE: AdviceTable = {
 	},
 	'-1009': DELETE_LATER,
 	'-1010': DELETE_LATER,
+};
+
+/** The words of the row-level codes in this node's answers (docs/service-rules.md#codes). */
+export const ROW_CODES: RowCodes = {
+	F01: 'The custom data key is not registered in the service',
+	F02: 'The value does not match the format registered for this key',
 };

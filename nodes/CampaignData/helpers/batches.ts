@@ -6,7 +6,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Outcome } from '../../shared/outcome';
-import { chunk } from '../../shared/outputs';
+import { chunk } from '../../shared/values';
 import type { ApiCall, ApiResult, TransportSettings } from '../../shared/transport';
 import { CampaignClient } from '../../shared/transport';
 import { continueAfterStored } from './results';

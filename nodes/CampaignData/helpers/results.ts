@@ -6,8 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Outcome } from '../../shared/outcome';
-import { errored, failed } from '../../shared/outcome';
-import { retryLater } from '../../shared/outputs';
+import { errored, failed, retryLater } from '../../shared/outcome';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
 import { isObject } from '../../shared/values';

@@ -2,6 +2,7 @@
  * Report: one register/change answer -> the outcomes of the members it carried (done: stored,
  * failed: not stored or not known). Pure: the result and the rows in, new outcomes out.
  */
+import { ROW_CODES } from '../helpers/advice';
 import type { IDataObject } from 'n8n-workflow';
 import { describeRowCode } from '../../shared/codes';
 import type { Outcome } from '../../shared/outcome';
@@ -94,7 +95,7 @@ function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]
 		const outcome = failed(
 			{
 				code,
-				message: `${describeRowCode('customData', code, failure.message)}${unknownMember}`,
+				message: `${describeRowCode(ROW_CODES, code, failure.message)}${unknownMember}`,
 				memberId: failure.memberId ?? null,
 				key: failure.key ?? null,
 				value: jsonSafe(

@@ -1,5 +1,6 @@
 /** What to change for the codes member writes meet most (advice.ts of shared; docs/service-rules.md#codes). */
 import type { Advice, AdviceTable } from '../../shared/advice';
+import type { RowCodes } from '../../shared/codes';
 import { DELETE_LATER } from '../../shared/advice';
 
 const MEMBER_PHONE: Advice = {
@@ -25,4 +26,13 @@ export const ADVICE: AdviceTable = {
 	},
 	'-1009': DELETE_LATER,
 	'-1010': DELETE_LATER,
+};
+
+/** The words of the row-level codes in this node's answers (docs/service-rules.md#codes). */
+export const ROW_CODES: RowCodes = {
+	F00: 'No member ID, and the phone number format does not match',
+	F01: 'No member ID',
+	F02: 'The phone number format does not match (expected e.g. 010-1234-5678)',
+	F03: 'The name is longer than 20 characters',
+	F11: 'Duplicate phone number in the same request: an earlier row with this number was saved instead',
 };

@@ -7,8 +7,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 import { readOptions, readTransportSettings } from '../../shared/options';
 import type { Failure, Outcome } from '../../shared/outcome';
-import { done, failed, inInputOrder } from '../../shared/outcome';
-import { retryLater } from '../../shared/outputs';
+import { done, failed, inInputOrder, retryLater } from '../../shared/outcome';
 import type { ApiCall } from '../../shared/transport';
 import { CampaignClient } from '../../shared/transport';
 import type { ApiVersion, MemberDialect } from './dialects';

@@ -3,6 +3,7 @@
  * (reading rows, validating them, chunking, isolating a refused row, routing to the outputs)
  * is written once in the operations and works through this table.
  */
+import { ROW_CODES } from './advice';
 import type { IDataObject } from 'n8n-workflow';
 import { describeCode, describeRowCode, serviceWords } from '../../shared/codes';
 import { isHyphenatedMobile, mobileDigits } from '../../shared/phone';
@@ -126,6 +127,6 @@ export const DIALECTS: Readonly<Record<ApiVersion, MemberDialect>> = { v1, v2 };
 
 /** Plain words for a code the node or the service gave a member row. */
 export function ruleWords(code: string, serviceMessage?: unknown): string {
-	if (/^F\d\d$/.test(code)) return describeRowCode('members', code, serviceMessage);
+	if (/^F\d\d$/.test(code)) return describeRowCode(ROW_CODES, code, serviceMessage);
 	return serviceWords(describeCode(code).message, serviceMessage, { trim: true, keepSame: true });
 }

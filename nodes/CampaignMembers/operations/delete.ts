@@ -13,8 +13,7 @@ import {
 } from '../../shared/options';
 import type { Failure, Outcome } from '../../shared/outcome';
 import type { Done } from '../../shared/operation';
-import { chunk } from '../../shared/outputs';
-import { isBlank, readMemberId, scalarText } from '../../shared/values';
+import { chunk, isBlank, readMemberId, scalarText } from '../../shared/values';
 import {
 	memberOutcomes,
 	normalizePhoneOption,

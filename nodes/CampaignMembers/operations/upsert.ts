@@ -12,7 +12,7 @@ import {
 	optionsCollection,
 	readBatchSize,
 } from '../../shared/options';
-import { chunk } from '../../shared/outputs';
+import { chunk } from '../../shared/values';
 import {
 	memberOutcomes,
 	normalizePhoneOption,
