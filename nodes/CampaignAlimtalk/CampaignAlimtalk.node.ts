@@ -1,10 +1,5 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NODE_BASE } from '../shared/node';
 import { runNode } from '../shared/run';
 import { WRITE_OUTPUTS } from '../shared/outputs';
 import { OPERATIONS } from './operations';
@@ -14,16 +9,15 @@ export class CampaignAlimtalk implements INodeType {
 		displayName: 'Campaign Alimtalk',
 		name: 'campaignAlimtalk',
 		icon: { light: 'file:../../icons/campaign.svg', dark: 'file:../../icons/campaign.dark.svg' },
+		usableAsTool: true,
+		...NODE_BASE,
 		group: ['output'],
 		version: 1,
 		subtitle: '={{"Send to " + $parameter["phoneNumber"]}}',
 		description:
 			'Send a KakaoTalk Alimtalk message of an API-trigger campaign to one recipient per input item, with template variables. Sends real messages, billed to the account.',
 		defaults: { name: 'Campaign Alimtalk' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
 		outputs: WRITE_OUTPUTS,
-		credentials: [{ name: 'campaignApi', required: true }],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -45,7 +39,7 @@ export class CampaignAlimtalk implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	async execute(this: IExecuteFunctions) {
 		return await runNode(this, OPERATIONS);
 	}
 }

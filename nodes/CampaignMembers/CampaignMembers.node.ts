@@ -1,10 +1,5 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NODE_BASE } from '../shared/node';
 import { runNode } from '../shared/run';
 import { outputsByOperation } from '../shared/outputs';
 import { FIELDS_METHOD, getMemberFields } from './helpers/mapper';
@@ -15,6 +10,8 @@ export class CampaignMembers implements INodeType {
 		displayName: 'Campaign Members',
 		name: 'campaignMembers',
 		icon: { light: 'file:../../icons/campaign.svg', dark: 'file:../../icons/campaign.dark.svg' },
+		usableAsTool: true,
+		...NODE_BASE,
 		group: ['transform'],
 		// Version 2: Create or Update maps its fields with n8n's resource mapper (operations/upsert.ts).
 		version: [1, 2],
@@ -23,11 +20,8 @@ export class CampaignMembers implements INodeType {
 		description:
 			'Read, save or delete member records (member ID, phone number, SMS consent, name) of the campaign service, with member API v1 or v2',
 		defaults: { name: 'Campaign Members' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
 		// `get` has one output, the writes have Success (0) and Failed (1).
 		outputs: outputsByOperation(OPERATIONS),
-		credentials: [{ name: 'campaignApi', required: true }],
 		properties: [
 			{
 				displayName: 'API Version',
@@ -77,7 +71,7 @@ export class CampaignMembers implements INodeType {
 
 	methods = { resourceMapping: { [FIELDS_METHOD]: getMemberFields } };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	async execute(this: IExecuteFunctions) {
 		return await runNode(this, OPERATIONS);
 	}
 }
