@@ -3,15 +3,35 @@
  * operation list, then each operation's own parameters. Node type names, operation values and
  * parameter names are what saved workflows refer to: never rename them.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { NODE_BASE } from '../shared/node';
 import { outputsByOperation } from '../shared/outputs';
 import type { DataDialect } from './helpers/dialect';
 import { OPERATIONS } from './operations';
 
-/** Reads have one output, writes two (Success, Failed). */
-export const DATA_NODE_OUTPUTS = outputsByOperation(OPERATIONS);
+/** What a data node file names: its type name and how it presents itself. */
+export type DataNodeNames = Pick<INodeTypeDescription, 'displayName' | 'name' | 'description'>;
 
-export function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
+/**
+ * A data node's description for its dialect, but for what the linter reads in the node file
+ * itself (icon, subtitle, `usableAsTool`). Reads have one output, writes two (Success, Failed).
+ */
+export function dataNodeDescription(
+	dialect: DataDialect,
+	names: DataNodeNames,
+): Omit<INodeTypeDescription, 'icon' | 'subtitle' | 'usableAsTool'> {
+	return {
+		...names,
+		group: ['transform'],
+		version: 1,
+		defaults: { name: names.displayName },
+		...NODE_BASE,
+		outputs: outputsByOperation(OPERATIONS),
+		properties: dataNodeProperties(dialect),
+	};
+}
+
+function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 	const noun = dialect.noun;
 	return [
 		{
