@@ -1,8 +1,8 @@
 /**
  * Conformance: custom data v2 on `/v2/custom`: reading, paging.
  */
-import { seed, readAll, useCustomDataSandbox, type Page } from './custom-data-kit';
-import { get, post } from './testkit';
+import { seed, readAll, useCustomDataSandbox, type Page } from './support';
+import { get, post } from './support';
 
 const sb = useCustomDataSandbox();
 

@@ -1,8 +1,8 @@
 /**
  * Conformance: custom data v2 on `/v2/custom`: register, change and delete.
  */
-import { seed, useCustomDataSandbox, type Page, type FailRow } from './custom-data-kit';
-import { del, get, post, put, storeOf } from './testkit';
+import { seed, useCustomDataSandbox, type Page, type FailRow } from './support';
+import { del, get, post, put, storeOf } from './support';
 
 const sb = useCustomDataSandbox();
 

@@ -2,7 +2,7 @@
  * Conformance: the envelope (docs/service-rules.md#envelope), authentication (docs/service-rules.md#authentication), the Content-Type rule and
  * the HTTP status modes of the custom-data and member endpoints.
  */
-import { call, get, post, useTestSandbox } from './testkit';
+import { call, get, post, useTestSandbox } from './support';
 
 const sb = useTestSandbox();
 beforeEach(() => {

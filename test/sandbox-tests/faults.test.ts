@@ -4,7 +4,7 @@
  */
 import axios from 'axios';
 import type { FaultKind } from '../../sandbox/types';
-import { get, post, sleep, useTestSandbox } from './testkit';
+import { get, post, sleep, useTestSandbox } from './support';
 
 const sb = useTestSandbox();
 beforeEach(() => {

@@ -1,7 +1,7 @@
 /**
  * Conformance: legacy custom data v1 (docs/service-rules.md#custom-data) on `/v1/legacy`.
  */
-import { del, get, post, put, useTestSandbox, storeOf } from './testkit';
+import { del, get, post, put, useTestSandbox, storeOf } from './support';
 
 interface Entry {
 	memberId: string;

@@ -1,7 +1,7 @@
 /**
  * Conformance: member records v1 (docs/service-rules.md#members) on `/v1/users/sms`.
  */
-import { call, del, get, post, useTestSandbox } from './testkit';
+import { call, del, get, post, useTestSandbox } from './support';
 
 interface Row {
 	memberId: string;

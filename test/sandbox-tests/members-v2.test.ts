@@ -2,7 +2,7 @@
  * Conformance: member records v2 (docs/service-rules.md#members) on `/v2/users/sms`.
  */
 import type { MemberV2Record } from '../../sandbox/types';
-import { get, post, useTestSandbox } from './testkit';
+import { get, post, useTestSandbox } from './support';
 
 interface SaveFailure {
 	memberId: unknown;

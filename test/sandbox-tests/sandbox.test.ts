@@ -4,7 +4,7 @@
 import axios from 'axios';
 import { seedDemoData } from '../../sandbox/demo';
 import { startSandbox } from '../../sandbox/server';
-import { call, get, post, sleep, useTestSandbox } from './testkit';
+import { call, get, post, sleep, useTestSandbox } from './support';
 
 const sb = useTestSandbox();
 

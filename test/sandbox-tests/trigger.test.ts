@@ -2,7 +2,7 @@
  * Conformance: the triggered send (docs/service-rules.md#send) on POST `/messages/alimtalk/trigger`.
  */
 import type { CampaignConfig } from '../../sandbox/types';
-import { call, post, useTestSandbox, type CallOptions } from './testkit';
+import { call, post, useTestSandbox, type CallOptions } from './support';
 
 const PATH = '/messages/alimtalk/trigger';
 const PHONE = '821012345678'; // 12 characters

@@ -1,7 +1,7 @@
 /**
- * Helpers for the sandbox conformance tests: plain HTTP calls with axios (never throwing on a
- * status), typed access to the envelope, and the file's sandbox with every account status.
- * Not a test file itself (no `.test.ts`).
+ * The support of the sandbox conformance tests: plain HTTP calls with axios (never throwing on a
+ * status), typed access to the envelope, the file's sandbox with every account status, and (at
+ * the end) what the custom data suites share. Not a test file itself (no `.test.ts`).
  */
 import axios, { type AxiosResponseHeaders, type RawAxiosResponseHeaders } from 'axios';
 import { setTimer } from '../support/node';
@@ -119,4 +119,74 @@ export function storeOf(
 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimer(resolve, ms));
+}
+
+/**
+ * What the custom data conformance suites share: the entry shapes, the file's sandbox with three
+ * registered keys, seeding, and a reader that follows nextPageSeq to the end.
+ */
+
+export interface Entry {
+	memberId: string;
+	customDataKey: string;
+	customDataValue: string | number;
+}
+export interface Page {
+	nextPageSeq?: number | string | null;
+	dataList: Entry[];
+}
+export interface FailRow {
+	memberId: string;
+	failKey: string;
+	failValue: unknown;
+	failCode: string;
+}
+
+/** The file's sandbox, with the keys name (string), points (number) and birthday (date) registered before each test. */
+export function useCustomDataSandbox(): Sandbox {
+	const sb = useTestSandbox();
+	beforeEach(() => {
+		sb.registerKey('name', 'string');
+		sb.registerKey('points', 'number');
+		sb.registerKey('birthday', 'date');
+	});
+	return sb;
+}
+
+/** `members` members with keys k0..k4 each, straight into the state. */
+export function seed(sb: Sandbox, members: number): Entry[] {
+	const expected: Entry[] = [];
+	for (let m = 0; m < members; m++) {
+		const memberId = `m${m}`;
+		const entries = new Map<string, string | number>();
+		for (let k = 0; k < 5; k++) {
+			entries.set(`k${k}`, m * 10 + k);
+			expected.push({ memberId, customDataKey: `k${k}`, customDataValue: m * 10 + k });
+		}
+		sb.state.custom.set(memberId, entries);
+	}
+	return expected;
+}
+
+/** Follows nextPageSeq until the end (at most 20 pages). */
+export async function readAll(
+	sb: Sandbox,
+	path = '/v2/custom',
+): Promise<{ pages: Page[]; entries: Entry[] }> {
+	const pages: Page[] = [];
+	let next: Page['nextPageSeq'] = undefined;
+	for (let i = 0; i < 20; i++) {
+		const sep = path.includes('?') ? '&' : '?';
+		const res = await get(
+			sb,
+			next === undefined ? path : `${path}${sep}seq=${encodeURIComponent(String(next))}`,
+		);
+		expect(Number(res.code)).toBe(0);
+		const page = res.value<Page>();
+		pages.push(page);
+		if (page.nextPageSeq === null || page.nextPageSeq === undefined || page.nextPageSeq === '')
+			break;
+		next = page.nextPageSeq;
+	}
+	return { pages, entries: pages.flatMap((p) => p.dataList) };
 }
