@@ -2,7 +2,7 @@
  * Custom data v2 and legacy custom data v1 are one idea with two
  * dialects: the paths, the names of the key and value fields on read, and what a write
  * answers (failure rows or a count). Everything else is shared code configured by one of these;
- * each node file passes its own dialect to the router (CUSTOM_DATA or LEGACY_DATA).
+ * each node file passes its own dialect to runNode (CUSTOM_DATA or LEGACY_DATA).
  */
 
 export interface DataDialect {
