@@ -40,165 +40,86 @@ const CHECK_KEY =
 const CONTACT = 'Contact the service operator to resolve it.';
 const FIX_TEMPLATE = 'Fix the campaign in the service, then send again.';
 
+/** One code's entry, written on one line: `rejected(message, hint)`. */
+const entry =
+	(kind: CodeKind) =>
+	(message: string, hint: string): CodeInfo => ({ kind, message, hint });
+const success = entry('success');
+const account = entry('account');
+const transient = entry('transient');
+const deliveryUnknown = entry('deliveryUnknown');
+const rejected = entry('rejected');
+const deleteRefused = entry('deleteRefused');
+const limit = entry('limit');
+
+const RETRY_DELETE = 'Run the delete again after the time in retryAfter.';
+const TRY_LATER = 'Try again later.';
+const CHECK_FIRST = 'Check in the service before sending again.';
+const MAYBE_SENT = 'the message may or may not have been sent';
+const AFTER_30 = 'request it again after 30 minutes';
+const LOWER_BATCH = 'Lower the Batch Size option or wait before sending more.';
+const WAIT_AND_RUN = 'Wait and run the workflow again.';
+const SEND_CONSENT = 'Send isReceive as true or false.';
+const MOBILE = 'Send a Korean mobile number such as 010-1234-5678.';
+const SHORT_NAME = 'Shorten the name to at most 20 characters.';
+const NODE_BUG = 'This is a bug in the node; please report it.';
+const MISSING_PARAMETER =
+	'A required send parameter is missing (campaign key or a template variable)';
+const TWELVE_CHARACTERS =
+	'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.';
+const STOPPED_SEND = `The execution was stopped while the send was under way: ${MAYBE_SENT}`;
+const STOPPED_HINT = `${CHECK_FIRST} With a Deduplication Key, the key stays kept, so running the same key again does not send it.`;
+
 export const CODES: Readonly<Record<string, CodeInfo>> = {
 	// Custom data and member endpoints (docs/service-rules.md#codes)
-	'0': { kind: 'success', message: 'Success', hint: '' },
-	'1': {
-		kind: 'success',
-		message: 'Partial success: some rows were rejected',
-		hint: 'See the Failed output.',
-	},
-	'-1000': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
-	'-1001': {
-		kind: 'account',
-		message: 'The customer does not exist (wrong API key?)',
-		hint: CHECK_KEY,
-	},
-	'-1002': { kind: 'account', message: 'The customer account is not approved yet', hint: CONTACT },
-	'-1003': { kind: 'account', message: 'The customer contract period has expired', hint: CONTACT },
-	'-1004': {
-		kind: 'limit',
-		message: 'Data limit exceeded: too many data or requests',
-		hint: 'Lower the Batch Size option or wait before sending more.',
-	},
-	'-1005': {
-		kind: 'transient',
-		message: 'A process is already in progress on the service',
-		hint: 'Wait and run the workflow again.',
-	},
-	'-1006': {
-		kind: 'rejected',
-		message: 'Member ID is not valid',
-		hint: 'Send a non-empty member ID.',
-	},
-	'-1007': {
-		kind: 'rejected',
-		message: 'Phone number is not valid',
-		hint: 'Send a Korean mobile number such as 010-1234-5678.',
-	},
-	'-1009': {
-		kind: 'deleteRefused',
-		message: 'Deletion is refused right now; request it again after 30 minutes',
-		hint: 'Run the delete again after the time in retryAfter.',
-	},
-	'-1010': {
-		kind: 'deleteRefused',
-		message: 'Data deletion error; request it again after 30 minutes',
-		hint: 'Run the delete again after the time in retryAfter.',
-	},
-	'-1012': {
-		kind: 'rejected',
-		message: 'The SMS receive-consent field (isReceive) is missing',
-		hint: 'Send isReceive as true or false.',
-	},
-	'-1013': {
-		kind: 'rejected',
-		message: 'Member name is longer than 20 characters',
-		hint: 'Shorten the name to at most 20 characters.',
-	},
-	'-9997': {
-		kind: 'rejected',
-		message: 'The service says the data is not valid',
-		hint: 'Check the values sent.',
-	},
-	'-9998': {
-		kind: 'transient',
-		message: 'HTTP-related error on the service',
-		hint: 'Try again later.',
-	},
-	'-9999': {
-		kind: 'transient',
-		message: 'The service API server had an error',
-		hint: 'Try again later.',
-	},
+	'0': success('Success', ''),
+	'1': success('Partial success: some rows were rejected', 'See the Failed output.'),
+	'-1000': account('The x-api-key header is missing', CHECK_KEY),
+	'-1001': account('The customer does not exist (wrong API key?)', CHECK_KEY),
+	'-1002': account('The customer account is not approved yet', CONTACT),
+	'-1003': account('The customer contract period has expired', CONTACT),
+	'-1004': limit('Data limit exceeded: too many data or requests', LOWER_BATCH),
+	'-1005': transient('A process is already in progress on the service', WAIT_AND_RUN),
+	'-1006': rejected('Member ID is not valid', 'Send a non-empty member ID.'),
+	'-1007': rejected('Phone number is not valid', MOBILE),
+	'-1009': deleteRefused(`Deletion is refused right now; ${AFTER_30}`, RETRY_DELETE),
+	'-1010': deleteRefused(`Data deletion error; ${AFTER_30}`, RETRY_DELETE),
+	'-1012': rejected('The SMS receive-consent field (isReceive) is missing', SEND_CONSENT),
+	'-1013': rejected('Member name is longer than 20 characters', SHORT_NAME),
+	'-9997': rejected('The service says the data is not valid', 'Check the values sent.'),
+	'-9998': transient('HTTP-related error on the service', TRY_LATER),
+	'-9999': transient('The service API server had an error', TRY_LATER),
 	// The triggered send (docs/service-rules.md#codes, docs/service-rules.md#send)
-	'1101': { kind: 'account', message: 'The x-api-key header is missing', hint: CHECK_KEY },
-	'1102': {
-		kind: 'account',
-		message: 'The Content-Type header is missing',
-		hint: 'This is a bug in the node; please report it.',
-	},
-	'1201': {
-		kind: 'rejected',
-		message: 'The request body is empty',
-		hint: 'Set a campaign key and a phone number.',
-	},
-	'1202': {
-		kind: 'rejected',
-		message: 'Too many request data rows',
-		hint: 'Send one recipient per request.',
-	},
-	'1203': {
-		kind: 'rejected',
-		message: 'The request format is wrong',
-		hint: 'Check the template variables.',
-	},
-	'1204': {
-		kind: 'rejected',
-		message: 'A date value is not in a valid format',
-		hint: 'Send dates as YYYY-MM-DD.',
-	},
-	'1401': { kind: 'account', message: 'The API key is not valid', hint: CHECK_KEY },
-	'1402': { kind: 'account', message: 'This key has no permission to use the API', hint: CONTACT },
-	'1403': { kind: 'account', message: 'The customer is not registered', hint: CHECK_KEY },
-	'1404': { kind: 'account', message: 'The customer account is not approved yet', hint: CONTACT },
-	'1405': { kind: 'account', message: 'The customer account has expired', hint: CONTACT },
-	'2000': {
-		kind: 'deliveryUnknown',
-		message: 'Internal server error: the message may or may not have been sent',
-		hint: 'Check in the service before sending again.',
-	},
-	'7001': { kind: 'rejected', message: 'The campaign needs a channel link', hint: FIX_TEMPLATE },
-	'7002': { kind: 'rejected', message: 'The sender profile is blocked', hint: FIX_TEMPLATE },
-	'7003': { kind: 'rejected', message: 'The sender profile is dormant', hint: FIX_TEMPLATE },
-	'7004': { kind: 'rejected', message: 'The campaign template is waiting', hint: FIX_TEMPLATE },
-	'7005': {
-		kind: 'rejected',
-		message: 'The campaign template review is requested',
-		hint: FIX_TEMPLATE,
-	},
-	'7006': { kind: 'rejected', message: 'The campaign template is dormant', hint: FIX_TEMPLATE },
-	'7007': { kind: 'rejected', message: 'The campaign template is blocked', hint: FIX_TEMPLATE },
-	'7008': { kind: 'rejected', message: 'The campaign template is suspended', hint: FIX_TEMPLATE },
-	'7009': {
-		kind: 'rejected',
-		message: 'The campaign template review was rejected',
-		hint: FIX_TEMPLATE,
-	},
-	'7010': { kind: 'rejected', message: 'The campaign template has expired', hint: FIX_TEMPLATE },
-	'7011': {
-		kind: 'rejected',
-		message: 'A required send parameter is missing (campaign key or a template variable)',
-		hint: 'Check the campaign key and the template variables.',
-	},
-	'7012': {
-		kind: 'rejected',
-		message: 'The phone number is not 12 characters long',
-		hint: 'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.',
-	},
-	'7997': {
-		kind: 'rejected',
-		message: 'No message unit price is applied to the account',
-		hint: CONTACT,
-	},
-	'7998': {
-		kind: 'deliveryUnknown',
-		message: 'The messaging provider API call failed: the message may or may not have been sent',
-		hint: CONTACT,
-	},
-	'7999': {
-		kind: 'deliveryUnknown',
-		message: 'Internal server error: the message may or may not have been sent',
-		hint: 'Check in the service before sending again.',
-	},
+	'1101': account('The x-api-key header is missing', CHECK_KEY),
+	'1102': account('The Content-Type header is missing', NODE_BUG),
+	'1201': rejected('The request body is empty', 'Set a campaign key and a phone number.'),
+	'1202': rejected('Too many request data rows', 'Send one recipient per request.'),
+	'1203': rejected('The request format is wrong', 'Check the template variables.'),
+	'1204': rejected('A date value is not in a valid format', 'Send dates as YYYY-MM-DD.'),
+	'1401': account('The API key is not valid', CHECK_KEY),
+	'1402': account('This key has no permission to use the API', CONTACT),
+	'1403': account('The customer is not registered', CHECK_KEY),
+	'1404': account('The customer account is not approved yet', CONTACT),
+	'1405': account('The customer account has expired', CONTACT),
+	'2000': deliveryUnknown(`Internal server error: ${MAYBE_SENT}`, CHECK_FIRST),
+	'7001': rejected('The campaign needs a channel link', FIX_TEMPLATE),
+	'7002': rejected('The sender profile is blocked', FIX_TEMPLATE),
+	'7003': rejected('The sender profile is dormant', FIX_TEMPLATE),
+	'7004': rejected('The campaign template is waiting', FIX_TEMPLATE),
+	'7005': rejected('The campaign template review is requested', FIX_TEMPLATE),
+	'7006': rejected('The campaign template is dormant', FIX_TEMPLATE),
+	'7007': rejected('The campaign template is blocked', FIX_TEMPLATE),
+	'7008': rejected('The campaign template is suspended', FIX_TEMPLATE),
+	'7009': rejected('The campaign template review was rejected', FIX_TEMPLATE),
+	'7010': rejected('The campaign template has expired', FIX_TEMPLATE),
+	'7011': rejected(MISSING_PARAMETER, 'Check the campaign key and the template variables.'),
+	'7012': rejected('The phone number is not 12 characters long', TWELVE_CHARACTERS),
+	'7997': rejected('No message unit price is applied to the account', CONTACT),
+	'7998': deliveryUnknown(`The messaging provider API call failed: ${MAYBE_SENT}`, CONTACT),
+	'7999': deliveryUnknown(`Internal server error: ${MAYBE_SENT}`, CHECK_FIRST),
 	// Not a code of the service: an execution stopped (n8n's Stop button, or its execution timeout)
 	// while a send was under way (docs/service-rules.md#retries).
-	[STOPPED_CODE]: {
-		kind: 'deliveryUnknown',
-		message:
-			'The execution was stopped while the send was under way: the message may or may not have been sent',
-		hint: 'Check in the service before sending again. With a Deduplication Key, the key stays kept, so running the same key again does not send it.',
-	},
+	[STOPPED_CODE]: deliveryUnknown(STOPPED_SEND, STOPPED_HINT),
 };
 
 /** A stopped execution ends its reads and writes (and a send not under way yet) with these words. */

@@ -4,6 +4,8 @@
  * answers (failure rows or a count). Everything else is shared code configured by one of these;
  * each node file passes its own dialect to runNode (CUSTOM_DATA or LEGACY_DATA).
  */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { Outcome } from '../../shared/outcome';
 
 export interface DataDialect {
 	/** How the data is called in labels and descriptions ("custom data", "legacy data"). */
@@ -18,6 +20,13 @@ export interface DataDialect {
 	 */
 	writeResult: 'failureRows' | 'count';
 }
+
+/** The execute of every data operation (operations/): the items, and the dialect of the node. */
+export type DataExecute = (
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	dialect: DataDialect,
+) => Promise<Outcome[]>;
 
 export const CUSTOM_DATA: DataDialect = {
 	noun: 'custom data',

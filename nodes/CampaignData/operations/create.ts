@@ -1,10 +1,9 @@
 /** `create` (POST, register): one member per input item, its fields as keys. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { DataDialect } from '../helpers/dialect';
+import type { DataDialect, DataExecute } from '../helpers/dialect';
 import { writeFields } from '../helpers/fields';
 import { writeEntries } from '../write/send';
-import type { Outcome } from '../../shared/outcome';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -17,10 +16,6 @@ export const description = (dialect: DataDialect): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['create'] } }, writeFields(dialect));
 
 /** The items' entries, planned, merged per member and sent with POST in batches (write/). */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
+export const execute: DataExecute = async function (items, dialect) {
 	return await writeEntries.call(this, items, dialect, 'POST');
-}
+};

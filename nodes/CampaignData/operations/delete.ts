@@ -1,10 +1,9 @@
 /** `delete`: every entry of the members named by the input items. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { DeleteBatches } from '../delete/batches';
-import type { DataDialect } from '../helpers/dialect';
+import type { DataExecute } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
-import type { Outcome } from '../../shared/outcome';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -20,12 +19,8 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** One member per item; each request's body is the list of its member ids. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
+export const execute: DataExecute = async function (items, dialect) {
 	const batches = new DeleteBatches(this);
 	batches.forEachMember(items.length, (i, memberId) => batches.add(i, memberId));
 	return await batches.send(dialect.basePath, (part) => part.map((row) => row.memberId));
-}
+};

@@ -1,13 +1,12 @@
 /** `deleteKeys`: some keys of the members named by the input items. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { setField } from '../../shared/values';
 import { DeleteBatches } from '../delete/batches';
-import type { DataDialect } from '../helpers/dialect';
+import type { DataExecute } from '../helpers/dialect';
 import { NODE_RULE_CODES, deleteKeysPath } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 import { splitList } from '../helpers/mapping';
-import type { Outcome } from '../../shared/outcome';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
@@ -35,11 +34,7 @@ export const description = (): INodeProperties[] =>
  * One member and its keys per item (an item without key names goes to Failed); the keys of a
  * member named by several items are merged. Each request's body is `{ memberId: [keys] }`.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
+export const execute: DataExecute = async function (items, dialect) {
 	const batches = new DeleteBatches(this);
 	batches.forEachMember(items.length, (i, memberId) => {
 		const keys = splitList(this.getNodeParameter('keys', i, ''));
@@ -55,4 +50,4 @@ export async function execute(
 		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
 		return byMember;
 	});
-}
+};

@@ -1,11 +1,10 @@
 /** `get`: every entry of one member, once per input item. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { readMemberId } from '../../shared/values';
-import type { DataDialect } from '../helpers/dialect';
+import type { DataExecute } from '../helpers/dialect';
 import { memberIdField, readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
-import type { Outcome } from '../../shared/outcome';
 
 export const kind = 'read' as const;
 
@@ -16,11 +15,7 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's error. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
+export const execute: DataExecute = async function (items, dialect) {
 	return await readEntries.call(this, items, dialect, (i) => {
 		const id = readMemberId(this.getNodeParameter('memberId', i, ''));
 		if (!id.ok) {
@@ -31,4 +26,4 @@ export async function execute(
 		}
 		return { firstQuery: { memberId: id.value }, member: id.value };
 	});
-}
+};

@@ -1,12 +1,11 @@
 /** `getAll`: the entries of every member, page after page, once per input item. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { MIN_LIMIT, wholeNumber } from '../../shared/options';
 import { isToolCall, TOOL_READ_LIMIT } from '../../shared/tool';
-import type { DataDialect } from '../helpers/dialect';
+import type { DataExecute } from '../helpers/dialect';
 import { readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
-import type { Outcome } from '../../shared/outcome';
 
 export const kind = 'read' as const;
 
@@ -39,11 +38,7 @@ export const description = (): INodeProperties[] =>
  * Each item reads every member's entries, up to its Limit unless Return All is on. As an AI-agent
  * tool it stops one entry past what a model is shown, enough to say that more exist.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	dialect: DataDialect,
-): Promise<Outcome[]> {
+export const execute: DataExecute = async function (items, dialect) {
 	const toolLimit = isToolCall(this) ? TOOL_READ_LIMIT + 1 : Infinity;
 	return await readEntries.call(this, items, dialect, (i) => {
 		if (this.getNodeParameter('returnAll', i, false) === true) {
@@ -64,4 +59,4 @@ export async function execute(
 			),
 		};
 	});
-}
+};

@@ -1,18 +1,20 @@
 /**
  * What every member operation shares: opening the client with the version guard, the option
- * properties, turning one answer of the service into a `SendOutcome`, and the outcomes of a
- * write from its isolation reports.
+ * properties, turning one answer of the service into a `SendOutcome`, and a write's requests in
+ * chunks and its outcomes from the isolation reports.
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { readOptions, readTransportSettings } from '../../shared/options';
+import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
 import type { Failure, Outcome } from '../../shared/outcome';
 import { done, failed, inInputOrder, retryLater } from '../../shared/outcome';
 import type { ApiCall } from '../../shared/transport';
 import { CampaignClient } from '../../shared/transport';
 import type { ApiVersion, MemberDialect } from './dialects';
 import { DIALECTS, ruleWords } from './dialects';
+import { chunk } from '../../shared/values';
 import type { IsolationReport, SendOutcome } from './isolate';
+import { sendIsolating } from './isolate';
 import type { MatchedFailures, SentRow } from './responses';
 import { failureRowsOf, matchFailures } from './responses';
 
@@ -87,6 +89,16 @@ export async function openMembers(ctx: IExecuteFunctions): Promise<MembersContex
 	};
 }
 
+/** A write's context: the members context and the Batch Size, read before any row. */
+export interface WriteContext extends MembersContext {
+	batchSize: number;
+}
+
+export async function openWrite(ctx: IExecuteFunctions): Promise<WriteContext> {
+	const members = await openMembers(ctx);
+	return { ...members, batchSize: readBatchSize(ctx, members.options) };
+}
+
 const isProcessCode = (code: string) => /^-?\d+$/.test(code);
 
 /**
@@ -138,7 +150,7 @@ export async function sendRows<R extends SentRow>(
  * requests did (a row stored, a row refused, a failure naming no row sent, against the rows of
  * its request). Sorting is stable, so each output keeps the order rows were decided in.
  */
-export function memberOutcomes<R extends SentRow>(
+function memberOutcomes<R extends SentRow>(
 	refused: Array<{ index: number; failure: Failure }>,
 	reports: Array<IsolationReport<R>>,
 	success: (row: R) => IDataObject,
@@ -159,4 +171,36 @@ export function memberOutcomes<R extends SentRow>(
 		}
 	}
 	return inInputOrder(outcomes);
+}
+
+/** A write once its items are read: what was refused before sending, and what to send and how. */
+export interface MemberWrite<R extends SentRow> {
+	refused: Array<{ index: number; failure: Failure }>;
+	/** The rows to send, in the order they are decided. */
+	pending: R[];
+	/** How many rows one request carries. */
+	batchSize: number;
+	/** The request carrying these rows. */
+	call(part: R[]): ApiCall;
+	/** The item of a row the service applied. */
+	success(row: R): IDataObject;
+	/** The fields naming a row in its failure. */
+	identity(row: R): IDataObject;
+}
+
+/**
+ * Sends a write's rows in chunks of its batch size, each chunk isolating a refused row
+ * (helpers/isolate.ts), and gives the outcomes of every item in input order.
+ */
+export async function sendWrite<R extends SentRow>(
+	client: CampaignClient,
+	write: MemberWrite<R>,
+): Promise<Outcome[]> {
+	const reports: Array<IsolationReport<R>> = [];
+	for (const rows of chunk(write.pending, write.batchSize)) {
+		reports.push(
+			await sendIsolating(rows, async (part) => sendRows(client, write.call(part), part)),
+		);
+	}
+	return memberOutcomes(write.refused, reports, write.success, write.identity);
 }

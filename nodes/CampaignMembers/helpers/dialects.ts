@@ -50,26 +50,46 @@ export interface MemberDialect {
 	deleteCall(keys: readonly string[], allInformation: boolean): ApiCall;
 }
 
+/**
+ * Each rule's code in v1 and v2 (docs/service-rules.md#codes). v1 checks in the order of its
+ * member codes: id -1006, phone -1007, consent -1012, name -1013; with both id and phone wrong,
+ * the row gets the id's code. v2 has no row code for a consent value that is neither "true" nor
+ * "false"; the service refuses such a request as "data is not valid" (-9997), so that is the code used.
+ */
+const RULE_CODES: Readonly<Record<keyof RuleCodes, Readonly<Record<ApiVersion, string>>>> = {
+	missingId: { v1: '-1006', v2: 'F01' },
+	badPhone: { v1: '-1007', v2: 'F02' },
+	missingIdAndBadPhone: { v1: '-1006', v2: 'F00' },
+	badConsent: { v1: '-1012', v2: '-9997' },
+	nameTooLong: { v1: '-1013', v2: 'F03' },
+};
+
+/** One version's column of RULE_CODES. */
+function codesOf(version: ApiVersion): RuleCodes {
+	const codes = {} as RuleCodes;
+	for (const rule of Object.keys(RULE_CODES) as Array<keyof RuleCodes>) {
+		codes[rule] = RULE_CODES[rule][version];
+	}
+	return codes;
+}
+
+/** The wire form of a save row, with isReceive in the form the version sends. */
+const saveRowAs =
+	(isReceive: (consent: boolean) => boolean | string) =>
+	(row: MemberRow): IDataObject => ({
+		memberId: row.memberId,
+		phoneNumber: row.phoneNumber,
+		isReceive: isReceive(row.isReceive),
+		...(row.name !== undefined ? { name: row.name } : {}),
+	});
+
 const v1Path = '/v1/users/sms';
 const v1: MemberDialect = {
 	version: 'v1',
 	path: v1Path,
-	// Checked in the order of the v1 member codes (docs/service-rules.md#codes): id -1006, phone
-	// -1007, consent -1012, name -1013. With both id and phone wrong, the row gets the id's code.
-	codes: {
-		missingId: '-1006',
-		badPhone: '-1007',
-		missingIdAndBadPhone: '-1006',
-		badConsent: '-1012',
-		nameTooLong: '-1013',
-	},
-	saveRow: (row) => ({
-		memberId: row.memberId,
-		phoneNumber: row.phoneNumber,
-		// v1 rejects a missing field with -1012 although it calls absence "refused": always sent.
-		isReceive: row.isReceive,
-		...(row.name !== undefined ? { name: row.name } : {}),
-	}),
+	codes: codesOf('v1'),
+	// v1 rejects a missing field with -1012 although it calls absence "refused": always sent.
+	saveRow: saveRowAs((consent) => consent),
 	// v1 reads any Korean mobile number (it answers in the hyphenated form whatever was stored).
 	acceptsPhoneAsGiven: (phone) => mobileDigits(phone) !== undefined,
 	phoneFormatHint: 'expected a Korean mobile number such as 010-1234-5678',
@@ -86,21 +106,8 @@ const v2Path = '/v2/users/sms';
 const v2: MemberDialect = {
 	version: 'v2',
 	path: v2Path,
-	// No row code exists for a consent value that is neither "true" nor "false"; the service
-	// refuses such a request as "data is not valid" (-9997), so that is the code used.
-	codes: {
-		missingId: 'F01',
-		badPhone: 'F02',
-		missingIdAndBadPhone: 'F00',
-		badConsent: '-9997',
-		nameTooLong: 'F03',
-	},
-	saveRow: (row) => ({
-		memberId: row.memberId,
-		phoneNumber: row.phoneNumber,
-		isReceive: row.isReceive ? 'true' : 'false',
-		...(row.name !== undefined ? { name: row.name } : {}),
-	}),
+	codes: codesOf('v2'),
+	saveRow: saveRowAs((consent) => (consent ? 'true' : 'false')),
 	// v2: "-" is the only separator allowed (docs/service-rules.md#members).
 	acceptsPhoneAsGiven: (phone) => isHyphenatedMobile(phone),
 	phoneFormatHint:

@@ -4,27 +4,13 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import {
-	batchSizeOption,
-	MAX_BATCH,
-	MIN_BATCH,
-	optionsCollection,
-	readBatchSize,
-} from '../../shared/options';
+import { batchSizeOption, MAX_BATCH, MIN_BATCH, optionsCollection } from '../../shared/options';
 import type { Failure, Outcome } from '../../shared/outcome';
 import type { Done } from '../../shared/operation';
-import { chunk, isBlank, readMemberId, scalarText } from '../../shared/values';
-import {
-	memberOutcomes,
-	normalizePhoneOption,
-	openMembers,
-	phoneNumberField,
-	sendRows,
-} from '../helpers/common';
+import { isBlank, readMemberId, scalarText } from '../../shared/values';
+import { normalizePhoneOption, openWrite, phoneNumberField, sendWrite } from '../helpers/common';
 import type { MemberDialect } from '../helpers/dialects';
 import { ruleWords } from '../helpers/dialects';
-import type { IsolationReport } from '../helpers/isolate';
-import { sendIsolating } from '../helpers/isolate';
 import type { SentRow } from '../helpers/responses';
 import { fieldCode, sendablePhone } from '../helpers/rows';
 
@@ -102,8 +88,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	const { client, dialect, options, normalize } = await openMembers(this);
-	const batchSize = readBatchSize(this, options);
+	const { client, dialect, options, normalize, batchSize } = await openWrite(this);
 	const { version, deleteKey } = dialect;
 	const allInformation = dialect.deletesAllInformation && options.deleteAllInformation === true;
 	const code = fieldCode(deleteKey, dialect);
@@ -128,31 +113,21 @@ export async function execute(
 		});
 	});
 
-	const reports: Array<IsolationReport<PendingDelete>> = [];
-	for (const rows of chunk(pending, allInformation ? 1 : batchSize)) {
-		reports.push(
-			await sendIsolating(rows, async (part) =>
-				sendRows(
-					client,
-					dialect.deleteCall(
-						part.map((row) => row.key),
-						allInformation,
-					),
-					part,
-				),
-			),
-		);
-	}
-
-	return memberOutcomes(
+	return sendWrite(client, {
 		refused,
-		reports,
-		(row) => ({
+		pending,
+		batchSize: allInformation ? 1 : batchSize,
+		call: (part) =>
+			dialect.deleteCall(
+				part.map((row) => row.key),
+				allInformation,
+			),
+		success: (row) => ({
 			...identity(row.key),
 			deleted: true,
 			...(allInformation ? { allInformation: true } : {}),
 			apiVersion: version,
 		}),
-		(row) => ({ ...identity(row.key), apiVersion: version }),
-	);
+		identity: (row) => ({ ...identity(row.key), apiVersion: version }),
+	});
 }

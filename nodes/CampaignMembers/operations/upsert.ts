@@ -6,23 +6,9 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import {
-	batchSizeOption,
-	mappingModeField,
-	optionsCollection,
-	readBatchSize,
-} from '../../shared/options';
-import { chunk } from '../../shared/values';
-import {
-	memberOutcomes,
-	normalizePhoneOption,
-	openMembers,
-	phoneNumberField,
-	sendRows,
-} from '../helpers/common';
+import { batchSizeOption, mappingModeField, optionsCollection } from '../../shared/options';
+import { normalizePhoneOption, openWrite, phoneNumberField, sendWrite } from '../helpers/common';
 import type { MemberRow } from '../helpers/dialects';
-import type { IsolationReport } from '../helpers/isolate';
-import { sendIsolating } from '../helpers/isolate';
 import type { GivenRow } from '../helpers/mapper';
 import { columnsField, mapperRows } from '../helpers/mapper';
 import { checkSaveRow, memberRecord, rawRowOf } from '../helpers/rows';
@@ -120,8 +106,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	const { client, dialect, options, normalize } = await openMembers(this);
-	const batchSize = readBatchSize(this, options);
+	const { client, dialect, normalize, batchSize } = await openWrite(this);
 	const version = dialect.version;
 	const rowOf =
 		this.getNode().typeVersion >= 2
@@ -155,28 +140,21 @@ export async function execute(
 		}
 	});
 
-	const reports: Array<IsolationReport<PendingRow>> = [];
-	for (const rows of chunk(pending, batchSize)) {
-		// Repeated phone numbers stay in one request: the service decides which row wins (F11).
-		// The body is a bare array of rows for both versions: the service documents it for v1, and for v2
-		// ("rows of member objects", container not documented) an array is the only shape that holds rows
-		// without inventing a wrapper field; the sandbox accepts an array and the plausible
-		// wrappers alike, and a v2 answer is read in every shape (helpers/responses.ts).
-		reports.push(
-			await sendIsolating(rows, async (part) =>
-				sendRows(
-					client,
-					{ method: 'POST', path: dialect.path, body: part.map((p) => dialect.saveRow(p.row)) },
-					part,
-				),
-			),
-		);
-	}
-
-	return memberOutcomes(
+	// Repeated phone numbers stay in one request: the service decides which row wins (F11).
+	// The body is a bare array of rows for both versions: the service documents it for v1, and for v2
+	// ("rows of member objects", container not documented) an array is the only shape that holds rows
+	// without inventing a wrapper field; the sandbox accepts an array and the plausible
+	// wrappers alike, and a v2 answer is read in every shape (helpers/responses.ts).
+	return sendWrite(client, {
 		refused,
-		reports,
-		(p) => memberRecord({ ...p.row }, version),
-		(p) => ({ memberId: p.memberId, phoneNumber: p.phoneNumber, apiVersion: version }),
-	);
+		pending,
+		batchSize,
+		call: (part) => ({
+			method: 'POST',
+			path: dialect.path,
+			body: part.map((p) => dialect.saveRow(p.row)),
+		}),
+		success: (p) => memberRecord({ ...p.row }, version),
+		identity: (p) => ({ memberId: p.memberId, phoneNumber: p.phoneNumber, apiVersion: version }),
+	});
 }
