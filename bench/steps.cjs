@@ -6,6 +6,7 @@
  * The last node of a step list holds the workload's result rows.
  */
 'use strict';
+const { autoMappedCreate } = require('../scripts/queue/workflows.js');
 
 const PKG = 'n8n-nodes-campaign-messaging';
 const SOURCE_TYPE = 'bench.source';
@@ -99,19 +100,9 @@ function httpPostNode({ baseUrl, apiKey }, path, jsonBody, options, index) {
 const STEPS = {
 	noop: () => [node('No Operation', 'n8n-nodes-base.noOp', 1, {}, 1)],
 	customCreate: () => [
-		node(
-			'Campaign Custom Data',
-			`${PKG}.campaignCustomData`,
-			1,
-			{
-				operation: 'create',
-				mappingMode: 'autoMapInputData',
-				memberIdField: 'memberId',
-				options: {},
-			},
-			1,
-			{ credentials: CREDENTIALS },
-		),
+		node('Campaign Custom Data', `${PKG}.campaignCustomData`, 1, autoMappedCreate(), 1, {
+			credentials: CREDENTIALS,
+		}),
 	],
 	customGetAll: () => [
 		node(

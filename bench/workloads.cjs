@@ -137,12 +137,9 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		shape: 'entry',
 		items: N_READ,
 	};
-	const getAll = {
-		id: 'getall.package.200k',
+	// Both ways read all N_READ seeded entries from one source item.
+	const readAllEntries = {
 		group: 'getall',
-		kind: 'package',
-		label: 'Campaign Custom Data: get many (return all)',
-		steps: 'customGetAll',
 		shape: 'one',
 		sourceCount: 1,
 		items: N_READ,
@@ -150,21 +147,21 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		latency,
 		concurrency: 1,
 		seedEntries: N_READ,
+	};
+	const getAll = {
+		id: 'getall.package.200k',
+		kind: 'package',
+		label: 'Campaign Custom Data: get many (return all)',
+		steps: 'customGetAll',
+		...readAllEntries,
 		baseline: getAllNoop,
 	};
 	const paginate = {
 		id: 'getall.http-paginate.200k',
-		group: 'getall',
 		kind: 'alternative',
 		label: 'HTTP Request pagination + Split Out',
 		steps: 'httpPaginate',
-		shape: 'one',
-		sourceCount: 1,
-		items: N_READ,
-		requests: bulk(N_READ),
-		latency,
-		concurrency: 1,
-		seedEntries: N_READ,
+		...readAllEntries,
 		compare: { with: [getAll], rule: 'info' },
 	};
 

@@ -211,41 +211,26 @@ describe('legacy data v1: counts', () => {
 
 describe('outputs in the real engine', () => {
 	it('routes Failed items to output index 1: a node connected there receives exactly them', async () => {
-		const { runWorkflow } = await import('../support/engine');
+		const { nodeOf, runWorkflow, sourceOf } = await import('../support/engine');
+		const type = 'n8n-nodes-campaign-messaging.campaignCustomData';
+		const credentials = { campaignApi: { id: '1', name: 'c' } };
 		const result = await runWorkflow({
 			nodes: [
-				{
-					id: 's',
-					name: 'Source',
-					type: 'test.source',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {
-						items: JSON.stringify([{ memberId: 'a', grade: 'ok', nope: 1 }, { memberId: '' }]),
-					},
-				},
-				{
-					id: 'w',
-					name: 'Write',
-					type: 'n8n-nodes-campaign-messaging.campaignCustomData',
-					typeVersion: 1,
+				sourceOf([{ memberId: 'a', grade: 'ok', nope: 1 }, { memberId: '' }]),
+				nodeOf('w', 'Write', type, {
 					position: [200, 0],
 					parameters: { operation: 'create', options: { retryDelayMs: 0 } },
-					credentials: { campaignApi: { id: '1', name: 'c' } },
-				},
-				{
-					id: 'r',
-					name: 'ReadFailed',
-					type: 'n8n-nodes-campaign-messaging.campaignCustomData',
-					typeVersion: 1,
+					credentials,
+				}),
+				nodeOf('r', 'ReadFailed', type, {
 					position: [400, 100],
 					parameters: {
 						operation: 'get',
 						memberId: '=x{{$json.code}}',
 						options: { retryDelayMs: 0 },
 					},
-					credentials: { campaignApi: { id: '1', name: 'c' } },
-				},
+					credentials,
+				}),
 			],
 			connections: {
 				Source: { main: [[{ node: 'Write', type: 'main', index: 0 }]] },
@@ -264,20 +249,15 @@ describe('outputs in the real engine', () => {
 
 describe('declared outputs', () => {
 	it('evaluates to one output for reads and Success/Failed for writes', async () => {
-		const { loadPackage } = await import('../support/engine');
+		const { loadPackage, nodeOf } = await import('../support/engine');
 		const { NodeHelpers, Workflow } = await import('n8n-workflow');
 		for (const type of ['campaignCustomData', 'campaignLegacyData']) {
 			const nodeType = loadPackage().nodes.get(`n8n-nodes-campaign-messaging.${type}`);
 			if (!nodeType) throw new Error(`${type} not built`);
 			const outputsFor = (operation: string) => {
-				const node = {
-					id: 'n',
-					name: 'N',
-					type: `n8n-nodes-campaign-messaging.${type}`,
-					typeVersion: 1,
-					position: [0, 0] as [number, number],
+				const node = nodeOf('n', 'N', `n8n-nodes-campaign-messaging.${type}`, {
 					parameters: { operation },
-				};
+				});
 				const workflow = new Workflow({
 					nodes: [node],
 					connections: {},

@@ -7,27 +7,16 @@
  */
 import type * as rt from '../../scripts/runtime';
 import { delay, path } from '../support/node';
-import {
-	SCREENSHOTS,
-	importWorkflows,
-	pinnedWorkflow,
-	resetSandbox,
-	sb,
-	setupN8n,
-	startEditor,
-	step,
-	type Editor,
-	type Json,
-} from './support';
+import * as e2e from './support';
 
-setupN8n('editor-mapper');
+e2e.setupN8n('editor-mapper');
 
 const WORKFLOW_ID = 'e2eEditorMapper';
 const MEMBERS_ID = 'e2e00000-0000-4000-8000-0000000000a2';
 
 /** Start (two pinned members, field names as the mapper's) -> Campaign Members v2, Create or Update. */
-function mapperWorkflow(): Json {
-	return pinnedWorkflow({
+function mapperWorkflow(): e2e.Json {
+	return e2e.pinnedWorkflow({
 		id: WORKFLOW_ID,
 		name: 'e2e editor check: the members mapper',
 		node: {
@@ -59,7 +48,7 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
 
 describe('the members mapper in the n8n editor', () => {
 	let n8n: rt.StartedN8n;
-	let editor: Editor | undefined;
+	let editor: e2e.Editor | undefined;
 	let page: rt.Page;
 	const text = (testId: string) => page.locator(`[data-test-id="${testId}"]`).first().innerText();
 	/** What a select shows as chosen (n8n's select keeps it in its input, not in the page text). */
@@ -72,8 +61,8 @@ describe('the members mapper in the n8n editor', () => {
 
 	beforeAll(
 		async () => {
-			await importWorkflows([mapperWorkflow()]);
-			editor = await startEditor();
+			await e2e.importWorkflows([mapperWorkflow()]);
+			editor = await e2e.startEditor();
 			({ n8n, page } = editor);
 		},
 		10 * 60 * 1000,
@@ -84,7 +73,7 @@ describe('the members mapper in the n8n editor', () => {
 	});
 
 	test('the mapper lists the member fields, matched on the phone number (v2) or the member ID (v1)', async () => {
-		await step(
+		await e2e.step(
 			page,
 			'1-fields-v2',
 			async () => {
@@ -99,7 +88,7 @@ describe('the members mapper in the n8n editor', () => {
 					expect(fields).toContain(label);
 				// The parameters column, for the README (docs/images/members-mapper.png is a copy).
 				await page.screenshot({
-					path: path.join(SCREENSHOTS, 'readme-mapper.png'),
+					path: path.join(e2e.SCREENSHOTS, 'readme-mapper.png'),
 					clip: { x: 511, y: 100, width: 420, height: 770 },
 				});
 				expect(fields.indexOf('Phone Number')).toBeLessThan(fields.indexOf('Member ID'));
@@ -107,7 +96,7 @@ describe('the members mapper in the n8n editor', () => {
 			{ keep: true },
 		);
 
-		await step(
+		await e2e.step(
 			page,
 			'2-fields-v1',
 			async () => {
@@ -124,8 +113,8 @@ describe('the members mapper in the n8n editor', () => {
 	});
 
 	test("Map Automatically takes the previous node's output: running the node stores those members", async () => {
-		resetSandbox();
-		await step(
+		e2e.resetSandbox();
+		await e2e.step(
 			page,
 			'3-auto-map',
 			async () => {
@@ -144,20 +133,22 @@ describe('the members mapper in the n8n editor', () => {
 			{ keep: true },
 		);
 
-		await step(
+		await e2e.step(
 			page,
 			'4-auto-map-run',
 			async () => {
 				await page.locator('[data-test-id="node-execute-button"]').first().click();
 				// The sandbox also holds its demo members (resetSandbox seeds them).
-				await until('the two members in the sandbox', () => sb.state.membersV2.has('01077770002'));
-				expect(sb.state.membersV2.get('01077770001')).toEqual({
+				await until('the two members in the sandbox', () =>
+					e2e.sb.state.membersV2.has('01077770002'),
+				);
+				expect(e2e.sb.state.membersV2.get('01077770001')).toEqual({
 					memberId: 'e2e-map-1',
 					phoneNumber: '010-7777-0001',
 					isReceive: 'true',
 					name: 'Mapper Kim',
 				});
-				expect(sb.state.membersV2.get('01077770002')).toMatchObject({
+				expect(e2e.sb.state.membersV2.get('01077770002')).toMatchObject({
 					memberId: 'e2e-map-2',
 					isReceive: 'false',
 				});

@@ -7,34 +7,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as rt from '../../scripts/runtime';
 import { delay } from '../support/node';
-import {
-	MCP_CREDENTIAL,
-	MCP_PATH,
-	TOOLS,
-	importCredentials,
-	importWorkflows,
-	mcpWorkflow,
-	publishWorkflow,
-	resetSandbox,
-	sb,
-	setupN8n,
-	startN8n,
-	type Json,
-} from './support';
+import * as e2e from './support';
 
-setupN8n('mcp');
+e2e.setupN8n('mcp');
 
 const WORKFLOW_ID = 'e2eMcpServer';
 // A fresh bearer token for each run: the trigger's credential and the client share it.
 const BEARER = `e2e-${crypto.randomUUID()}`;
-const MCP_TOOLS = TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name));
+const MCP_TOOLS = e2e.TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name));
 
 let n8n: rt.StartedN8n;
 
 async function connect(token: string | undefined): Promise<Client> {
 	const client = new Client({ name: 'campaign-e2e', version: '1.0.0' });
 	const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-	const transport = new StreamableHTTPClientTransport(new URL(`${n8n.url}/mcp/${MCP_PATH}`), {
+	const transport = new StreamableHTTPClientTransport(new URL(`${n8n.url}/mcp/${e2e.MCP_PATH}`), {
 		requestInit: { headers },
 	});
 	await client.connect(transport);
@@ -42,24 +29,24 @@ async function connect(token: string | undefined): Promise<Client> {
 }
 
 /** The JSON a tool call returned (n8n puts the tool's answer in one text part). */
-function answerOf(result: Json): Json[] {
-	const text = (result.content as Json[]).find((part) => part.type === 'text')?.text as string;
+function answerOf(result: e2e.Json): e2e.Json[] {
+	const text = (result.content as e2e.Json[]).find((part) => part.type === 'text')?.text as string;
 	const parsed = JSON.parse(text) as unknown;
-	return (typeof parsed === 'string' ? JSON.parse(parsed) : parsed) as Json[];
+	return (typeof parsed === 'string' ? JSON.parse(parsed) : parsed) as e2e.Json[];
 }
 
 beforeAll(
 	async () => {
-		await importCredentials([
-			{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: BEARER } },
+		await e2e.importCredentials([
+			{ ...e2e.MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: BEARER } },
 		]);
-		await importWorkflows([mcpWorkflow(WORKFLOW_ID, MCP_TOOLS)]);
-		n8n = await startN8n();
+		await e2e.importWorkflows([e2e.mcpWorkflow(WORKFLOW_ID, MCP_TOOLS)]);
+		n8n = await e2e.startN8n();
 		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
-		expect(await publishWorkflow(n8n.url, cookie, WORKFLOW_ID)).toBe(200);
+		expect(await e2e.publishWorkflow(n8n.url, cookie, WORKFLOW_ID)).toBe(200);
 		// The trigger's URL answers a moment after the workflow is published.
 		for (let i = 0; i < 60; i++) {
-			const probe = await rt.httpRequest('POST', `${n8n.url}/mcp/${MCP_PATH}`, { body: {} });
+			const probe = await rt.httpRequest('POST', `${n8n.url}/mcp/${e2e.MCP_PATH}`, { body: {} });
 			if (probe.status !== 404) break;
 			await delay(500);
 		}
@@ -75,7 +62,7 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 	let client: Client;
 
 	beforeAll(async () => {
-		resetSandbox();
+		e2e.resetSandbox();
 		client = await connect(BEARER);
 	});
 
@@ -84,8 +71,8 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 	});
 
 	/** Calls a tool; the call must not be marked as an error; returns the answer's items. */
-	async function call(name: string, args: Json): Promise<Json[]> {
-		const result = (await client.callTool({ name, arguments: args })) as Json;
+	async function call(name: string, args: e2e.Json): Promise<e2e.Json[]> {
+		const result = (await client.callTool({ name, arguments: args })) as e2e.Json;
 		expect(result.isError).toBeFalsy();
 		return answerOf(result);
 	}
@@ -114,13 +101,13 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 		expect(await send('821077770001', 'Mcp Kim', 'M1', 'M-1')).toEqual([
 			expect.objectContaining({ outcome: 'sent', phoneNumber: '821077770001' }),
 		]);
-		expect(sb.state.sent.map((m) => [m.phoneNumber, m.properties])).toEqual([
+		expect(e2e.sb.state.sent.map((m) => [m.phoneNumber, m.properties])).toEqual([
 			['821077770001', { name: 'Mcp Kim', coupon: 'M1' }],
 		]);
 	});
 
 	test('a refused send comes back with the code and what to change; nothing is sent', async () => {
-		const before = sb.requests.length;
+		const before = e2e.sb.requests.length;
 		expect(await send('010-7777-0002', 'Mcp Lee', 'M2', 'M-2')).toEqual([
 			expect.objectContaining({
 				outcome: 'refused',
@@ -129,14 +116,14 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 				whatToDo: expect.stringContaining('821012345678'),
 			}),
 		]);
-		expect(sb.requests.length).toBe(before);
+		expect(e2e.sb.requests.length).toBe(before);
 	});
 
 	test('the same Deduplication Key again is reported as a duplicate, not sent twice', async () => {
 		expect(await send('821077770001', 'Mcp Kim', 'M1', 'M-1')).toEqual([
 			expect.objectContaining({ outcome: 'duplicate', deduplicationKey: 'order-M-1' }),
 		]);
-		expect(sb.state.sent).toHaveLength(1);
+		expect(e2e.sb.state.sent).toHaveLength(1);
 	});
 
 	test('a member lookup returns the record; an unknown member says nothing was found', async () => {
@@ -158,7 +145,7 @@ describe('the MCP Server Trigger refuses a client without the right token', () =
 		['no token', undefined],
 		['a wrong token', 'not-the-token'],
 	])('%s: refused, and nothing is sent', async (_label, token) => {
-		const before = { requests: sb.requests.length, sent: sb.state.sent.length };
+		const before = { requests: e2e.sb.requests.length, sent: e2e.sb.state.sent.length };
 		let refused: unknown;
 		try {
 			const client = await connect(token);
@@ -172,7 +159,7 @@ describe('the MCP Server Trigger refuses a client without the right token', () =
 		}
 		expect(String(refused)).toContain('Authorization data is wrong');
 		// The same refusal as plain HTTP: the initialize request itself is turned away.
-		const raw = await rt.httpRequest('POST', `${n8n.url}/mcp/${MCP_PATH}`, {
+		const raw = await rt.httpRequest('POST', `${n8n.url}/mcp/${e2e.MCP_PATH}`, {
 			headers: {
 				accept: 'application/json, text/event-stream',
 				...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -189,6 +176,6 @@ describe('the MCP Server Trigger refuses a client without the right token', () =
 			},
 		});
 		expect([401, 403]).toContain(raw.status);
-		expect({ requests: sb.requests.length, sent: sb.state.sent.length }).toEqual(before);
+		expect({ requests: e2e.sb.requests.length, sent: e2e.sb.state.sent.length }).toEqual(before);
 	});
 });

@@ -7,44 +7,34 @@
 import * as rt from '../../scripts/runtime';
 import { fs, path, ROOT } from '../support/node';
 import { startScripted } from '../support/scripted-server';
-import {
-	EXAMPLES,
-	importCredentials,
-	importWorkflows,
-	installedFolder,
-	resetSandbox,
-	runExample,
-	sb,
-	setupN8n,
-	type Json,
-} from './support';
+import * as e2e from './support';
 
-setupN8n('execute');
+e2e.setupN8n('execute');
 
 describe('the package as n8n installs it', () => {
 	// Checked on the packed copy, a snapshot: dist/ itself may be rebuilt meanwhile by other work.
 	test('the packed tarball holds every node and credential listed in package.json (build them all first)', () => {
 		const pkg = JSON.parse(
-			fs.readFileSync(path.join(installedFolder, 'package.json'), 'utf8'),
-		) as Json;
+			fs.readFileSync(path.join(e2e.installedFolder, 'package.json'), 'utf8'),
+		) as e2e.Json;
 		const files = [...pkg.n8n.nodes, ...pkg.n8n.credentials] as string[];
 		expect(files).toHaveLength(5);
 		expect({
-			missing: files.filter((file) => !fs.existsSync(path.join(installedFolder, file))),
+			missing: files.filter((file) => !fs.existsSync(path.join(e2e.installedFolder, file))),
 		}).toEqual({ missing: [] });
 	});
 
 	test('every example workflow is covered by this test', () => {
 		const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 		expect(files.sort()).toEqual(
-			Object.values(EXAMPLES)
+			Object.values(e2e.EXAMPLES)
 				.map((e) => e.file)
 				.sort(),
 		);
-		for (const example of Object.values(EXAMPLES)) {
+		for (const example of Object.values(e2e.EXAMPLES)) {
 			const workflow = JSON.parse(
 				fs.readFileSync(path.join(ROOT, 'examples', example.file), 'utf8'),
-			) as Json;
+			) as e2e.Json;
 			expect(workflow.id).toBe(example.id);
 		}
 	});
@@ -52,22 +42,22 @@ describe('the package as n8n installs it', () => {
 
 describe('example workflows through the n8n CLI (n8n execute)', () => {
 	test('CRM sync: rows to custom data in chunks, rejected rows to the review list', async () => {
-		resetSandbox();
-		const run = await runExample(EXAMPLES.crmSync.id);
+		e2e.resetSandbox();
+		const run = await e2e.runExample(e2e.EXAMPLES.crmSync.id);
 
 		// Five rows with Batch Size 2: three requests.
-		const posts = sb.requests.filter((r) => r.method === 'POST' && r.path === '/v2/custom');
+		const posts = e2e.sb.requests.filter((r) => r.method === 'POST' && r.path === '/v2/custom');
 		expect(posts).toHaveLength(3);
 
-		expect(Object.fromEntries(sb.state.custom.get('crm-1001') ?? [])).toMatchObject({
+		expect(Object.fromEntries(e2e.sb.state.custom.get('crm-1001') ?? [])).toMatchObject({
 			name: 'Han Jisoo',
 			points: 1200,
 			grade: 'gold',
 			lastOrderDate: '2024-11-02',
 		});
-		expect(sb.state.custom.get('crm-1005')?.get('birthday')).toBe('1992-04-17');
-		expect(sb.state.custom.get('crm-1003')?.has('points')).toBe(false);
-		expect(sb.state.custom.get('crm-1004')?.has('favoriteColor')).toBe(false);
+		expect(e2e.sb.state.custom.get('crm-1005')?.get('birthday')).toBe('1992-04-17');
+		expect(e2e.sb.state.custom.get('crm-1003')?.has('points')).toBe(false);
+		expect(e2e.sb.state.custom.get('crm-1004')?.has('favoriteColor')).toBe(false);
 
 		const review = run.out('Review list');
 		expect(review).toEqual(
@@ -97,24 +87,24 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 	});
 
 	test('member consent sync: upsert v2, failures with their codes', async () => {
-		resetSandbox();
-		const run = await runExample(EXAMPLES.consent.id);
+		e2e.resetSandbox();
+		const run = await e2e.runExample(e2e.EXAMPLES.consent.id);
 
-		expect(sb.state.membersV2.get('01012345678')).toMatchObject({
+		expect(e2e.sb.state.membersV2.get('01012345678')).toMatchObject({
 			memberId: 'member-01',
 			isReceive: 'false',
 		});
-		expect(sb.state.membersV2.get('01055550101')).toMatchObject({
+		expect(e2e.sb.state.membersV2.get('01055550101')).toMatchObject({
 			memberId: 'crm-1001',
 			isReceive: 'true',
 			name: 'Han Jisoo',
 		});
-		expect(sb.state.membersV2.get('01055550102')).toMatchObject({
+		expect(e2e.sb.state.membersV2.get('01055550102')).toMatchObject({
 			memberId: 'crm-1002',
 			isReceive: 'true',
 		});
-		expect(sb.state.membersV2.has('01055550104')).toBe(false);
-		expect(sb.state.membersV2.has('01055550105')).toBe(false);
+		expect(e2e.sb.state.membersV2.has('01055550104')).toBe(false);
+		expect(e2e.sb.state.membersV2.has('01055550105')).toBe(false);
 
 		expect(run.out('Saved').map((item) => item.memberId)).toEqual([
 			'member-01',
@@ -131,12 +121,14 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 	});
 
 	test('event to message: Alimtalk send with variables, Failed to the retry path', async () => {
-		resetSandbox();
-		const run = await runExample(EXAMPLES.event.id);
+		e2e.resetSandbox();
+		const run = await e2e.runExample(e2e.EXAMPLES.event.id);
 
 		// The two sends run concurrently, so the order they reach the service in is not fixed (the
 		// node's outputs keep input order, checked below): compare them sorted by phone number.
-		const sent = sb.state.sent.map((m) => [m.campaignKey, m.phoneNumber, m.properties] as const);
+		const sent = e2e.sb.state.sent.map(
+			(m) => [m.campaignKey, m.phoneNumber, m.properties] as const,
+		);
 		expect([...sent].sort((a, b) => a[1].localeCompare(b[1]))).toEqual([
 			['DEMO-WELCOME', '821055550101', { name: 'Han Jisoo', coupon: 'WELCOME10' }],
 			['DEMO-WELCOME', '821055550102', { name: 'Seo Minho', coupon: 'WELCOME10' }],
@@ -155,19 +147,19 @@ describe('example workflows through the n8n CLI (n8n execute)', () => {
 		]);
 		expect(new Date(retry[0].retryAt).getTime()).toBeGreaterThan(Date.now());
 		// The node rejected the short number itself: no request for it.
-		expect(sb.requests.filter((r) => r.path === '/messages/alimtalk/trigger')).toHaveLength(2);
+		expect(e2e.sb.requests.filter((r) => r.path === '/messages/alimtalk/trigger')).toHaveLength(2);
 	});
 
 	test('full read: getAll with Return All follows the paging, one item per member', async () => {
-		resetSandbox({ pageSize: 7 });
-		const run = await runExample(EXAMPLES.fullRead.id);
+		e2e.resetSandbox({ pageSize: 7 });
+		const run = await e2e.runExample(e2e.EXAMPLES.fullRead.id);
 
-		const reads = sb.requests.filter((r) => r.method === 'GET' && r.path === '/v2/custom');
+		const reads = e2e.sb.requests.filter((r) => r.method === 'GET' && r.path === '/v2/custom');
 		// A page holds 7 entries (one key of one member each): exactly as many pages as that takes.
-		const entries = [...sb.state.custom.values()].reduce((n, keys) => n + keys.size, 0);
+		const entries = [...e2e.sb.state.custom.values()].reduce((n, keys) => n + keys.size, 0);
 		expect(reads).toHaveLength(Math.ceil(entries / 7));
 		const members = run.out('Members');
-		expect(members.map((m) => m.memberId)).toEqual([...sb.state.custom.keys()]);
+		expect(members.map((m) => m.memberId)).toEqual([...e2e.sb.state.custom.keys()]);
 		expect(members).toHaveLength(8);
 		expect(members[0]).toMatchObject({
 			memberId: 'member-01',
@@ -196,7 +188,7 @@ describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
 				type: 'campaignApi',
 			};
 			const redirectKey = ['e2e', 'redirect', 'key'].join('-');
-			await importCredentials([
+			await e2e.importCredentials([
 				{
 					...credential,
 					data: { baseUrl: redirector.baseUrl, apiKey: redirectKey, memberApiVersion: 'any' },
@@ -262,8 +254,8 @@ describe('a Base URL that redirects, in real n8n (n8n execute)', () => {
 				settings: { executionOrder: 'v1' },
 				pinData: {},
 			};
-			await importWorkflows([workflow]);
-			const run = await runExample(workflow.id);
+			await e2e.importWorkflows([workflow]);
+			const run = await e2e.runExample(workflow.id);
 
 			expect(other.seen).toEqual([]);
 			const host = new URL(other.baseUrl).host;

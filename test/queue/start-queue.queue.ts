@@ -13,27 +13,20 @@ import {
 	waitGone,
 	type RunningCommand,
 } from '../support/commands';
-import {
-	modeOf,
-	postEvent,
-	readBanner,
-	signIn,
-	stoppedAnswering,
-	type Banner,
-} from '../support/demo';
+import * as demo from '../support/demo';
 import { fs, proc } from '../support/node';
 import { expectWebhookSend } from '../e2e/support';
 
 const MINUTE = 60 * 1000;
 
 let start: RunningCommand;
-let banner: Banner;
+let banner: demo.Banner;
 let dataDir = '';
 
 beforeAll(async () => {
 	start = startCommand(['npm', 'run', 'start:queue']);
 	await start.waitFor(/ready in \S+\. Press Ctrl\+C to stop everything\./, 20 * MINUTE);
-	banner = readBanner(start.stdout());
+	banner = demo.readBanner(start.stdout());
 	dataDir = /^\s+data\s+(\S+)/m.exec(start.stdout())?.[1] ?? '';
 	proc.stderr.write(`npm run start:queue: ready in ${banner.readyIn}\n`);
 }, 21 * MINUTE);
@@ -43,9 +36,12 @@ afterAll(() => start?.kill());
 test("the editor answers, the printed login (made for this start) signs in, and the data folder is its owner's only", async () => {
 	expect((await rt.httpGet(`${banner.editor}/`)).status).toBe(200);
 	expect(banner.password).toMatch(/^[A-Za-z0-9]{24}$/);
-	expect(await signIn(banner)).toMatch(/^n8n-auth=./);
+	expect(await demo.signIn(banner)).toMatch(/^n8n-auth=./);
 	expect(banner.curlHeader).toBe(`${rt.WEBHOOK_HEADER}: ${banner.webhookSecret}`);
-	expect({ data: modeOf(dataDir), secrets: modeOf(`${dataDir}/${rt.SECRETS_FILE}`) }).toEqual({
+	expect({
+		data: demo.modeOf(dataDir),
+		secrets: demo.modeOf(`${dataDir}/${rt.SECRETS_FILE}`),
+	}).toEqual({
 		data: '700',
 		secrets: '600',
 	});
@@ -53,8 +49,8 @@ test("the editor answers, the printed login (made for this start) signs in, and 
 
 test("the published example's webhook runs an execution on a worker that succeeds and sends through the sandbox", async () => {
 	const event = { phoneNumber: '821012345679', name: 'Lee Jun', coupon: 'QUEUE10' };
-	expect(await postEvent(banner.webhook, event)).toBe(403);
-	const run = await expectWebhookSend(banner, await signIn(banner), event);
+	expect(await demo.postEvent(banner.webhook, event)).toBe(403);
+	const run = await expectWebhookSend(banner, await demo.signIn(banner), event);
 	// A worker ran it: the log of one of the printed workers says so.
 	const workerLogs = [...start.stdout().matchAll(/^\s+worker-\d+\s+pid \d+, .*, log (\S+)$/gm)].map(
 		(m) => m[1],
@@ -78,9 +74,9 @@ test(
 		);
 		expect(result.stderr).not.toMatch(/while stopping|unexpectedly|failed/);
 		expect((await waitGone(started)).map(describeProcess)).toEqual([]);
-		expect(await stoppedAnswering(banner.editor)).toBe(true);
-		expect(await stoppedAnswering(banner.webhook)).toBe(true);
-		expect(await stoppedAnswering(banner.sandbox)).toBe(true);
+		expect(await demo.stoppedAnswering(banner.editor)).toBe(true);
+		expect(await demo.stoppedAnswering(banner.webhook)).toBe(true);
+		expect(await demo.stoppedAnswering(banner.sandbox)).toBe(true);
 		expect(fs.existsSync(dataDir)).toBe(false);
 	},
 	4 * MINUTE,

@@ -226,14 +226,12 @@ export async function runNode(
 	return { ...result, out: result.outputs(NODE_NAME), nodeHints: result.hints(NODE_NAME) };
 }
 
+/** A node of a test workflow: version 1 at the origin, no parameters unless `more` sets them. */
+export function nodeOf(id: string, name: string, type: string, more: Partial<INode> = {}): INode {
+	return { id, name, type, typeVersion: 1, position: [0, 0], parameters: {}, ...more };
+}
+
 /** The node named Source that emits `input` as its items (the start of every test workflow). */
 export function sourceOf(input: unknown): INode {
-	return {
-		id: 'source',
-		name: 'Source',
-		type: SOURCE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(input) },
-	};
+	return nodeOf('source', 'Source', SOURCE_TYPE, { parameters: { items: JSON.stringify(input) } });
 }

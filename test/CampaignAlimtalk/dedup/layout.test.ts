@@ -10,6 +10,13 @@ import { KEYED, dedupFixture, order, phone, runSend, sendNode, sendsOf } from '.
 const fx = dedupFixture();
 const { good, sentPhones } = sendsOf(fx, KEYED);
 
+/** An options parameter named after its display name (lower-cased), with its choices by label. */
+function choice(displayName: string, fallback: string, choices: Record<string, string>) {
+	const options = Object.entries(choices).map(([name, value]) => ({ name, value }));
+	const name = displayName.toLowerCase();
+	return { displayName, name, type: 'options' as const, default: fallback, options };
+}
+
 describe('nodes that share a deduplication record', () => {
 	const removeDuplicates: INodeType = {
 		description: {
@@ -23,33 +30,16 @@ describe('nodes that share a deduplication record', () => {
 			outputs: ['main'],
 			// As n8n's own Remove Duplicates names them (only these are read).
 			properties: [
-				{
-					displayName: 'Operation',
-					name: 'operation',
-					type: 'options',
-					default: 'removeDuplicateInputItems',
-					options: [
-						{ name: 'Within this run', value: 'removeDuplicateInputItems' },
-						{ name: 'Seen before', value: 'removeItemsSeenInPreviousExecutions' },
-					],
-				},
+				choice('Operation', 'removeDuplicateInputItems', {
+					'Within this run': 'removeDuplicateInputItems',
+					'Seen before': 'removeItemsSeenInPreviousExecutions',
+				}),
 				{
 					displayName: 'Options',
 					name: 'options',
 					type: 'collection',
 					default: {},
-					options: [
-						{
-							displayName: 'Scope',
-							name: 'scope',
-							type: 'options',
-							default: 'node',
-							options: [
-								{ name: 'Workflow', value: 'workflow' },
-								{ name: 'Node', value: 'node' },
-							],
-						},
-					],
+					options: [choice('Scope', 'node', { Workflow: 'workflow', Node: 'node' })],
 				},
 			],
 		},

@@ -15,6 +15,7 @@ import type {
 import {
 	NODE_NAME,
 	PACKAGE_NAME,
+	nodeOf,
 	sourceOf,
 	runWorkflow,
 	type RunResult,
@@ -171,14 +172,7 @@ export function dedupFixture(options: SandboxOptions = {}): {
  * Every test runs `underLock` as the node does and watches who is inside.
  */
 const RACE_WF = 'race-workflow';
-const NODE = {
-	id: 'send-node',
-	name: 'Send',
-	type: 'campaignAlimtalk',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const NODE = nodeOf('send-node', 'Send', 'campaignAlimtalk');
 export const CONTEXT = { workflow: { id: RACE_WF }, node: NODE } as never;
 const LOCK_PATH = '../../../nodes/CampaignAlimtalk/dedup/rounds';
 

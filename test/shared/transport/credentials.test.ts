@@ -3,6 +3,7 @@
  * Base URL refused or normalized, the API key refused before sending, query values encoded, and
  * the key sent only as its header and never echoed.
  */
+import { nodeOf } from '../../support/engine';
 import { envelope, startScripted, type ScriptedServer } from '../../support/scripted-server';
 import { normalizeBaseUrl } from '../../../nodes/shared/transport';
 import { API_KEY, PROBE_OPTIONS, runProbe, useProbe } from './support';
@@ -33,14 +34,7 @@ describe('base URL rules', () => {
 		expect(error?.message).toContain(words);
 	});
 
-	const node = {
-		id: 'n',
-		name: 'Node',
-		type: 'test',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	} as Parameters<typeof normalizeBaseUrl>[1];
+	const node = nodeOf('n', 'Node', 'test');
 	it.each([
 		'https://api.example.com/prefix/../../admin',
 		'https://api.example.com/a/%2e%2e/b',
