@@ -6,15 +6,8 @@
  * (advice.ts). Tool mode has no hints: run.ts calls this only outside it.
  */
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
-import type { AdviceTable } from './advice';
-import type { Done } from './operation';
+import type { Writes } from './operation';
 import type { Outcome } from './outcome';
-
-/** What a write's hints are made of: what a Success item means, and what to change per code. */
-export interface HintSource {
-	done: Done;
-	advice?: AdviceTable;
-}
 
 /** Codes listed one by one in the count line; the rest are summed up. */
 const MAX_CODES = 8;
@@ -53,7 +46,10 @@ function countLine(done: string, success: IDataObject[], failed: IDataObject[]):
  * line counts the outcomes and whose next lines (joined by `<br>`, which the editor renders)
  * say what to change for each common code among the failures. Error items are not counted.
  */
-export function writeHints(source: HintSource, outcomes: readonly Outcome[]): NodeExecutionHint[] {
+export function writeHints(
+	source: Pick<Writes, 'done' | 'advice'>,
+	outcomes: readonly Outcome[],
+): NodeExecutionHint[] {
 	const success: IDataObject[] = [];
 	const failed: IDataObject[] = [];
 	for (const outcome of outcomes) {
@@ -81,7 +77,7 @@ export function writeHints(source: HintSource, outcomes: readonly Outcome[]): No
  */
 export function addWriteHints(
 	ctx: IExecuteFunctions,
-	source: HintSource,
+	source: Pick<Writes, 'done' | 'advice'>,
 	outcomes: readonly Outcome[],
 ): void {
 	try {

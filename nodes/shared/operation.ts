@@ -29,7 +29,16 @@ export interface Done {
 export type Operation<Args extends unknown[] = []> = {
 	description: INodeProperties[] | ((...args: Args) => INodeProperties[]);
 	execute(this: IExecuteFunctions, items: INodeExecutionData[], ...args: Args): Promise<Outcome[]>;
-} & ({ kind: 'read' } | { kind: 'write'; done: Done; advice?: AdviceTable });
+} & Gives;
+
+/** What an operation gives, all that run.ts, tool.ts and hints.ts need to know of it. */
+export type Gives = { kind: 'read' } | Writes;
+
+export interface Writes {
+	kind: 'write';
+	done: Done;
+	advice?: AdviceTable;
+}
 
 /** The operations of a node by operation value. */
 export type Operations<Args extends unknown[] = []> = Readonly<Record<string, Operation<Args>>>;

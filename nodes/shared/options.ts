@@ -81,6 +81,7 @@ export const HISTORY_OPTION: NumberOption = {
 
 /** The parameter of a number option. */
 export function numberOption(option: NumberOption, description: string): INodeProperties {
+	// The linter reads `default:` as a name or a literal, not a member of an object.
 	const fallback = option.default;
 	return {
 		displayName: option.displayName,
@@ -92,14 +93,18 @@ export function numberOption(option: NumberOption, description: string): INodePr
 	};
 }
 
-export const batchSizeOption: INodeProperties = {
+export const BATCH_OPTION: NumberOption = {
 	displayName: 'Batch Size',
 	name: 'batchSize',
-	type: 'number',
-	typeOptions: { minValue: MIN_BATCH, maxValue: MAX_BATCH, numberPrecision: 0 },
+	min: MIN_BATCH,
+	max: MAX_BATCH,
 	default: DEFAULT_BATCH,
-	description: `How many rows (member IDs) to send per request, ${MIN_BATCH} to ${MAX_BATCH}`,
 };
+
+export const batchSizeOption: INodeProperties = numberOption(
+	BATCH_OPTION,
+	`How many rows (member IDs) to send per request, ${MIN_BATCH} to ${MAX_BATCH}`,
+);
 
 export const transportOptions: INodeProperties[] = [
 	{
@@ -252,7 +257,7 @@ export function readTransportSettings(ctx: IExecuteFunctions, options: Options):
 }
 
 export function readBatchSize(ctx: IExecuteFunctions, options: Options): number {
-	return optionNumber(ctx, options.batchSize, 'Batch Size', MIN_BATCH, MAX_BATCH, DEFAULT_BATCH);
+	return readNumberOption(ctx, options, BATCH_OPTION);
 }
 
 /** A number option's value in the node's Options collection: see `wholeNumber`. */

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { AdviceTable } from './advice';
 import { whatToChange } from './advice';
 import { errorFields } from './errors';
-import type { Done, Operation } from './operation';
+import type { Done, Gives } from './operation';
 import type { Failure, Outcome } from './outcome';
 import { NOT_SENT_CODE, inInputOrder } from './outcome';
 import { paired } from './outputs';
@@ -72,7 +72,7 @@ function errorAnswer(error: unknown, advice: AdviceTable | undefined): IDataObje
 	return json;
 }
 
-function answerOf(outcome: Outcome, operation: Operation<never>): INodeExecutionData {
+function answerOf(outcome: Outcome, operation: Gives): INodeExecutionData {
 	const advice = operation.kind === 'write' ? operation.advice : undefined;
 	if ('done' in outcome) {
 		const json =
@@ -85,7 +85,7 @@ function answerOf(outcome: Outcome, operation: Operation<never>): INodeExecution
 }
 
 /** A write's outcomes as one list in input order, each saying its outcome. */
-function writeAnswers(outcomes: readonly Outcome[], operation: Operation<never>) {
+function writeAnswers(outcomes: readonly Outcome[], operation: Gives) {
 	if (outcomes.length === 0) {
 		const json = { outcome: 'nothingDone', message: 'Nothing was sent, saved or deleted.' };
 		return [{ json, pairedItem: { item: 0 } }];
@@ -94,7 +94,7 @@ function writeAnswers(outcomes: readonly Outcome[], operation: Operation<never>)
 }
 
 /** A read's results, at most TOOL_READ_LIMIT of them, and a line saying when there is nothing or more. */
-function readAnswers(outcomes: readonly Outcome[], operation: Operation<never>) {
+function readAnswers(outcomes: readonly Outcome[], operation: Gives) {
 	const items = outcomes.map((outcome) => answerOf(outcome, operation));
 	const pairedItem = { item: 0 };
 	if (items.length === 0) {
@@ -109,18 +109,15 @@ function readAnswers(outcomes: readonly Outcome[], operation: Operation<never>) 
 }
 
 /** An operation's outcomes as the answer on output 0, the one its caller reads. */
-export function toolAnswer<Args extends unknown[]>(
-	operation: Operation<Args>,
-	outcomes: readonly Outcome[],
-): INodeExecutionData[][] {
-	const op = operation as unknown as Operation<never>;
-	return [op.kind === 'read' ? readAnswers(outcomes, op) : writeAnswers(outcomes, op)];
+export function toolAnswer(operation: Gives, outcomes: readonly Outcome[]): INodeExecutionData[][] {
+	const answers = operation.kind === 'read' ? readAnswers : writeAnswers;
+	return [answers(outcomes, operation)];
 }
 
 /** A failure of the whole call (account refused, bad setting) as an answer the model can act on. */
-export function toolErrorAnswer<Args extends unknown[]>(
+export function toolErrorAnswer(
 	ctx: IExecuteFunctions,
-	operation: Operation<Args> | undefined,
+	operation: Gives | undefined,
 	error: unknown,
 ): INodeExecutionData[][] {
 	const advice = operation?.kind === 'write' ? operation.advice : undefined;

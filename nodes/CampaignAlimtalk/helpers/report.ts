@@ -20,8 +20,7 @@ function repeatOf(
 	i: number,
 ): Outcome {
 	const fields = { ...base, deduplicationKey: key ?? null, duplicateOfItem: firstIndex };
-	if (!('failed' in first))
-		return done({ ...base, status: 'skipped', duplicate: true, ...fields }, i);
+	if (!('failed' in first)) return done({ ...fields, status: 'skipped', duplicate: true }, i);
 	const { code, message, deliveryUnknown } = first.failed;
 	return failed(
 		{
