@@ -19,17 +19,28 @@ export class CampaignAlimtalk implements INodeType {
 		defaults: { name: 'Campaign Alimtalk' },
 		outputs: WRITE_OUTPUTS,
 		properties: [
+			// One resource, for n8n's automatic tool description: the action below becomes the send
+			// tool's description (docs/ai-agents.md, "Tool descriptions").
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'message',
+				options: [{ name: 'Message', value: 'message' }],
+			},
 			{
 				displayName: 'Operation',
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
+				displayOptions: { show: { resource: ['message'] } },
 				default: 'send',
 				options: [
 					{
 						name: 'Send',
 						value: 'send',
-						action: 'Send an alimtalk message',
+						action: 'Send a real message billed to the account',
 						description:
 							'Send the message of an API-trigger campaign to one phone number, with the template variables for that recipient. This sends a real KakaoTalk message, billed to the account, and cannot be undone.',
 					},

@@ -14,11 +14,12 @@ export type DataNodeNames = Pick<INodeTypeDescription, 'displayName' | 'name' | 
 
 /**
  * A data node's description for its dialect, but for what the linter reads in the node file
- * itself (icon, subtitle, `usableAsTool`). Reads have one output, writes two (Success, Failed).
+ * itself (icon, subtitle, `usableAsTool`, the `resource` parameter). Reads have one output, writes two (Success, Failed).
  */
 export function dataNodeDescription(
 	dialect: DataDialect,
 	names: DataNodeNames,
+	resource: INodeProperties,
 ): Omit<INodeTypeDescription, 'icon' | 'subtitle' | 'usableAsTool'> {
 	return {
 		...names,
@@ -27,18 +28,28 @@ export function dataNodeDescription(
 		defaults: { name: names.displayName },
 		...NODE_BASE,
 		outputs: outputsByOperation(OPERATIONS),
-		properties: dataNodeProperties(dialect),
+		properties: dataNodeProperties(dialect, resource),
 	};
 }
 
-function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
+/**
+ * The parameters. The one-option `resource` is there for n8n's automatic tool description: it
+ * describes a tool by its operation's `action` only when the operation list is shown for a
+ * resource (docs/ai-agents.md, "Tool descriptions"), written in the node file (where the linter
+ * reads its literal default) and passed in here; each action is what a model is told the
+ * tool does, so deletes say they are permanent and reads that they only read. An action plus
+ * " in Campaign Custom Data" stays within 64 characters (the longest tool name model APIs take).
+ */
+function dataNodeProperties(dialect: DataDialect, resource: INodeProperties): INodeProperties[] {
 	const noun = dialect.noun;
 	return [
+		resource,
 		{
 			displayName: 'Operation',
 			name: 'operation',
 			type: 'options',
 			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.default as string] } },
 			default: 'create',
 			options: [
 				{
@@ -50,26 +61,26 @@ function dataNodeProperties(dialect: DataDialect): INodeProperties[] {
 				{
 					name: 'Delete',
 					value: 'delete',
-					action: `Delete all ${noun} of members`,
+					action: 'Delete data permanently with no undo',
 					description: `Delete every ${noun} entry of the members named by the input items. This cannot be undone.`,
 				},
 				{
 					name: 'Delete Keys',
 					value: 'deleteKeys',
-					action: `Delete ${noun} keys of members`,
+					action: 'Delete keys permanently with no undo',
 					description:
 						'Delete some keys of the members named by the input items. This cannot be undone.',
 				},
 				{
 					name: 'Get',
 					value: 'get',
-					action: `Get the ${noun} of a member`,
+					action: 'Only read the data of one member',
 					description: `Get every ${noun} entry of one member`,
 				},
 				{
 					name: 'Get Many',
 					value: 'getAll',
-					action: `Get many ${noun} entries`,
+					action: 'Get many entries and change nothing',
 					description: `Get the ${noun} entries of all members, page after page`,
 				},
 				{

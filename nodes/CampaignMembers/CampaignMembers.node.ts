@@ -23,6 +23,16 @@ export class CampaignMembers implements INodeType {
 		// `get` has one output, the writes have Success (0) and Failed (1).
 		outputs: outputsByOperation(OPERATIONS),
 		properties: [
+			// One resource, for n8n's automatic tool description: each operation's action becomes
+			// its tool's description (docs/ai-agents.md, "Tool descriptions").
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'member',
+				options: [{ name: 'Member', value: 'member' }],
+			},
 			{
 				displayName: 'API Version',
 				name: 'apiVersion',
@@ -41,6 +51,7 @@ export class CampaignMembers implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
+				displayOptions: { show: { resource: ['member'] } },
 				default: 'upsert',
 				options: [
 					{
@@ -53,14 +64,14 @@ export class CampaignMembers implements INodeType {
 					{
 						name: 'Delete',
 						value: 'delete',
-						action: 'Delete members',
+						action: 'Delete members permanently with no undo',
 						description:
 							'Remove members for good (v1: by member ID, v2: by phone number). This cannot be undone.',
 					},
 					{
 						name: 'Get',
 						value: 'get',
-						action: 'Get members',
+						action: 'Only read the records of members',
 						description: 'Read the records of a member ID and/or a phone number',
 					},
 				],

@@ -35,6 +35,9 @@ export interface CodeInfo {
 /** The code of a send cut short by a stopped execution (see CODES). */
 export const STOPPED_CODE = 'EXECUTION_STOPPED';
 
+/** The code of a send refused as an AI-agent tool for want of a Deduplication Key (CampaignAlimtalk/helpers/guard.ts). */
+export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
+
 const CHECK_KEY =
 	'Check the API key in the Campaign API credential (site settings, key management).';
 const CONTACT = 'Contact the service operator to resolve it.';
@@ -69,6 +72,10 @@ const TWELVE_CHARACTERS =
 	'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.';
 const STOPPED_SEND = `The execution was stopped while the send was under way: ${MAYBE_SENT}`;
 const STOPPED_HINT = `${CHECK_FIRST} With a Deduplication Key, the key stays kept, so running the same key again does not send it.`;
+const KEY_REQUIRED =
+	'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent';
+const SET_KEY =
+	"Set Options → Deduplication Key on the send tool, e.g. notice-{{ $fromAI('memberId') }}-{{ $now.toFormat('yyyy-MM-dd') }} (member and day: at most one message per member per day, whatever the model asks).";
 
 export const CODES: Readonly<Record<string, CodeInfo>> = {
 	// Custom data and member endpoints (docs/service-rules.md#codes)
@@ -120,6 +127,8 @@ export const CODES: Readonly<Record<string, CodeInfo>> = {
 	// Not a code of the service: an execution stopped (n8n's Stop button, or its execution timeout)
 	// while a send was under way (docs/service-rules.md#retries).
 	[STOPPED_CODE]: deliveryUnknown(STOPPED_SEND, STOPPED_HINT),
+	// Not a code of the service: a keyless send refused as a tool (docs/ai-agents.md).
+	[KEY_REQUIRED_CODE]: rejected(KEY_REQUIRED, SET_KEY),
 };
 
 /** A stopped execution ends its reads and writes (and a send not under way yet) with these words. */

@@ -4,8 +4,12 @@
  */
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { cutServiceText } from './codes';
 
-/** What an error says: its message, n8n's description, and the service's code when it has one. */
+/**
+ * What an error says: its message, n8n's description (each cut to MAX_SERVICE_TEXT characters:
+ * n8n may put a service's raw answer there), and the service's code when it has one.
+ */
 export function errorFields(error: unknown): {
 	message: string;
 	description?: string;
@@ -18,8 +22,8 @@ export function errorFields(error: unknown): {
 	};
 	const code = err.context?.campaignCode;
 	return {
-		message: err.message ?? 'Unknown error',
-		...(err.description ? { description: err.description } : {}),
+		message: cutServiceText(err.message ?? 'Unknown error'),
+		...(err.description ? { description: cutServiceText(err.description) } : {}),
 		...(code !== undefined ? { code: String(code) } : {}),
 	};
 }

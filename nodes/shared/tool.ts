@@ -2,11 +2,13 @@
  * The nodes as AI-agent tools. n8n offers every node with `usableAsTool` to its AI Agent and its
  * MCP Server Trigger as a copy whose type ends in `Tool`, and hands the caller only output 0 of
  * what the node returns (docs/ai-agents.md). In that mode a node answers on output 0 alone, one
- * item per outcome, with the fields a model needs first; outside it nothing changes.
+ * item per outcome, with the fields a model needs first, each text cut to its bound (bounds.ts);
+ * outside it nothing changes.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AdviceTable } from './advice';
 import { whatToChange } from './advice';
+import { boundAnswer } from './bounds';
 import { errorFields } from './errors';
 import type { Done, Gives } from './operation';
 import type { Failure, Outcome } from './outcome';
@@ -72,16 +74,17 @@ function errorAnswer(error: unknown, advice: AdviceTable | undefined): IDataObje
 	return json;
 }
 
-function answerOf(outcome: Outcome, operation: Gives): INodeExecutionData {
+function answerJson(outcome: Outcome, operation: Gives): IDataObject {
 	const advice = operation.kind === 'write' ? operation.advice : undefined;
-	if ('done' in outcome) {
-		const json =
-			operation.kind === 'write' ? doneAnswer(outcome.done, operation.done) : outcome.done;
-		return { json, pairedItem: paired(outcome.inputs) };
-	}
-	if ('failed' in outcome)
-		return { json: failedAnswer(outcome.failed, advice), pairedItem: paired(outcome.inputs) };
-	return { json: errorAnswer(outcome.error, advice), pairedItem: paired(outcome.inputs) };
+	if ('done' in outcome)
+		return operation.kind === 'write' ? doneAnswer(outcome.done, operation.done) : outcome.done;
+	if ('failed' in outcome) return failedAnswer(outcome.failed, advice);
+	return errorAnswer(outcome.error, advice);
+}
+
+/** One outcome's answer, its texts bounded (what a record or the service wrote is cut). */
+function answerOf(outcome: Outcome, operation: Gives): INodeExecutionData {
+	return { json: boundAnswer(answerJson(outcome, operation)), pairedItem: paired(outcome.inputs) };
 }
 
 /** A write's outcomes as one list in input order, each saying its outcome. */
@@ -123,6 +126,11 @@ export function toolErrorAnswer(
 	const advice = operation?.kind === 'write' ? operation.advice : undefined;
 	const inputs = ctx.getInputData().map((_, index) => index);
 	return [
-		[{ json: errorAnswer(error, advice), pairedItem: paired(inputs.length > 0 ? inputs : 0) }],
+		[
+			{
+				json: boundAnswer(errorAnswer(error, advice)),
+				pairedItem: paired(inputs.length > 0 ? inputs : 0),
+			},
+		],
 	];
 }

@@ -41,9 +41,10 @@ describe('node versions', () => {
 	});
 
 	it('version 1 keeps the Create or Update parameters it had; version 2 has the mapper instead', () => {
+		// Saved without `resource` (it came later): n8n fills its one value, as for every node.
 		const upsert = { operation: 'upsert', apiVersion: 'v2' };
 		expect(shownParameters(1, upsert)).toEqual(
-			['apiVersion', 'autoMapNotice', 'mappingMode', 'operation', 'options'].sort(),
+			['apiVersion', 'autoMapNotice', 'mappingMode', 'operation', 'options', 'resource'].sort(),
 		);
 		expect(shownParameters(1, { ...upsert, mappingMode: 'defineBelow' })).toEqual(
 			[
@@ -55,10 +56,11 @@ describe('node versions', () => {
 				'operation',
 				'options',
 				'phoneNumber',
+				'resource',
 			].sort(),
 		);
 		expect(shownParameters(2, upsert)).toEqual(
-			['apiVersion', 'columns', 'operation', 'options'].sort(),
+			['apiVersion', 'columns', 'operation', 'options', 'resource'].sort(),
 		);
 		// The other operations are the same in both versions.
 		for (const operation of ['get', 'delete']) {

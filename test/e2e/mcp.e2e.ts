@@ -1,7 +1,9 @@
 /**
  * End-to-end: the package's nodes as tools of n8n's MCP Server Trigger (Bearer Auth), under
  * `n8n start`, listed and called by the official MCP TypeScript client over streamable HTTP. A
- * call without the token is refused and sends nothing. Workflows: test/e2e/support/agent.ts.
+ * call without the token is refused and sends nothing. The tools list shows each tool's automatic
+ * description (the Delete tool's says it deletes permanently, the send's that it is billed), and a
+ * send tool without a Deduplication Key is refused. Workflows: test/e2e/support/agent.ts.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,7 +16,32 @@ e2e.setupN8n('mcp');
 const WORKFLOW_ID = 'e2eMcpServer';
 // A fresh bearer token for each run: the trigger's credential and the client share it.
 const BEARER = `e2e-${crypto.randomUUID()}`;
-const MCP_TOOLS = e2e.TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name));
+/** A Members Delete tool (listed, never called) and a send tool without a Deduplication Key. */
+const DELETE_TOOL: e2e.ToolNode = {
+	name: 'Delete Member',
+	type: 'campaignMembers',
+	parameters: {
+		apiVersion: 'v2',
+		operation: 'delete',
+		phoneNumber: "={{ $fromAI('phoneNumber', 'The member phone number', 'string') }}",
+	},
+};
+const KEYLESS_TOOL: e2e.ToolNode = {
+	name: 'Send Keyless',
+	type: 'campaignAlimtalk',
+	parameters: {
+		operation: 'send',
+		campaignKey: 'DEMO-WELCOME',
+		phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient mobile number', 'string') }}",
+		variablesInput: 'json',
+		propertiesJson: '={"name":"Kim","coupon":"C1"}',
+	},
+};
+const MCP_TOOLS = [
+	...e2e.TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name)),
+	DELETE_TOOL,
+	KEYLESS_TOOL,
+];
 
 let n8n: rt.StartedN8n;
 
@@ -81,10 +108,15 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 	const send = (phoneNumber: string, name: string, coupon: string, orderId: string) =>
 		call('Send_Alimtalk', { phoneNumber, templateVariables: { name, coupon }, orderId });
 
-	test('both tools are listed with a schema naming their $fromAI() inputs', async () => {
+	test('the tools are listed with a schema naming their $fromAI() inputs', async () => {
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-		expect(Object.keys(byName).sort()).toEqual(['Find_Member', 'Send_Alimtalk']);
+		expect(Object.keys(byName).sort()).toEqual([
+			'Delete_Member',
+			'Find_Member',
+			'Send_Alimtalk',
+			'Send_Keyless',
+		]);
 		expect(Object.keys(byName.Send_Alimtalk.inputSchema.properties ?? {}).sort()).toEqual([
 			'orderId',
 			'phoneNumber',
@@ -95,6 +127,31 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 			description: expect.stringContaining('12 digits'),
 		});
 		expect(Object.keys(byName.Find_Member.inputSchema.properties ?? {})).toEqual(['memberId']);
+	});
+
+	test('each tool is described by its own operation: a permanent delete, a billed send, a read', async () => {
+		const { tools } = await client.listTools();
+		const description = (name: string) => tools.find((t) => t.name === name)?.description;
+		expect(description('Delete_Member')).toBe(
+			'Delete members permanently with no undo in Campaign Members',
+		);
+		expect(description('Send_Alimtalk')).toBe(
+			'Send a real message billed to the account in Campaign Alimtalk',
+		);
+		expect(description('Find_Member')).toBe('Only read the records of members in Campaign Members');
+	});
+
+	test('a send tool without a Deduplication Key is refused, and nothing reaches the service', async () => {
+		const before = e2e.sb.requests.length;
+		expect(await call('Send_Keyless', { phoneNumber: '821077770005' })).toEqual([
+			expect.objectContaining({
+				outcome: 'error',
+				code: 'deduplicationKeyRequired',
+				details: expect.stringContaining('Deduplication Key'),
+			}),
+		]);
+		expect(e2e.sb.requests.length).toBe(before);
+		expect(e2e.sb.state.sent).toEqual([]);
 	});
 
 	test('a valid send reaches the service once and the client is told it was sent', async () => {

@@ -107,6 +107,23 @@ describe('the reads as tools', () => {
 		expect(sb.requests.filter((r) => r.method === 'GET')).toHaveLength(6);
 	});
 
+	it('cuts a value planted in custom data, keeping the member id and the key whole', async () => {
+		sb.registerKey('note', 'string');
+		sb.state.custom.set('m-1', new Map([['note', 'x'.repeat(5000)]]));
+		const { answers } = await runAsTool({
+			type: 'campaignCustomData',
+			parameters: {
+				operation: 'get',
+				memberId: "={{ $fromAI('memberId', 'Member ID', 'string') }}",
+				options: FAST,
+			},
+			credentials: credentials(),
+			calls: [{ memberId: 'm-1' }],
+		});
+		const value = expect.stringMatching(/^x{200}… \[cut: 5000 characters in all\]$/);
+		expect(answers).toEqual([[{ memberId: 'm-1', key: 'note', value }]]);
+	});
+
 	it('says "nothing found" for a member that does not exist, never an empty answer', async () => {
 		const { answers } = await runAsTool({
 			type: 'campaignMembers',

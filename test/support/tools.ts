@@ -9,12 +9,47 @@
  *   the node with createNodeAsTool and calls its `execute`) and invokes it once per argument set,
  *   returning the text each call gave back, which is what a model is told.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeProperties,
+	INodeType,
+} from 'n8n-workflow';
 import { PACKAGE_NAME, loadPackage, runWorkflow, sourceOf } from './engine';
 
 export const CALLER_TYPE = 'test.toolCaller';
 const CALLER = 'Caller';
 const TOOL = 'Tool';
+
+/**
+ * The two parameters n8n's loader adds to a tool copy of a node with an `operation` parameter
+ * (n8n 2.41.1 `tool-generation/ai-tools.js`, 1.x `convertNodeToAiTool`): Tool Description, "Set
+ * Automatically" by default, and the manual text, shown only when set manually.
+ */
+function toolDescriptionProperties(description: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Tool Description',
+			name: 'descriptionType',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Set Automatically', value: 'auto' },
+				{ name: 'Set Manually', value: 'manual' },
+			],
+			default: 'auto',
+		},
+		{
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: description,
+			required: true,
+			displayOptions: { show: { descriptionType: ['manual'] } },
+		},
+	];
+}
 
 /** A package node type under its tool name, as n8n's loader makes it. */
 function asTool(type: INodeType): INodeType {
@@ -24,6 +59,10 @@ function asTool(type: INodeType): INodeType {
 		displayName: `${type.description.displayName} Tool`,
 		inputs: [],
 		outputs: ['ai_tool'],
+		properties: [
+			...toolDescriptionProperties(type.description.description),
+			...type.description.properties,
+		],
 	} as unknown as INodeType['description'];
 	delete (description as { usableAsTool?: boolean }).usableAsTool;
 	return Object.assign(Object.create(type) as INodeType, { description });
@@ -38,6 +77,7 @@ export function toolTypes(): Record<string, INodeType> {
 
 interface Invokable {
 	name: string;
+	description: string;
 	invoke(args: IDataObject): Promise<unknown>;
 }
 
@@ -57,7 +97,10 @@ const caller: INodeType = {
 		const connected = (await this.getInputConnectionData('ai_tool', 0)) as Invokable | Invokable[];
 		const tool = Array.isArray(connected) ? connected[0] : connected;
 		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as IDataObject[];
+		// With no calls, one item carrying the tool's name and description (what a model is shown).
 		const answers = [];
+		if (calls.length === 0)
+			answers.push({ json: { tool: tool.name, text: '' }, pairedItem: { item: 0 } });
 		for (const args of calls) {
 			let text: string;
 			try {
@@ -68,6 +111,7 @@ const caller: INodeType = {
 			}
 			answers.push({ json: { tool: tool.name, text }, pairedItem: { item: 0 } });
 		}
+		for (const answer of answers) Object.assign(answer.json, { description: tool.description });
 		return [answers];
 	},
 };
@@ -81,10 +125,13 @@ export interface ToolRun {
 	calls: IDataObject[];
 }
 
-/** What each call returned to its caller, parsed from the JSON text (raw text if not JSON). */
+/**
+ * What each call returned to its caller, parsed from the JSON text (raw text if not JSON), and
+ * the description the tool was given (what the model and an MCP client's tool list show).
+ */
 export async function runAsTool(
 	options: ToolRun,
-): Promise<{ answers: unknown[]; texts: string[] }> {
+): Promise<{ answers: unknown[]; texts: string[]; description: string }> {
 	const tool: INode = {
 		id: 'tool-under-test',
 		name: TOOL,
@@ -112,7 +159,10 @@ export async function runAsTool(
 		extraTypes: { ...toolTypes(), [CALLER_TYPE]: caller },
 	});
 	if (result.error) throw result.error;
-	const texts = (result.outputs(CALLER)[0] ?? []).map((item) => String(item.json.text));
+	const items = result.outputs(CALLER)[0] ?? [];
+	const texts = items.map((item) => String(item.json.text));
+	const description = String(items[0]?.json.description ?? '');
+	if (options.calls.length === 0) return { answers: [], texts: [], description };
 	const answers = texts.map((text) => {
 		try {
 			const parsed = JSON.parse(text) as unknown;
@@ -121,5 +171,5 @@ export async function runAsTool(
 			return text;
 		}
 	});
-	return { answers, texts };
+	return { answers, texts, description };
 }

@@ -43,14 +43,19 @@ export interface DedupSettings {
 	historySize: number;
 }
 
-/** The settings, or undefined when no Deduplication Key is set (judged on the unevaluated parameter). */
+/** Whether the node has a Deduplication Key (judged on the unevaluated parameter). */
+export function hasDeduplicationKey(ctx: IExecuteFunctions): boolean {
+	const raw = (ctx.getNode().parameters.options as Record<string, unknown> | undefined)
+		?.deduplicationKey;
+	return typeof raw === 'string' && raw.trim() !== '' && raw.trim() !== '=';
+}
+
+/** The settings, or undefined when no Deduplication Key is set. */
 export function readDedupSettings(
 	ctx: IExecuteFunctions,
 	options: Record<string, unknown>,
 ): DedupSettings | undefined {
-	const raw = (ctx.getNode().parameters.options as Record<string, unknown> | undefined)
-		?.deduplicationKey;
-	if (typeof raw !== 'string' || raw.trim() === '' || raw.trim() === '=') return undefined;
+	if (!hasDeduplicationKey(ctx)) return undefined;
 	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
 	const historySize = readNumberOption(ctx, options, HISTORY_OPTION);
 	return { scope, historySize };

@@ -8,6 +8,7 @@ import type { Done } from '../../shared/operation';
 import type { Outcome } from '../../shared/outcome';
 import { CampaignClient } from '../../shared/transport';
 import { DedupSession } from '../dedup/session';
+import { refuseKeylessTool } from '../helpers/guard';
 import { readSendOptions, sendOptions } from '../helpers/options';
 import { prepareAll, sendable } from '../helpers/prepare';
 import { report } from '../helpers/report';
@@ -113,6 +114,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
+	refuseKeylessTool(this); // as an AI-agent tool, a Deduplication Key is required (helpers/guard.ts)
 	const options = readSendOptions(this);
 	const prepared = prepareAll(this, items.length, options.convert);
 	// Deduplication Key (dedup/): undefined when the option is off.

@@ -91,6 +91,11 @@ export const TOOLS: ToolNode[] = [
 			phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient mobile number', 'string') }}",
 			variablesInput: 'json',
 			propertiesJson: '={"name":"Kim","coupon":"C1"}',
+			// As a tool a send needs a Deduplication Key (CampaignAlimtalk/helpers/guard.ts).
+			options: {
+				deduplicationKey:
+					"=expired-{{ $fromAI('phoneNumber', 'Recipient mobile number', 'string') }}",
+			},
 		},
 	},
 ];

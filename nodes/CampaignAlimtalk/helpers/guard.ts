@@ -1,0 +1,22 @@
+/**
+ * No keyless send as a tool. A model (or a prompt injected into what it reads) can call a send
+ * tool as often as it likes; without a Deduplication Key every call is a new billed message. As an
+ * AI-agent or MCP tool the send therefore refuses to run without one, before anything is read or
+ * sent: a failure of the whole call, which the model receives as `{ outcome: 'error', code:
+ * 'deduplicationKeyRequired', message, details }` (shared/tool.ts). Outside tool mode nothing
+ * changes. docs/ai-agents.md, "No keyless send as a tool".
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { CODES, KEY_REQUIRED_CODE } from '../../shared/codes';
+import { isToolCall } from '../../shared/tool';
+import { hasDeduplicationKey } from '../dedup/options';
+
+/** Throws the refusal when the node runs as a tool and has no Deduplication Key. */
+export function refuseKeylessTool(ctx: IExecuteFunctions): void {
+	if (!isToolCall(ctx) || hasDeduplicationKey(ctx)) return;
+	const { message, hint } = CODES[KEY_REQUIRED_CODE];
+	const error = new NodeOperationError(ctx.getNode(), message, { description: hint });
+	error.context.campaignCode = KEY_REQUIRED_CODE;
+	throw error;
+}
