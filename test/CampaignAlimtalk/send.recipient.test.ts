@@ -5,15 +5,19 @@
  * refuses messages, a stored number that does not convert), the member id rule, a lookup failing
  * for the whole call, a workflow saved before the parameter existed, and the Deduplication Key.
  */
-import type { IDataObject } from 'n8n-workflow';
-import { pairedIndexes } from '../support';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import { loadPackage, pairedIndexes, runNode } from '../support';
 import { installStore } from '../support/dedup-store';
+import { delay } from '../support/node';
 import { KEYED } from './dedup/support';
 import { phone, useSendFixture } from './support';
 
 const { sb, send } = useSendFixture();
 
 const TRIGGER = '/messages/alimtalk/trigger';
+/** Far shorter than the hang and the 30 s default Timeout: a lookup that ignored the stop fails its test. */
+const ENDS_WITHIN_MS = 15000;
 const BY_MEMBER = { recipient: 'memberId', memberId: '={{$json.member}}' };
 const item = (member: IDataObject[string], extra: IDataObject = {}): IDataObject => ({
 	campaign: 'WELCOME',
@@ -148,6 +152,28 @@ describe('Campaign Alimtalk send to a member ID', () => {
 		expect(sb.requests.filter((r) => r.path === TRIGGER)).toHaveLength(0);
 	});
 
+	it(
+		'ends at once when the execution is stopped while a lookup waits for the service, with nothing sent',
+		async () => {
+			v2Member('m-1', '010-1234-5678');
+			sb.configure({ faults: { kinds: ['hang'], match: (r) => r.path === '/v2/users/sms' } });
+			const waiting = async () => {
+				while (lookups('v2').length === 0) await delay(20);
+			};
+			const { error } = await runNode({
+				type: 'campaignAlimtalk',
+				parameters: { operation: 'send', campaignKey: 'WELCOME', ...BY_MEMBER },
+				input: [item('m-1')],
+				credentials: credential() as never,
+				stop: waiting().then(() => delay(200)),
+			});
+			// As every read cut by a stop (shared/transport/client.ts): the node ends, nothing sent.
+			expect(error?.message).toBe('The execution was stopped; the request was not completed');
+			expect(sb.requests.filter((r) => r.path === TRIGGER)).toHaveLength(0);
+		},
+		ENDS_WITHIN_MS,
+	);
+
 	it('refuses a member ID that breaks the member id rule (-1006), naming the field and the rule, without a lookup', async () => {
 		v2Member('12345', '010-1234-5678');
 		const input = [
@@ -177,6 +203,32 @@ describe('Campaign Alimtalk send to a member ID', () => {
 		});
 		expect(out[0][0].json).toMatchObject({ phoneNumber: phone(7), status: 'sent' });
 		expect(sb.requests.filter((r) => r.path.includes('/users/sms'))).toHaveLength(0);
+	});
+
+	it('shows Phone Number or Member ID by Recipient, so a tool to a member has no phone number field', () => {
+		const type = loadPackage().nodes.get('n8n-nodes-campaign-messaging.campaignAlimtalk');
+		const properties = type?.description.properties ?? [];
+		const resolved = (parameters: INodeParameters) =>
+			NodeHelpers.getNodeParameters(properties, parameters, true, false, null, null) ?? {};
+		const saved = resolved({
+			operation: 'send',
+			campaignKey: 'K',
+			phoneNumber: '={{ $fromAI("p") }}',
+		});
+		expect(saved).toMatchObject({ recipient: 'phoneNumber', phoneNumber: '={{ $fromAI("p") }}' });
+		expect(saved).not.toHaveProperty('memberId');
+		const member = resolved({
+			operation: 'send',
+			recipient: 'memberId',
+			memberId: '={{ $fromAI("memberId") }}',
+			phoneNumber: '={{ $fromAI("p") }}',
+		});
+		expect(member).toMatchObject({ recipient: 'memberId', memberId: '={{ $fromAI("memberId") }}' });
+		expect(member).not.toHaveProperty('phoneNumber');
+		const option = (properties.find((p) => p.name === 'options')?.options ?? []).find(
+			(o) => 'name' in o && o.name === 'acceptingMembersOnly',
+		) as { displayOptions?: unknown } | undefined;
+		expect(option?.displayOptions).toEqual({ show: { '/recipient': ['memberId'] } });
 	});
 
 	it('with a Deduplication Key made from the member ID, sends once per member and never claims an item whose lookup failed', async () => {
