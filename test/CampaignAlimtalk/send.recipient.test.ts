@@ -157,8 +157,9 @@ describe('Campaign Alimtalk send to a member ID', () => {
 		async () => {
 			v2Member('m-1', '010-1234-5678');
 			sb.configure({ faults: { kinds: ['hang'], match: (r) => r.path === '/v2/users/sms' } });
+			// Bounded: a run that never looks up gives up waiting and fails its assertions below.
 			const waiting = async () => {
-				while (lookups('v2').length === 0) await delay(20);
+				for (let n = 0; n < 250 && lookups('v2').length === 0; n++) await delay(20);
 			};
 			const { error } = await runNode({
 				type: 'campaignAlimtalk',
