@@ -10,6 +10,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { loadPackage, pairedIndexes, runNode } from '../support';
 import { installStore } from '../support/dedup-store';
 import { delay } from '../support/node';
+import { runAsTool } from '../support/tools';
 import { KEYED } from './dedup/support';
 import { phone, useSendFixture } from './support';
 
@@ -230,6 +231,35 @@ describe('Campaign Alimtalk send to a member ID', () => {
 			(o) => 'name' in o && o.name === 'acceptingMembersOnly',
 		) as { displayOptions?: unknown } | undefined;
 		expect(option?.displayOptions).toEqual({ show: { '/recipient': ['memberId'] } });
+	});
+
+	it('as a tool, takes a member ID from the model and tells it a member not found with what to change', async () => {
+		v2Member('m-1', '010-1234-5678');
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: {
+				operation: 'send',
+				campaignKey: 'WELCOME',
+				recipient: 'memberId',
+				memberId: "={{ $fromAI('memberId', 'The member to notify', 'string') }}",
+				variablesInput: 'json',
+				propertiesJson: '={"name":"Kim"}',
+			},
+			credentials: credential(),
+			calls: [{ memberId: 'm-1' }, { memberId: 'nobody' }],
+		});
+		expect(answers).toEqual([
+			[expect.objectContaining({ outcome: 'sent', memberId: 'm-1' })],
+			[
+				expect.objectContaining({
+					outcome: 'refused',
+					code: 'memberNotFound',
+					memberId: 'nobody',
+					whatToDo: expect.stringContaining('Campaign Members'),
+				}),
+			],
+		]);
+		expect(sentTo()).toEqual(['821012345678']);
 	});
 
 	it('with a Deduplication Key made from the member ID, sends once per member and never claims an item whose lookup failed', async () => {
