@@ -13,7 +13,8 @@ export class CampaignAlimtalk implements INodeType {
 		...NODE_BASE,
 		group: ['output'],
 		version: 1,
-		subtitle: '={{"Send to " + $parameter["phoneNumber"]}}',
+		subtitle:
+			'={{"Send to " + ($parameter["recipient"] === "memberId" ? "member " + $parameter["memberId"] : $parameter["phoneNumber"])}}',
 		description:
 			'Send a KakaoTalk Alimtalk message of an API-trigger campaign to one recipient per input item, with template variables. Sends real messages, billed to the account.',
 		defaults: { name: 'Campaign Alimtalk' },

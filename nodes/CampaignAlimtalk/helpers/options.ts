@@ -41,6 +41,15 @@ export const sendOptions: INodeProperties = optionsCollection([
 		description:
 			'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
 	},
+	{
+		displayName: 'Only Members Who Accept Messages',
+		name: 'acceptingMembersOnly',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { '/recipient': ['memberId'] } },
+		description:
+			'Whether to send only to members whose record says they accept messages (isReceive true). With Recipient: Member ID only; a member who refuses goes to the Failed output with code memberRefusesMessages, unsent.',
+	},
 	...dedupOptions, // Deduplication Key (dedup/)
 ]);
 
@@ -50,6 +59,8 @@ export interface SendOptions {
 	pauseMs: number;
 	convert: boolean;
 	retryUnknownDelivery: boolean;
+	/** Recipient: Member ID (recipients.ts): send only to members who accept messages. */
+	acceptingMembersOnly: boolean;
 	/** Deduplication Key (dedup/): undefined when the option is off. */
 	dedup: DedupSettings | undefined;
 }
@@ -63,6 +74,7 @@ export function readSendOptions(ctx: IExecuteFunctions): SendOptions {
 		pauseMs: readNumberOption(ctx, options, PAUSE_OPTION),
 		convert: options.convertPhoneNumbers === true,
 		retryUnknownDelivery: options.retryUnknownDelivery === true,
+		acceptingMembersOnly: options.acceptingMembersOnly === true,
 		dedup: readDedupSettings(ctx, options),
 	};
 }

@@ -5,18 +5,36 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import { internationalMobile } from '../../shared/phone';
-import { setField } from '../../shared/values';
+import { readMemberId, setField } from '../../shared/values';
 
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
-const PHONE_LENGTH = 12;
+export const PHONE_LENGTH = 12;
+
+/**
+ * The code of a member ID that breaks the member id rule: the member API's "member ID is not
+ * valid" (-1006, v1 and v2), the code the lookup would give it (docs/service-rules.md#member-ids).
+ */
+export const MEMBER_ID_CODE = '-1006';
 
 export interface PreparedSend {
 	campaignKey: string;
 	phoneNumber: string;
 	properties: IDataObject;
+	/** With Recipient: Member ID, the member whose number `phoneNumber` is (recipients.ts). */
+	memberId?: string;
+}
+
+/** An item to a member ID, checked but not looked up yet: recipients.ts gives it its number. */
+export interface PendingMember {
+	campaignKey: string;
+	memberId: string;
+	properties: IDataObject;
 }
 
 export type Prepared = { send: PreparedSend } | { failure: Failure };
+
+/** An item as its parameters give it: ready to send, refused, or waiting for its member's number. */
+export type Read = Prepared | { member: PendingMember };
 
 function rule(code: string, message: string, fields: IDataObject): Prepared {
 	return { failure: { code, message, ...fields } };
@@ -58,12 +76,33 @@ function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string 
 	return variables;
 }
 
+/** Recipient: Member ID. The member id rule (shared/values.ts), then the item's other checks. */
+function prepareMember(ctx: IExecuteFunctions, i: number, campaignKey: string): Read {
+	const raw = ctx.getNodeParameter('memberId', i, '') as unknown;
+	const id = readMemberId(raw);
+	const given = typeof raw === 'string' || typeof raw === 'number' ? raw : null;
+	const fields = { campaignKey, memberId: id.ok ? id.value : given, phoneNumber: null };
+	if (campaignKey === '')
+		return rule('7011', 'Campaign Key is empty: set the key of the API-trigger campaign', fields);
+	if (!id.ok) return rule(MEMBER_ID_CODE, `Member ID ${id.reason}`, fields);
+	const variables = readVariables(ctx, i);
+	if (typeof variables === 'string') return rule('1203', variables, fields);
+	return { member: { campaignKey, memberId: id.value, properties: variables } };
+}
+
 /** Reads and checks one item's parameters; a broken rule becomes a Failed row, never a request. */
-export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Prepared {
+export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Read {
 	const rawKey = ctx.getNodeParameter('campaignKey', i, '') as unknown;
-	const rawPhone = ctx.getNodeParameter('phoneNumber', i, '') as unknown;
 	const campaignKey =
 		typeof rawKey === 'string' || typeof rawKey === 'number' ? String(rawKey).trim() : '';
+	// A workflow saved before Recipient existed has none: it sends to the Phone Number, as then.
+	const recipient = ctx.getNodeParameter('recipient', i, 'phoneNumber') as unknown;
+	if (recipient === 'memberId') return prepareMember(ctx, i, campaignKey);
+	if (recipient !== 'phoneNumber') {
+		const words = `Recipient must be "phoneNumber" or "memberId" (got ${JSON.stringify(recipient) ?? String(recipient)})`;
+		return rule('1203', words, { campaignKey, phoneNumber: null });
+	}
+	const rawPhone = ctx.getNodeParameter('phoneNumber', i, '') as unknown;
 	const given =
 		typeof rawPhone === 'string' || typeof rawPhone === 'number' ? String(rawPhone).trim() : '';
 	const fields = { campaignKey, phoneNumber: given };
@@ -87,7 +126,7 @@ export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Pr
  * Every item's parameters, read before the first request: an expression error can then never
  * stop the node half-way through, after some messages went out.
  */
-export function prepareAll(ctx: IExecuteFunctions, count: number, convert: boolean): Prepared[] {
+export function prepareAll(ctx: IExecuteFunctions, count: number, convert: boolean): Read[] {
 	return Array.from({ length: count }, (_, i) => prepare(ctx, i, convert));
 }
 

@@ -38,7 +38,7 @@ function repeatOf(
 function sendOutcome(
 	result: ApiResult | Error | undefined,
 	stop: Error | undefined,
-	identity: { campaignKey: string; phoneNumber: string },
+	identity: IDataObject,
 	keyFields: IDataObject,
 	i: number,
 ): Outcome {
@@ -76,7 +76,8 @@ function outcomeOf(
 	dedup: DedupSession | undefined,
 ): Outcome {
 	if (!('send' in entry)) return failed(entry.failure, i);
-	const identity = { campaignKey: entry.send.campaignKey, phoneNumber: entry.send.phoneNumber };
+	const { campaignKey, phoneNumber, memberId } = entry.send;
+	const identity = { campaignKey, phoneNumber, ...(memberId !== undefined ? { memberId } : {}) };
 	const keyMissing = dedup?.keyMissing(i);
 	if (keyMissing) return failed({ ...keyMissing, ...identity }, i);
 	const first = dedup?.repeatOf(i);

@@ -11,6 +11,7 @@ import { DedupSession } from '../dedup/session';
 import { refuseKeylessTool } from '../helpers/guard';
 import { readSendOptions, sendOptions } from '../helpers/options';
 import { prepareAll, sendable } from '../helpers/prepare';
+import { lookupMembers } from '../helpers/recipients';
 import { report } from '../helpers/report';
 import { sendAll } from '../helpers/sending';
 
@@ -36,14 +37,46 @@ export const description: INodeProperties[] = updateDisplayOptions(
 				'Key of the API-trigger campaign, issued when the campaign was created in the service',
 		},
 		{
+			displayName: 'Recipient',
+			name: 'recipient',
+			type: 'options',
+			default: 'phoneNumber',
+			options: [
+				{
+					name: 'Phone Number',
+					value: 'phoneNumber',
+					description: 'Send to the phone number given',
+				},
+				{
+					name: 'Member ID',
+					value: 'memberId',
+					description:
+						'Look the member up in the member records and send to its phone number: the number is never given',
+				},
+			],
+			description: 'Who receives the message: a phone number, or a member by member ID',
+		},
+		{
 			displayName: 'Phone Number',
 			name: 'phoneNumber',
 			type: 'string',
 			default: '',
 			required: true,
 			placeholder: '821012345678',
+			displayOptions: { show: { recipient: ['phoneNumber'] } },
 			description:
 				'Recipient phone number. The service requires exactly 12 characters (e.g. 821012345678); see the Convert Phone Numbers option.',
+		},
+		{
+			displayName: 'Member ID',
+			name: 'memberId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'member-1234',
+			displayOptions: { show: { recipient: ['memberId'] } },
+			description:
+				"ID of the member to send to. Its phone number is looked up in the member records of the member API the credential's Member API Version names (v2 when it says Any) and converted to the 12-character form. No record, or several records under the ID: not sent, the item goes to Failed.",
 		},
 		{
 			displayName: 'Variables Input',
@@ -109,17 +142,20 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** The steps of a send: read, prepare, claim and send with the pool, confirm the keys, report. */
+/** The steps of a send: read, prepare, look members up, claim and send with the pool, confirm the keys, report. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
 	refuseKeylessTool(this); // as an AI-agent tool, a Deduplication Key is required (helpers/guard.ts)
 	const options = readSendOptions(this);
-	const prepared = prepareAll(this, items.length, options.convert);
+	const read = prepareAll(this, items.length, options.convert);
+	const client = await CampaignClient.create(this, options.transport);
+	// Recipient: Member ID (recipients.ts): every member's number, looked up before the first
+	// send; an item whose lookup failed is never claimed or counted.
+	const prepared = await lookupMembers(this, client, read, options);
 	// Deduplication Key (dedup/): undefined when the option is off.
 	const dedup = DedupSession.open(this, options.dedup, options.transport, sendable(prepared));
-	const client = await CampaignClient.create(this, options.transport);
 	const sent = await sendAll(client, prepared, dedup, options);
 	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.
 	await dedup?.settle();

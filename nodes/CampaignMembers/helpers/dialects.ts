@@ -7,9 +7,11 @@ import { ROW_CODES } from './advice';
 import type { IDataObject } from 'n8n-workflow';
 import { describeCode, describeRowCode, serviceWords } from '../../shared/codes';
 import { isHyphenatedMobile, mobileDigits } from '../../shared/phone';
+import type { ApiVersion } from '../../shared/members';
+import { MEMBER_PATHS } from '../../shared/members';
 import type { ApiCall } from '../../shared/transport';
 
-export type ApiVersion = 'v1' | 'v2';
+export type { ApiVersion } from '../../shared/members';
 
 /** The service's code for each rule the node checks before sending (docs/service-rules.md#codes). */
 export interface RuleCodes {
@@ -83,7 +85,7 @@ const saveRowAs =
 		...(row.name !== undefined ? { name: row.name } : {}),
 	});
 
-const v1Path = '/v1/users/sms';
+const v1Path = MEMBER_PATHS.v1;
 const v1: MemberDialect = {
 	version: 'v1',
 	path: v1Path,
@@ -102,7 +104,7 @@ const v1: MemberDialect = {
 			: { method: 'DELETE', path: v1Path, body: [...keys] },
 };
 
-const v2Path = '/v2/users/sms';
+const v2Path = MEMBER_PATHS.v2;
 const v2: MemberDialect = {
 	version: 'v2',
 	path: v2Path,

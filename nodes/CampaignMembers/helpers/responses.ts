@@ -1,39 +1,17 @@
 /**
  * What the member endpoints answer, read with the shared reader (shared/answers.ts): the records
- * of a read, the failure rows of a v2 save or delete, and matching those failure rows back to the
+ * of a read (shared/members.ts), the failure rows of a v2 save or delete, and matching those failure rows back to the
  * rows that were sent.
  */
-import type { IDataObject } from 'n8n-workflow';
 import type { FailureRow } from '../../shared/answers';
-import { failureRowsIn, listIn, readFailureRows } from '../../shared/answers';
-import { isObject, typeName } from '../../shared/values';
+import { failureRowsIn, readFailureRows } from '../../shared/answers';
+import { isObject } from '../../shared/values';
 import type { Failure } from '../../shared/outcome';
 import { phoneKey } from './rows';
 import { ruleWords } from './dialects';
 
-/**
- * The member records of a read: a bare array, an object wrapping one, or one record object; no
- * value (or an empty object) means none found. Anything else (a text, a number, an object that
- * is no record, a record without memberId and phoneNumber) is `invalid`, said in words: read as
- * "none found", it would silently hide what the service answered.
- */
-export function recordsOf(processValue: unknown): IDataObject[] | { invalid: string } {
-	if (processValue === null || processValue === undefined) return [];
-	const list = listIn(processValue);
-	let records: unknown[];
-	if (list !== undefined) records = list;
-	else if (isObject(processValue) && ('memberId' in processValue || 'phoneNumber' in processValue))
-		records = [processValue];
-	else if (isObject(processValue) && Object.keys(processValue).length === 0) return [];
-	else return { invalid: `its processValue is ${typeName(processValue)}` };
-	const blank = (value: unknown) => value === undefined || value === null || value === '';
-	for (const [n, record] of records.entries()) {
-		if (!isObject(record)) return { invalid: `record ${n + 1} is ${typeName(record)}` };
-		if (blank(record.memberId) && blank(record.phoneNumber))
-			return { invalid: `record ${n + 1} has neither memberId nor phoneNumber` };
-	}
-	return records as IDataObject[];
-}
+/** The records of a read: written once for every node that reads members (shared/members.ts). */
+export { recordsOf } from '../../shared/members';
 
 /**
  * The failure rows in a processValue: a bare array, an object wrapping one (e.g.

@@ -3,11 +3,11 @@
  * anything is sent, and the one output shape of a member record. Written once for v1 and v2;
  * the codes and the phone rule come from the dialect.
  */
-import type { IDataObject } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import { hyphenatedMobile, mobileDigits } from '../../shared/phone';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
-import type { ApiVersion, MemberDialect, MemberRow } from './dialects';
+import { parseConsent } from '../../shared/members';
+import type { MemberDialect, MemberRow } from './dialects';
 import { ruleWords } from './dialects';
 
 /** The documented name limit (docs/service-rules.md#limits), counted in characters. */
@@ -53,27 +53,6 @@ export function fieldCode(field: keyof RawMemberRow, dialect: MemberDialect): st
 		name: codes.nameTooLong,
 	};
 	return byField[field];
-}
-
-/**
- * Receive consent in every form a workflow is likely to hold: booleans, "true"/"false",
- * "Y"/"N" (the service's own wording) and 1/0, strings in any case. Absent (undefined,
- * null, empty text) means refused (docs/service-rules.md#members). Anything else: `undefined`.
- */
-export function parseConsent(value: unknown): { value: boolean; given: boolean } | undefined {
-	if (isBlank(value)) return { value: false, given: false };
-	if (typeof value === 'boolean') return { value, given: true };
-	if (typeof value === 'number') {
-		if (value === 1) return { value: true, given: true };
-		if (value === 0) return { value: false, given: true };
-		return undefined;
-	}
-	if (typeof value === 'string') {
-		const text = value.trim().toLowerCase();
-		if (text === 'true' || text === 'y' || text === '1') return { value: true, given: true };
-		if (text === 'false' || text === 'n' || text === '0') return { value: false, given: true };
-	}
-	return undefined;
 }
 
 /** How a value is shown inside a message. */
@@ -218,20 +197,5 @@ export function phoneKey(phone: unknown): string | undefined {
 	return mobileDigits(phone) ?? (String(phone).replace(/\D/g, '') || undefined);
 }
 
-/**
- * The one output shape of a member record, whichever version produced it:
- * `{ memberId, phoneNumber, isReceive: boolean, name: string | null, apiVersion }`.
- * v1 answers isReceive as a boolean, v2 as "true"/"false" (docs/service-rules.md#members).
- */
-export function memberRecord(raw: IDataObject, version: ApiVersion): IDataObject {
-	const consent = parseConsent(raw.isReceive);
-	const name = typeof raw.name === 'string' && raw.name !== '' ? raw.name : null;
-	return {
-		memberId: raw.memberId === undefined || raw.memberId === null ? null : String(raw.memberId),
-		phoneNumber:
-			raw.phoneNumber === undefined || raw.phoneNumber === null ? null : String(raw.phoneNumber),
-		isReceive: consent?.value ?? false,
-		name,
-		apiVersion: version,
-	};
-}
+/** The one output shape of a member record, and consent read in every form (shared/members.ts). */
+export { memberRecord, parseConsent } from '../../shared/members';

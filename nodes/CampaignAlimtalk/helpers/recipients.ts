@@ -1,0 +1,138 @@
+/**
+ * Recipient: Member ID. Each distinct member ID of the execution is looked up once (the member
+ * API reads one member ID per request: there is no batch form), in the member API the
+ * credential's Member API Version names (v2 when it says Any), with the send's Concurrency as the
+ * bound, through the same client (Timeout, retries, stop). Every lookup ends before the first
+ * send, so a failure of the whole call (a bad key, the service down) stops the node with nothing
+ * sent. Then each item gets its member's number in the 12-character send form, or a Failed row:
+ * no record, several records, a member who refuses messages (with the option on), a stored number
+ * without a 12-character form, or the service's own refusal of the lookup.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { STOPPED_INFO } from '../../shared/codes';
+import type { ApiVersion } from '../../shared/members';
+import { MEMBER_PATHS, memberRecord, recordsOf, versionOf } from '../../shared/members';
+import { internationalMobile } from '../../shared/phone';
+import type { ApiResult, CampaignClient } from '../../shared/transport';
+import { resultWords } from '../../shared/transport';
+import type { SendOptions } from './options';
+import { runOrdered } from './pool';
+import type { PendingMember, Prepared, Read } from './prepare';
+import { PHONE_LENGTH } from './prepare';
+
+/** What the lookup of one member ID gave: the records under it, or the service's refusal. */
+type Lookup = { records: IDataObject[] } | { refused: ApiResult };
+
+/** One member ID's records (in the one output shape of shared/members.ts). Throws for a whole-call failure. */
+async function lookup(
+	ctx: IExecuteFunctions,
+	client: CampaignClient,
+	version: ApiVersion,
+	memberId: string,
+	itemIndex: number,
+): Promise<Lookup> {
+	const call = { method: 'GET' as const, path: MEMBER_PATHS[version], qs: { memberId }, itemIndex };
+	const result = await client.call(call);
+	if (result.info.kind === 'rejected') return { refused: result };
+	if (result.info.kind !== 'success') throw client.error(result, call);
+	const records = recordsOf(result.processValue);
+	if ('invalid' in records) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The service sent member records the node cannot read: ${records.invalid} (expected a list of {"memberId", "phoneNumber", "isReceive", "name"})`,
+			{ itemIndex, description: 'Nothing was sent: every lookup comes before the first send.' },
+		);
+	}
+	return { records: records.map((record) => memberRecord(record, version)) };
+}
+
+/** An item's send to its member, or the Failed row that says why there is none. */
+function resolve(
+	pending: PendingMember,
+	found: Lookup,
+	version: ApiVersion,
+	acceptingOnly: boolean,
+): Prepared {
+	const { campaignKey, memberId, properties } = pending;
+	const who = `member ID ${JSON.stringify(memberId)}`;
+	const fail = (code: string, message: string, phoneNumber: string | null = null): Prepared => ({
+		failure: { code, message: `Not sent: ${message}`, campaignKey, memberId, phoneNumber },
+	});
+	if ('refused' in found)
+		return fail(
+			found.refused.code,
+			`the lookup of ${who} was refused: ${resultWords(found.refused)}`,
+		);
+	const { records } = found;
+	if (records.length === 0)
+		return fail('memberNotFound', `no member record has ${who} (member API ${version})`);
+	if (records.length > 1) {
+		return fail(
+			'severalMemberRecords',
+			`${records.length} member records have ${who} (member API ${version}), so which number to send to is not known`,
+		);
+	}
+	const stored = records[0].phoneNumber as string | null;
+	if (acceptingOnly && records[0].isReceive !== true) {
+		const words = `the member with ${who} does not accept messages (isReceive is false) and Only Members Who Accept Messages is on`;
+		return fail('memberRefusesMessages', words, stored);
+	}
+	const phoneNumber = internationalMobile(stored);
+	if (phoneNumber === undefined || phoneNumber.length !== PHONE_LENGTH) {
+		const problem =
+			phoneNumber === undefined
+				? 'is not a Korean mobile number'
+				: `gives ${phoneNumber.length} characters in the send form ("${phoneNumber}"), not ${PHONE_LENGTH}`;
+		return fail(
+			'7012',
+			`the phone number stored for member ${JSON.stringify(memberId)} (${JSON.stringify(stored)}) ${problem}`,
+			stored,
+		);
+	}
+	return { send: { campaignKey, phoneNumber, properties, memberId } };
+}
+
+/**
+ * Every item of the execution ready to send or refused: items to a member ID get their member's
+ * number; the others pass unchanged. Throws, before anything is sent, for a failure of the whole
+ * call (the first one met; no further lookup starts after it) or a stopped execution.
+ */
+export async function lookupMembers(
+	ctx: IExecuteFunctions,
+	client: CampaignClient,
+	read: readonly Read[],
+	options: Pick<SendOptions, 'concurrency' | 'acceptingMembersOnly'>,
+): Promise<Prepared[]> {
+	const firstItem = new Map<string, number>();
+	read.forEach((entry, i) => {
+		if ('member' in entry && !firstItem.has(entry.member.memberId))
+			firstItem.set(entry.member.memberId, i);
+	});
+	if (firstItem.size === 0) return read as Prepared[];
+	const version = versionOf(client.memberApiVersion);
+	const ids = [...firstItem.keys()];
+	let stop: unknown;
+	const found = await runOrdered(
+		ids.length,
+		options.concurrency,
+		async (n) => {
+			try {
+				return await lookup(ctx, client, version, ids[n], firstItem.get(ids[n]) ?? 0);
+			} catch (error) {
+				stop = stop ?? error;
+				return undefined;
+			}
+		},
+		{ shouldStop: () => stop !== undefined, signal: client.signal },
+	);
+	if (stop !== undefined) throw stop;
+	const byId = new Map(ids.map((id, n) => [id, found[n]]));
+	return read.map((entry) => {
+		if (!('member' in entry)) return entry;
+		const lookedUp = byId.get(entry.member.memberId);
+		// Not looked up: the execution was stopped before its turn.
+		if (lookedUp === undefined) throw new NodeOperationError(ctx.getNode(), STOPPED_INFO.message);
+		return resolve(entry.member, lookedUp, version, options.acceptingMembersOnly);
+	});
+}
