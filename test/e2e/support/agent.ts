@@ -99,7 +99,7 @@ function uuid(n: number): string {
 	return `a9e00000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 }
 
-function toolNode(tool: ToolNode, i: number): Json {
+export function toolNode(tool: ToolNode, i: number): Json {
 	return {
 		parameters: tool.parameters,
 		id: uuid(10 + i),
