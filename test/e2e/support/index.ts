@@ -13,6 +13,7 @@ export * from './n8n';
 export * from './editor';
 export * from './agent';
 export * from './review';
+export * from './guardrails';
 export * from './smtp';
 
 /**

@@ -5,7 +5,7 @@
  * Approval): each call of the send mails an approval request through the SMTP credential and
  * waits; Approve runs the send, Decline tells the model it was rejected.
  */
-import { agentWorkflow, toolNode, type ToolNode } from './agent';
+import { agentWorkflow, toolNode, withWebhook, type ToolNode } from './agent';
 import type { Json } from './n8n';
 
 export const SMTP_CREDENTIAL = { id: 'e2eLocalSmtp', name: 'Local SMTP' };
@@ -23,17 +23,8 @@ export function smtpCredential(host: string, port: number) {
 
 /** Webhook (POST `path`) -> AI Agent 3.1 <- review node <- `tool`. */
 export function reviewWorkflow(id: string, path: string, tool: ToolNode): Json {
-	const base = agentWorkflow(id, 3.1, []);
+	const base = withWebhook(agentWorkflow(id, 3.1, []), path, 1);
 	const agent = 'AI Agent';
-	const trigger = {
-		parameters: { httpMethod: 'POST', path, options: {} },
-		id: 'a9e00000-0000-4000-8000-0000000000e0',
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2.1,
-		position: [0, 0],
-		webhookId: 'a9e00000-0000-4000-8000-0000000000f0',
-	};
 	const review = {
 		parameters: {
 			fromEmail: 'n8n@example.test',
@@ -53,13 +44,11 @@ export function reviewWorkflow(id: string, path: string, tool: ToolNode): Json {
 		webhookId: 'a9e00000-0000-4000-8000-0000000000f1',
 		credentials: { smtp: SMTP_CREDENTIAL },
 	};
-	const nodes = [trigger, ...(base.nodes as Json[]).slice(1), review, toolNode(tool, 1)];
+	const nodes = [...(base.nodes as Json[]), review, toolNode(tool, 1)];
 	const connections: Json = {
 		...base.connections,
-		Webhook: base.connections.Start,
 		[tool.name]: { ai_tool: [[{ node: REVIEW_NODE, type: 'ai_tool', index: 0 }]] },
 		[REVIEW_NODE]: { ai_tool: [[{ node: agent, type: 'ai_tool', index: 0 }]] },
 	};
-	delete connections.Start;
 	return { ...base, name: 'e2e human review', nodes, connections };
 }
