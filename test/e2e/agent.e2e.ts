@@ -251,7 +251,7 @@ describe.each([3.1, 2.2] as const)('AI Agent %s with the four nodes as tools', (
 });
 
 describe('the example workflow (examples/agent-tools.json) with the scripted model', () => {
-	test('looks the member up, sends the shipping notice once, and hears the repeat as a duplicate', async () => {
+	test('looks the member up, sends the shipping notice by member ID once, and hears the repeat as a duplicate', async () => {
 		resetSandbox();
 		model.plan = AGENT_EXAMPLE_PLAN;
 		model.requests.length = 0;
@@ -259,6 +259,9 @@ describe('the example workflow (examples/agent-tools.json) with the scripted mod
 		expect(run.nodes).toEqual(
 			expect.arrayContaining(['AI Agent', 'Find member', 'Send shipping notice']),
 		);
+		// The model is asked for a member ID only: no phone number, no template variables.
+		const send = model.tools().find((t) => t.name === 'Send_shipping_notice');
+		expect(Object.keys(send?.parameters.properties ?? {})).toEqual(['memberId']);
 		const answers = parseToolAnswers(model.toolResults().map((r) => r.content));
 		expect(answers).toEqual(
 			AGENT_EXAMPLE_ANSWERS.map((answer) =>
@@ -266,7 +269,7 @@ describe('the example workflow (examples/agent-tools.json) with the scripted mod
 			),
 		);
 		expect(sb.state.sent.map((m) => [m.campaignKey, m.phoneNumber, m.properties])).toEqual([
-			['DEMO-WELCOME', '821012345678', { name: 'Kim Minji', coupon: '-' }],
+			['DEMO-WELCOME', '821012345678', { name: 'Customer', coupon: '-' }],
 		]);
 	});
 });

@@ -5,9 +5,11 @@
  * Model (`lmChatOpenAi` typeVersion 1.2, Chat Completions) reaches it through the OpenAI
  * credential's Base URL (`<baseUrl>/v1`).
  *
- * The plan is stateless: the answer to a request is step k of the plan, k being how many tool
- * results the request already carries. A step names a tool by a pattern (the tool names n8n
- * derives from node names) and its arguments; past the plan's end the model answers in text.
+ * The plan is stateless: the answer to a request is the plan's next turn after those whose tool
+ * results the request already carries. A turn is one step or an array of steps (several tool
+ * calls in one answer, as a model calling tools in parallel does). A step names a tool by a
+ * pattern (the tool names n8n derives from node names) and its arguments; past the plan's end
+ * the model answers in text.
  */
 import { http } from './node';
 import { listen } from './scripted-server';
@@ -22,11 +24,14 @@ export interface ToolStep {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
+/** One answer of the model: one tool call, or several in the same answer. */
+export type Turn = ToolStep | readonly ToolStep[];
+
 export interface ModelServer {
 	/** The Base URL for the OpenAI credential. */
 	baseUrl: string;
 	/** The plan the next requests follow (replace it between runs). */
-	plan: readonly ToolStep[];
+	plan: readonly Turn[];
 	requests: Json[];
 	/** What each tool call of the last conversation returned to the model, in call order. */
 	toolResults(): Array<{ tool: string; args: Json; content: string }>;
@@ -41,23 +46,32 @@ function toolMessages(body: Json): Json[] {
 	return ((body.messages ?? []) as Json[]).filter((m) => m.role === 'tool');
 }
 
-function reply(body: Json, plan: readonly ToolStep[], turn: number): Json {
-	const step = plan[toolMessages(body).length];
-	if (!step) return { role: 'assistant', content: FINAL_TEXT };
+/** The plan's turn after the tool results the request carries (undefined past the end). */
+function nextTurn(plan: readonly Turn[], results: number): readonly ToolStep[] | undefined {
+	let answered = 0;
+	for (const turn of plan) {
+		const steps = Array.isArray(turn) ? (turn as readonly ToolStep[]) : [turn as ToolStep];
+		if (answered >= results) return steps;
+		answered += steps.length;
+	}
+	return undefined;
+}
+
+function reply(body: Json, plan: readonly Turn[], turn: number): Json {
+	const steps = nextTurn(plan, toolMessages(body).length);
+	if (!steps) return { role: 'assistant', content: FINAL_TEXT };
 	const names = ((body.tools ?? []) as Json[]).map((t) => t.function?.name as string);
-	const name = names.find((n) => step.tool.test(n));
-	if (!name) throw new Error(`no offered tool matches ${step.tool}; offered: ${names.join(', ')}`);
-	return {
-		role: 'assistant',
-		content: null,
-		tool_calls: [
-			{
-				id: `call_${turn}`,
-				type: 'function',
-				function: { name, arguments: JSON.stringify(step.args) },
-			},
-		],
-	};
+	const calls = steps.map((step, i) => {
+		const name = names.find((n) => step.tool.test(n));
+		if (!name)
+			throw new Error(`no offered tool matches ${step.tool}; offered: ${names.join(', ')}`);
+		return {
+			id: steps.length === 1 ? `call_${turn}` : `call_${turn}_${i}`,
+			type: 'function',
+			function: { name, arguments: JSON.stringify(step.args) },
+		};
+	});
+	return { role: 'assistant', content: null, tool_calls: calls };
 }
 
 function send(res: http.ServerResponse, body: Json, message: Json): void {
@@ -78,7 +92,10 @@ function send(res: http.ServerResponse, body: Json, message: Json): void {
 	}
 	res.writeHead(200, { 'content-type': 'text/event-stream' });
 	const delta = message.tool_calls
-		? { role: 'assistant', tool_calls: [{ index: 0, ...message.tool_calls[0] }] }
+		? {
+				role: 'assistant',
+				tool_calls: (message.tool_calls as Json[]).map((call, index) => ({ index, ...call })),
+			}
 		: { role: 'assistant', content: message.content };
 	const chunk = (choice: Json, extra: Json = {}) =>
 		`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [choice], ...extra })}\n\n`;
@@ -87,7 +104,7 @@ function send(res: http.ServerResponse, body: Json, message: Json): void {
 	res.end('data: [DONE]\n\n');
 }
 
-export async function startModelServer(plan: readonly ToolStep[]): Promise<ModelServer> {
+export async function startModelServer(plan: readonly Turn[]): Promise<ModelServer> {
 	const requests: Json[] = [];
 	const current = { plan };
 	const server = http.createServer((req, res) => {
@@ -116,7 +133,7 @@ export async function startModelServer(plan: readonly ToolStep[]): Promise<Model
 		get plan() {
 			return current.plan;
 		},
-		set plan(next: readonly ToolStep[]) {
+		set plan(next: readonly Turn[]) {
 			current.plan = next;
 		},
 		requests,

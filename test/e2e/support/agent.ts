@@ -104,7 +104,7 @@ function uuid(n: number): string {
 	return `a9e00000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 }
 
-function toolNode(tool: ToolNode, i: number): Json {
+export function toolNode(tool: ToolNode, i: number): Json {
 	return {
 		parameters: tool.parameters,
 		id: uuid(10 + i),
@@ -170,6 +170,35 @@ export function agentWorkflow(id: string, agentVersion: 3.1 | 2.2, tools: ToolNo
 		connections,
 		settings: { executionOrder: 'v1' },
 		pinData: {},
+	};
+}
+
+/**
+ * The workflow with its Manual Trigger replaced by a Webhook (POST `path`; `lastNode`: the call
+ * answers when the run ends, `onReceived`: at once), for runs under `n8n start`. `n` keeps the
+ * webhook's id apart from other workflows'.
+ */
+export function withWebhook(
+	workflow: Json,
+	path: string,
+	n: number,
+	responseMode: 'lastNode' | 'onReceived' = 'onReceived',
+): Json {
+	const [start, ...nodes] = workflow.nodes as Json[];
+	const webhook = {
+		parameters: { httpMethod: 'POST', path, responseMode, options: {} },
+		id: start.id,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		position: start.position,
+		webhookId: uuid(900 + n),
+	};
+	const { Start: main, ...connections } = workflow.connections as Json;
+	return {
+		...workflow,
+		nodes: [webhook, ...nodes],
+		connections: { Webhook: main, ...connections },
 	};
 }
 

@@ -12,6 +12,9 @@ import { EVENT_EXAMPLE, finishedExecutions, postEvent, type Banner } from '../..
 export * from './n8n';
 export * from './editor';
 export * from './agent';
+export * from './review';
+export * from './guardrails';
+export * from './smtp';
 
 /**
  * Posts `event` with the webhook secret to the banner's published event example: one execution
