@@ -233,8 +233,10 @@ describe('Campaign Alimtalk send to a member ID', () => {
 		expect(option?.displayOptions).toEqual({ show: { '/recipient': ['memberId'] } });
 	});
 
-	it('as a tool, takes a member ID from the model and tells it a member not found with what to change', async () => {
+	it("as a tool, takes a member ID from the model, never tells it the member's number, and tells it a member not found with what to change", async () => {
+		(await installStore()).reset();
 		v2Member('m-1', '010-1234-5678');
+		v2Member('m-2', '010-2345-6789', 'false');
 		const { answers } = await runAsTool({
 			type: 'campaignAlimtalk',
 			parameters: {
@@ -244,10 +246,16 @@ describe('Campaign Alimtalk send to a member ID', () => {
 				memberId: "={{ $fromAI('memberId', 'The member to notify', 'string') }}",
 				variablesInput: 'json',
 				propertiesJson: '={"name":"Kim"}',
+				options: {
+					acceptingMembersOnly: true,
+					deduplicationKey: "=notice-{{ $fromAI('memberId', 'The member to notify', 'string') }}",
+				},
 			},
 			credentials: credential(),
-			calls: [{ memberId: 'm-1' }, { memberId: 'nobody' }],
+			calls: [{ memberId: 'm-1' }, { memberId: 'nobody' }, { memberId: 'm-2' }],
 		});
+		for (const [answer] of answers) expect(answer).not.toHaveProperty('phoneNumber');
+		expect(JSON.stringify(answers)).not.toMatch(/1234.?5678|2345.?6789/);
 		expect(answers).toEqual([
 			[expect.objectContaining({ outcome: 'sent', memberId: 'm-1' })],
 			[
@@ -256,6 +264,13 @@ describe('Campaign Alimtalk send to a member ID', () => {
 					code: 'memberNotFound',
 					memberId: 'nobody',
 					whatToDo: expect.stringContaining('Campaign Members'),
+				}),
+			],
+			[
+				expect.objectContaining({
+					outcome: 'refused',
+					code: 'memberRefusesMessages',
+					memberId: 'm-2',
 				}),
 			],
 		]);

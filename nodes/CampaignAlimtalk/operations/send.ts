@@ -6,13 +6,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { Done } from '../../shared/operation';
 import type { Outcome } from '../../shared/outcome';
+import { isToolCall } from '../../shared/tool';
 import { CampaignClient } from '../../shared/transport';
 import { DedupSession } from '../dedup/session';
 import { refuseKeylessTool } from '../helpers/guard';
 import { readSendOptions, sendOptions } from '../helpers/options';
 import { prepareAll, sendable } from '../helpers/prepare';
 import { lookupMembers } from '../helpers/recipients';
-import { report } from '../helpers/report';
+import { report, withoutMemberNumbers } from '../helpers/report';
 import { sendAll } from '../helpers/sending';
 
 export const kind = 'write' as const;
@@ -162,5 +163,6 @@ export async function execute(
 	// A failure before anything was sent fails the whole node: every item would fail the same
 	// way, and "Retry On Fail" can then repeat the node without sending twice.
 	if (sent.stop && sent.count === 0) throw sent.stop;
-	return report(prepared, sent, dedup);
+	const outcomes = report(prepared, sent, dedup);
+	return isToolCall(this) ? withoutMemberNumbers(outcomes) : outcomes;
 }
