@@ -68,6 +68,7 @@ const MISSING_PARAMETER =
 const TWELVE_CHARACTERS =
 	'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.';
 const STOPPED_SEND = `The execution was stopped while the send was under way: ${MAYBE_SENT}`;
+const LIMIT_HINT = 'Wait until sendLimitResetsAt, or raise the Send Limit option.';
 const STOPPED_HINT = `${CHECK_FIRST} With a Deduplication Key, the key stays kept, so running the same key again does not send it.`;
 
 export const CODES: Readonly<Record<string, CodeInfo>> = {
@@ -120,6 +121,8 @@ export const CODES: Readonly<Record<string, CodeInfo>> = {
 	// Not a code of the service: an execution stopped (n8n's Stop button, or its execution timeout)
 	// while a send was under way (docs/service-rules.md#retries).
 	[STOPPED_CODE]: deliveryUnknown(STOPPED_SEND, STOPPED_HINT),
+	// Not a code of the service: a send limit of the node was used up for its period (not sent).
+	sendLimitReached: rejected('The send limit is used up for this period (not sent)', LIMIT_HINT),
 };
 
 /** A stopped execution ends its reads and writes (and a send not under way yet) with these words. */

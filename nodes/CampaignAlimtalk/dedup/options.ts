@@ -51,6 +51,14 @@ export function readDedupSettings(
 	const raw = (ctx.getNode().parameters.options as Record<string, unknown> | undefined)
 		?.deduplicationKey;
 	if (typeof raw !== 'string' || raw.trim() === '' || raw.trim() === '=') return undefined;
+	return readStoreSettings(ctx, options);
+}
+
+/** Where and how much the node keeps in n8n's store (with a key, or a send limit per hour or day). */
+export function readStoreSettings(
+	ctx: IExecuteFunctions,
+	options: Record<string, unknown>,
+): DedupSettings {
 	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
 	const historySize = readNumberOption(ctx, options, HISTORY_OPTION);
 	return { scope, historySize };

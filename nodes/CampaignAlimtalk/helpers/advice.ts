@@ -6,4 +6,9 @@ export const ADVICE: AdviceTable = {
 		problem: 'phone number not 12 characters long',
 		change: 'turn on Options → Convert Phone Numbers, or send numbers in the form 821012345678.',
 	},
+	sendLimitReached: {
+		problem: 'the send limit of this node is used up for the period',
+		change:
+			'wait until the time in sendLimitResetsAt (the limit resets then), or raise Options → Send Limit if more messages are intended.',
+	},
 };

@@ -14,7 +14,9 @@ import {
 } from '../../shared/options';
 import type { TransportSettings } from '../../shared/transport';
 import type { DedupSettings } from '../dedup/options';
-import { dedupOptions, readDedupSettings } from '../dedup/options';
+import { dedupOptions, readDedupSettings, readStoreSettings } from '../dedup/options';
+import type { LimitSettings } from '../dedup/limit';
+import { limitOptions, readLimitSettings } from './send-limit';
 
 export const sendOptions: INodeProperties = optionsCollection([
 	numberOption(
@@ -42,6 +44,7 @@ export const sendOptions: INodeProperties = optionsCollection([
 			'Whether to repeat a send after a server error or a timeout, when the message may already have gone out. Off by default: such items go to the Failed output with deliveryUnknown set to true instead.',
 	},
 	...dedupOptions, // Deduplication Key (dedup/)
+	...limitOptions, // Send limit (send-limit.ts, dedup/limit.ts)
 ]);
 
 export interface SendOptions {
@@ -52,6 +55,8 @@ export interface SendOptions {
 	retryUnknownDelivery: boolean;
 	/** Deduplication Key (dedup/): undefined when the option is off. */
 	dedup: DedupSettings | undefined;
+	/** Send limit: undefined when off; kept where the keys are (`store`). */
+	limit: { settings: LimitSettings | undefined; store: DedupSettings };
 }
 
 /** Every option of the send; a value out of its bounds stops the node before anything is sent. */
@@ -64,5 +69,6 @@ export function readSendOptions(ctx: IExecuteFunctions): SendOptions {
 		convert: options.convertPhoneNumbers === true,
 		retryUnknownDelivery: options.retryUnknownDelivery === true,
 		dedup: readDedupSettings(ctx, options),
+		limit: { settings: readLimitSettings(ctx, options), store: readStoreSettings(ctx, options) },
 	};
 }

@@ -116,7 +116,13 @@ export async function execute(
 	const options = readSendOptions(this);
 	const prepared = prepareAll(this, items.length, options.convert);
 	// Deduplication Key (dedup/): undefined when the option is off.
-	const dedup = DedupSession.open(this, options.dedup, options.transport, sendable(prepared));
+	const dedup = DedupSession.open(
+		this,
+		options.dedup,
+		options.transport,
+		sendable(prepared),
+		options.limit, // Send limit (dedup/limit.ts)
+	);
 	const client = await CampaignClient.create(this, options.transport);
 	const sent = await sendAll(client, prepared, dedup, options);
 	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.
