@@ -49,7 +49,11 @@ export function slotsOf(limit: StoreLimit, startMs: number): string[] {
 	return Array.from({ length: limit.limit }, (_, n) => `limit:${limit.period}:${startMs}:${n + 1}`);
 }
 
-/** The slots of a round for one limit: the current period's, and the period before it (taken back when the period is new). */
+/**
+ * The slots of a round for one limit: the current period's, and those of the period two before
+ * (taken back when the period is new). Not the period just before: a worker whose clock is a
+ * little behind may still be counting in it (docs/deduplication.md, "Send limit").
+ */
 export interface Pool {
 	slots: string[];
 	previous: string[];
@@ -72,7 +76,8 @@ export function poolsOf(
 		let pool = byName.get(name);
 		if (!pool) {
 			const before = periodOf(startMs - 1, limit.period, limit.zone).startMs;
-			pool = { slots: slotsOf(limit, startMs), previous: slotsOf(limit, before), resetsAt };
+			const twoBefore = periodOf(before - 1, limit.period, limit.zone).startMs;
+			pool = { slots: slotsOf(limit, startMs), previous: slotsOf(limit, twoBefore), resetsAt };
 			byName.set(name, pool);
 		}
 		return pool;
@@ -84,7 +89,7 @@ export function poolsOf(
  * Gives the free slots (those the record call found new), lowest first, to the asks that would
  * send, in ask order; an ask that would send and finds none is `limited`. Returns each ask's slot
  * and the values to take back: the free slots not given and, in a period none of whose slots was
- * taken yet, the previous period's slots (so that old periods do not fill the history).
+ * taken yet, the slots of the period two before (so that old periods do not fill the history).
  */
 export function allocate(
 	ofAsk: ReadonlyArray<Pool | undefined>,

@@ -74,12 +74,12 @@ describe('the slots of a period and their allocation', () => {
 		]);
 	});
 
-	it('asks of one limit share one pool; the previous period is the hour before', () => {
+	it('asks of one limit share one pool; the old period it cleans is two hours before', () => {
 		const { pools, ofAsk } = poolsOf([limit, undefined, limit], now);
 		expect(pools).toHaveLength(1);
 		expect(ofAsk[0]).toBe(ofAsk[2]);
 		expect(ofAsk[1]).toBeUndefined();
-		expect(pools[0].previous[0]).toBe(`limit:hour:${at('2026-05-10T12:00:00Z')}:1`);
+		expect(pools[0].previous[0]).toBe(`limit:hour:${at('2026-05-10T11:00:00Z')}:1`);
 		expect(pools[0].resetsAt).toBe('2026-05-10T14:00:00.000Z');
 	});
 
