@@ -123,8 +123,9 @@ describe('Alimtalk send with a send limit', () => {
 
 	it('a refused send gives its place back', async () => {
 		const refused = order(1, { campaign: 'NO-SUCH-CAMPAIGN' });
-		const { out } = await send([refused, order(2), order(3)], { ...HOURLY, concurrency: 1 });
-		expect(out[1].map((i) => i.json.code)).toEqual(['7011']);
+		const input = [refused, order(2), order(3), order(4)];
+		const { out } = await send(input, { ...HOURLY, concurrency: 1 });
+		expect(out[1].map((i) => i.json.code)).toEqual(['7011', 'sendLimitReached']);
 		expect(out[0].map((i) => i.json.phoneNumber)).toEqual([phone(2), phone(3)]);
 		expect(triggers()).toBe(3);
 	});
