@@ -30,7 +30,8 @@ export const dedupOptions: INodeProperties[] = [
 					"Keys kept in the workflow's shared record (they outlive the node); the node must then be the only send of the workflow with a Deduplication Key",
 			},
 		],
-		description: 'Which recorded keys count, when a Deduplication Key is set',
+		description:
+			'Which recorded keys count, when a Deduplication Key is set; a Send Limit per hour or day is kept in the same record',
 	},
 	numberOption(
 		HISTORY_OPTION,

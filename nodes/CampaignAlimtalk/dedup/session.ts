@@ -1,9 +1,9 @@
 /**
  * One execution's use of the Deduplication Key and the send limit: which items repeat an earlier
  * one, a claim (and a place of the limit, limit.ts) just before each request leaves, and what
- * each send's answer means for its key (markers.ts). Every
- * store call runs under the workflow's deduplication lock (rounds.ts); one round writes every
- * claim, confirmation and release queued since the last one.
+ * each send's answer means for its key (markers.ts) and its place. Every store call runs under
+ * the workflow's deduplication lock (rounds.ts); one round writes every claim, confirmation and
+ * release queued since the last one.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
