@@ -75,6 +75,7 @@ const ONE_NUMBER = 'Keep one phone number under the member ID, or send to a phon
 const REFUSING_MEMBER =
 	'Nothing was sent: Only Members Who Accept Messages is on and isReceive is false.';
 const STOPPED_SEND = `The execution was stopped while the send was under way: ${MAYBE_SENT}`;
+const LIMIT_HINT = 'Wait until sendLimitResetsAt, or raise the Send Limit option.';
 const STOPPED_HINT = `${CHECK_FIRST} With a Deduplication Key, the key stays kept, so running the same key again does not send it.`;
 const KEY_REQUIRED =
 	'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent';
@@ -138,6 +139,8 @@ export const CODES: Readonly<Record<string, CodeInfo>> = {
 	[STOPPED_CODE]: deliveryUnknown(STOPPED_SEND, STOPPED_HINT),
 	// Not a code of the service: a keyless send refused as a tool (docs/ai-agents.md).
 	[KEY_REQUIRED_CODE]: rejected(KEY_REQUIRED, SET_KEY),
+	// Not a code of the service: a send limit of the node was used up for its period (not sent).
+	sendLimitReached: rejected('The send limit is used up for this period (not sent)', LIMIT_HINT),
 };
 
 /** A stopped execution ends its reads and writes (and a send not under way yet) with these words. */

@@ -44,6 +44,14 @@ export const MIN_HISTORY = 1000;
 export const MAX_HISTORY = 100000;
 
 /**
+ * A send limit: at most this many messages per period; 0 = none. The upper bound keeps a store
+ * round's cost and its room in the history bounded: every round records the period's slots, one
+ * per place, and keeps room for ten entries per place (docs/deduplication.md, "Send limit").
+ */
+export const MIN_SEND_LIMIT = 0;
+export const MAX_SEND_LIMIT = 1000;
+
+/**
  * A number option of an Options collection, written once: its label, name, bounds and default
  * give both its parameter (`numberOption`) and the check that reads it (`readNumberOption`).
  */
@@ -69,6 +77,14 @@ export const PAUSE_OPTION: NumberOption = {
 	min: MIN_PAUSE_MS,
 	max: MAX_PAUSE_MS,
 	default: DEFAULT_PAUSE_MS,
+};
+
+export const SEND_LIMIT_OPTION: NumberOption = {
+	displayName: 'Send Limit',
+	name: 'sendLimit',
+	min: MIN_SEND_LIMIT,
+	max: MAX_SEND_LIMIT,
+	default: MIN_SEND_LIMIT,
 };
 
 export const HISTORY_OPTION: NumberOption = {

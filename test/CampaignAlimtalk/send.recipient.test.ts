@@ -254,7 +254,8 @@ describe('Campaign Alimtalk send to a member ID', () => {
 			credentials: credential(),
 			calls: [{ memberId: 'm-1' }, { memberId: 'nobody' }, { memberId: 'm-2' }],
 		});
-		for (const [answer] of answers) expect(answer).not.toHaveProperty('phoneNumber');
+		for (const [answer] of answers as IDataObject[][])
+			expect(answer).not.toHaveProperty('phoneNumber');
 		expect(JSON.stringify(answers)).not.toMatch(/1234.?5678|2345.?6789/);
 		expect(answers).toEqual([
 			[expect.objectContaining({ outcome: 'sent', memberId: 'm-1' })],

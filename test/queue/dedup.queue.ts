@@ -7,7 +7,9 @@
  *   again: each sent exactly once or its redelivery answered on Failed with deliveryUnknown,
  *   none answered as sent without having been sent, none sent twice.
  * - two keyed send nodes in one workflow (scope This Node), 40 events each delivered twice at
- *   once, the service answering after 300 ms: every message of each node sent exactly once.
+ *   once, the service answering after 300 ms: every message of each node sent exactly once;
+ * - a send limit of 2 per hour, 40 events at once over both workers (run before the kill):
+ *   exactly 2 messages.
  * The figures go to test-artifacts/dedup-queue.json. The two-node rounds alone (the cluster
  * starts, the other rounds are skipped): `npm run build && npx jest -c jest.queue.config.js
  * test/queue/dedup.queue.ts -t "two keyed nodes"`.
@@ -101,6 +103,20 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 		figures.concurrentCopies = roundFigures(bodies.length, rows.length, result);
 		expect(result.missing).toEqual([]);
 		expect(result.doubled).toEqual([]);
+	});
+
+	// Before the worker is killed: both workers take part.
+	test('send limit 2 per hour: 40 events at once across the two workers, exactly 2 messages', async () => {
+		const id = await deployed('DEDUP-LIMIT', 6, { sendLimit: 2, sendLimitPeriod: 'hour' });
+		const bodies = events('limit', 40);
+		const rows = await deliver('DEDUP-LIMIT', id, bodies, 0);
+		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		const result = tally(c.sandbox, 'DEDUP-LIMIT', bodies);
+		const workers = [...new Set(rows.map((r) => c.workerOf(r.id)))].sort();
+		figures.sendLimit = { events: bodies.length, sent: result.sent, workers };
+		expect(result.sent).toBe(2);
+		expect(result.doubled).toEqual([]);
+		expect(workers).toEqual(['worker-1', 'worker-2']);
 	});
 
 	test('a worker SIGKILLed mid-run, its failed executions retried, all delivered again: each sent once or answered "delivery unknown", none twice', async () => {

@@ -9,6 +9,8 @@ import { storeError } from './errors';
 import { findHours } from './hours';
 import type { Answer, KeyMarkers, Verdict } from './markers';
 import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from './markers';
+import type { StoreLimit } from './limit';
+import { allocate, poolsOf } from './limit';
 import type { Row } from './rounds';
 import { rowId, underLock } from './rounds';
 import { bounded, DEFAULT_ENV } from './store-calls';
@@ -26,8 +28,10 @@ export interface Owner {
 }
 
 interface Ask {
-	key: string;
+	/** Undefined: an ask for a place of the send limit only. */
+	key: string | undefined;
 	longestMs: number;
+	limit: StoreLimit | undefined;
 	settle: (asked: Asked) => void;
 }
 
@@ -66,10 +70,18 @@ function batchOf(row: Row): Batch {
 	return batch;
 }
 
-/** Asks about one key in the next round (claiming it when it is free). */
-export async function ask(row: Row, key: string, longestMs: number): Promise<Asked> {
+/**
+ * Asks about one key in the next round (claiming it when it is free), and for a place of the
+ * send limit when `limit` is given (limit.ts); without a key, for a place only.
+ */
+export async function ask(
+	row: Row,
+	key: string | undefined,
+	longestMs: number,
+	limit?: StoreLimit,
+): Promise<Asked> {
 	const batch = batchOf(row);
-	const asked = new Promise<Asked>((settle) => batch.asks.push({ key, longestMs, settle }));
+	const asked = new Promise<Asked>((settle) => batch.asks.push({ key, longestMs, limit, settle }));
 	queueRound(row, batch);
 	return await asked;
 }
@@ -94,9 +106,13 @@ function queueRound(row: Row, batch: Batch): void {
 }
 
 /** Of the round's asks, in order: a key claimed by an earlier ask of the same round is in flight for the later ones. */
-function judge(markers: KeyMarkers[], isNew: (value: string) => boolean): Verdict[] {
+function judge(
+	markers: Array<KeyMarkers | undefined>,
+	isNew: (value: string) => boolean,
+): Verdict[] {
 	const claims = new Set<string>();
 	return markers.map((entry) => {
+		if (!entry) return 'send';
 		const fresh = (value: string) => isNew(value) && !claims.has(value);
 		const verdict = verdictOf(entry, fresh);
 		if (verdict === 'send') claims.add(entry.claim).add(entry.now);
@@ -145,9 +161,18 @@ async function round(row: Row, batch: Batch): Promise<void> {
 				const { asks, writes, historySize } = (taken = take(row, batch));
 				// The round's one clock: two asks of one round never straddle a slot.
 				const now = Date.now();
-				const markers = asks.map((entry) => markersOf(entry.key, now, entry.longestMs));
+				const markers = asks.map((entry) =>
+					entry.key === undefined ? undefined : markersOf(entry.key, now, entry.longestMs),
+				);
+				const probes = markers.flatMap((entry) => (entry ? asked(entry) : []));
+				// The send limit's slots of the current period (limit.ts), in the same call.
+				const { pools, ofAsk } = poolsOf(
+					asks.map((entry) => entry.limit),
+					now,
+				);
+				const slots = pools.flatMap((pool) => pool.slots);
 				const facts = new Set(writes.flatMap((entry) => entry.facts));
-				const add = [...new Set([KEYS_ROW_ENTRY, ...facts, ...markers.flatMap(asked)])];
+				const add = [...new Set([KEYS_ROW_ENTRY, ...facts, ...probes, ...slots])];
 				added = undefined; // a record call that failed may still have written
 				// Room for what this call adds, so that its probes never push out an older entry.
 				const result =
@@ -162,17 +187,30 @@ async function round(row: Row, batch: Batch): Promise<void> {
 						: { new: [] };
 				const fresh = new Set(result.new.map(String));
 				const isNew = (value: string) => fresh.has(value) && !facts.has(value);
-				added = markers.flatMap(asked).filter(isNew);
+				added = [...probes, ...slots].filter(isNew);
 				const verdicts = judge(markers, isNew);
-				const remove = new Set(writes.flatMap((entry) => entry.removals));
+				const given = allocate(
+					ofAsk,
+					verdicts.map((verdict) => verdict === 'send'),
+					isNew,
+				);
+				given.limited.forEach((limited, n) => limited && (verdicts[n] = 'limited'));
+				const remove = new Set([...writes.flatMap((entry) => entry.removals), ...given.takeBack]);
 				const keep = new Set<string>();
 				markers.forEach((entry, n) => {
+					if (!entry) return;
 					for (const value of takeBack(entry, verdicts[n], isNew)) remove.add(value);
 					if (verdicts[n] === 'send') claimed(entry).forEach((value) => keep.add(value));
 				});
 				for (const value of [...keep, ...facts]) remove.delete(value);
+				for (const slot of given.slots) if (slot !== undefined) remove.delete(slot);
 				await removeAll(inLease, row, [...remove]);
-				const answers: Answer[] = verdicts.map((verdict, n) => ({ verdict, markers: markers[n] }));
+				const answers: Answer[] = verdicts.map((verdict, n) => ({
+					verdict,
+					markers: markers[n],
+					slot: given.slots[n],
+					resetsAt: ofAsk[n]?.resetsAt,
+				}));
 				await findHours(
 					lease,
 					row,

@@ -6,6 +6,17 @@ import type { Failure } from '../../shared/outcome';
 import { HOURS_BACK } from './markers';
 
 export const UNCONFIRMED_CODE = 'earlierSendUnconfirmed';
+export const NO_KEY_CODE = 'noDeduplicationKey';
+
+/** An item to be sent without a key while the Deduplication Key is set: not sent. */
+export function keyMissingFailure(): Failure {
+	return {
+		code: NO_KEY_CODE,
+		message:
+			'Deduplication Key is empty for this item: while the option is set, every item needs a key (not sent)',
+	};
+}
+
 export const IN_PROGRESS_CODE = 'earlierSendInProgress';
 
 /**

@@ -4,7 +4,7 @@
  * HOUR_LOOKUPS keys a round (n8n 2.41.1 removes one value at a time, about 1 ms each at 100,000
  * keys); the others are reported without their start.
  */
-import type { Answer } from './markers';
+import type { Answer, KeyMarkers } from './markers';
 import { hoursBack } from './markers';
 import type { Lease, Row } from './rounds';
 
@@ -20,10 +20,10 @@ export async function findHours(
 	remove: (values: string[]) => Promise<void>,
 ): Promise<void> {
 	const unconfirmed = answers
-		.filter((answer) => answer.verdict === 'unconfirmed')
+		.filter((answer) => answer.verdict === 'unconfirmed' && answer.markers !== undefined)
 		.slice(0, HOUR_LOOKUPS);
 	if (unconfirmed.length === 0) return;
-	const probes = unconfirmed.map((answer) => hoursBack(answer.markers, now));
+	const probes = unconfirmed.map((answer) => hoursBack(answer.markers as KeyMarkers, now));
 	const values = [...new Set(probes.flat().map((probe) => probe.value))];
 	const mode = { mode: 'entries' as const };
 	try {

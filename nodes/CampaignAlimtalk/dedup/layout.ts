@@ -44,11 +44,17 @@ function optionsOf(node: Neighbour): Record<string, unknown> {
 		: {};
 }
 
-/** A keyed send's scope, or undefined when the node is not a send with a Deduplication Key. */
+/**
+ * A keyed send's scope, or undefined when the node is not a send that uses the store: one with
+ * a Deduplication Key or a send limit per hour or day (kept where the keys are).
+ */
 function keyedScope(node: Neighbour, sendType: string): DeduplicationScope | undefined {
 	if (node.type !== sendType) return undefined;
-	const key = optionsOf(node).deduplicationKey;
-	if (typeof key !== 'string' || key.trim() === '' || key.trim() === '=') return undefined;
+	const { deduplicationKey: key, sendLimit, sendLimitPeriod } = optionsOf(node);
+	const keyed = typeof key === 'string' && key.trim() !== '' && key.trim() !== '=';
+	// An expression counts as a limit: it may be one.
+	const limited = !['', '0', 'undefined', 'null'].includes(String(sendLimit).trim());
+	if (!keyed && !(limited && sendLimitPeriod !== 'execution')) return undefined;
 	return optionsOf(node).deduplicationScope === 'workflow' ? 'workflow' : 'node';
 }
 

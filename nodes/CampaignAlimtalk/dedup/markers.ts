@@ -87,7 +87,7 @@ export function claimed(markers: KeyMarkers): string[] {
 }
 
 /** What the store said of a key, from the values its record call found new. */
-export type Verdict = 'send' | 'sent' | 'inFlight' | 'unconfirmed';
+export type Verdict = 'send' | 'sent' | 'inFlight' | 'unconfirmed' | 'limited';
 
 /**
  * A claim wins over `sent`: a `sent` probe left beside another execution's claim (its round cut
@@ -128,10 +128,17 @@ export function finished(
 	return { facts: [], removals: [...claimed(markers), markers.sent] };
 }
 
-/** What the store said of a key, with the markers of the claim made (for `send`). */
+/**
+ * What the store said of a key, with the markers of the claim made (for `send`); an ask without
+ * a key (a send limit only) has no markers. `limited`: the send limit had no place left.
+ */
 export interface Answer {
 	verdict: Verdict;
-	markers: KeyMarkers;
+	markers?: KeyMarkers;
+	/** The send limit's slot given to this send (limit.ts). */
+	slot?: string;
+	/** When the send limit's period ends (for `limited`). */
+	resetsAt?: string;
 	/** For an unconfirmed claim, the start of the hour it was made in (null: looked for, not found). */
 	claimedAt?: number | null;
 }

@@ -30,7 +30,8 @@ export const dedupOptions: INodeProperties[] = [
 					"Keys kept in the workflow's shared record (they outlive the node); the node must then be the only send of the workflow with a Deduplication Key",
 			},
 		],
-		description: 'Which recorded keys count, when a Deduplication Key is set',
+		description:
+			'Which recorded keys count, when a Deduplication Key is set; a Send Limit per hour or day is kept in the same record',
 	},
 	numberOption(
 		HISTORY_OPTION,
@@ -56,6 +57,14 @@ export function readDedupSettings(
 	options: Record<string, unknown>,
 ): DedupSettings | undefined {
 	if (!hasDeduplicationKey(ctx)) return undefined;
+	return readStoreSettings(ctx, options);
+}
+
+/** Where and how much the node keeps in n8n's store (with a key, or a send limit per hour or day). */
+export function readStoreSettings(
+	ctx: IExecuteFunctions,
+	options: Record<string, unknown>,
+): DedupSettings {
 	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
 	const historySize = readNumberOption(ctx, options, HISTORY_OPTION);
 	return { scope, historySize };

@@ -1,58 +1,34 @@
 /**
- * One execution's use of the Deduplication Key: which items repeat an earlier one, a claim just
- * before each request leaves, and what each send's answer means for its key (markers.ts). Every
- * store call runs under the workflow's deduplication lock (rounds.ts); one round writes every
- * claim, confirmation and release queued since the last one.
+ * One execution's use of the Deduplication Key and the send limit: which items repeat an earlier
+ * one, a claim (and a place of the limit, limit.ts) just before each request leaves, and what
+ * each send's answer means for its key (markers.ts) and its place. Every store call runs under
+ * the workflow's deduplication lock (rounds.ts); one round writes every claim, confirmation and
+ * release queued since the last one.
  */
-import type { DeduplicationHelperFunctions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
 import { cancelSignalOf, isStopped, monotonicNow, pause } from '../../shared/transport/pause';
-import { MIN_N8N_VERSION, storeError } from './errors';
-import { STOPPED_CODE, STOPPED_INFO } from '../../shared/codes';
+import { stoppedError, storeError } from './errors';
+import type { KeyFate } from './fate';
+import { requireStore } from './fate';
+import type { LimitSettings } from './limit';
+import { ExecutionPlaces, inStore, limitedFailure, roomFor } from './limit';
 import type { Asked, Owner } from './batch';
 import type { Row } from './rounds';
 import { ask, flush, queue } from './batch';
 import { checkLayout } from './layout';
 import type { KeyMarkers, Verdict } from './markers';
-import { unconfirmedFields } from './fields';
+import { keyMissingFailure, unconfirmedFields } from './fields';
 import { finished, longestSendMs } from './markers';
 import type { DedupSettings } from './options';
+export type { KeyFate } from './fate';
+export { keyFate } from './fate';
 import { readKey } from './options';
 import type { Failure } from '../../shared/outcome';
 
-/** What a send's outcome means for its key: sent, maybe sent (kept unconfirmed), certainly not sent. */
-export type KeyFate = 'confirm' | 'keep' | 'release';
-
-const HELPERS: Array<keyof DeduplicationHelperFunctions> = [
-	'checkProcessedAndRecord',
-	'removeProcessed',
-	'clearAllProcessedItems',
-	'getProcessedDataCount',
-];
-
-export const NO_KEY_CODE = 'noDeduplicationKey';
-export { IN_PROGRESS_CODE, UNCONFIRMED_CODE } from './fields';
+export { IN_PROGRESS_CODE, NO_KEY_CODE, UNCONFIRMED_CODE } from './fields';
 /** How often an item waiting for another execution's send looks again. */
 const WAIT_POLL_MS = 500;
-
-/**
- * Success confirms; an unknown delivery keeps the claim; an answer of the service that refused
- * the send, or a failure that proves the request never left, releases it. A thrown error that
- * names no service code (a stopped execution aborting the request, an unexpected failure) may
- * have come after the request reached the service: the claim is kept.
- */
-export function keyFate(
-	result: { code: string; deliveryUnknown: boolean } | Error | undefined,
-): KeyFate {
-	if (result === undefined) return 'release';
-	if (result instanceof Error) {
-		const context = (result as { context?: { campaignCode?: unknown } }).context;
-		return typeof context?.campaignCode === 'string' ? 'release' : 'keep';
-	}
-	if (result.code === '0') return 'confirm';
-	return result.deliveryUnknown ? 'keep' : 'release';
-}
 
 export class DedupSession {
 	/** Item index -> its key (sendable items only). */
@@ -68,6 +44,15 @@ export class DedupSession {
 	private readonly claims = new Map<number, KeyMarkers>();
 
 	private readonly verdicts = new Map<number, Verdict | 'inProgress'>();
+
+	/** Item index -> the send limit's slot its send holds (limit.ts). */
+	private readonly slots = new Map<number, string>();
+
+	/** For an item the send limit kept back: when the period ends. */
+	private readonly resetsAt = new Map<number, string | undefined>();
+
+	/** The places of a send limit per execution (limit.ts). */
+	private readonly places: ExecutionPlaces | undefined;
 
 	/** For an unconfirmed earlier send: the start of the hour it was claimed in (null: not found in 48 hours). */
 	private readonly claimedAt = new Map<number, number | null>();
@@ -92,49 +77,44 @@ export class DedupSession {
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
-		settings: DedupSettings,
+		store: DedupSettings,
 		private readonly transport: TransportSettings,
+		/** A Deduplication Key is set: every item to be sent needs one. */
+		private readonly keyed: boolean,
+		private readonly limit: LimitSettings | undefined,
 	) {
 		this.longestMs = longestSendMs(transport);
-		this.row = { ctx, scope: settings.scope, historySize: settings.historySize };
+		// Room beyond the History Size, so that the current period's slots are never forgotten.
+		const historySize = store.historySize + roomFor(limit);
+		this.row = { ctx, scope: store.scope, historySize };
+		if (limit?.period === 'execution') this.places = new ExecutionPlaces(ctx, limit.limit);
+	}
+
+	/** Whether the session writes to n8n's store: a key, or a send limit per hour or day. */
+	private get stored(): boolean {
+		return this.keyed || inStore(this.limit);
 	}
 
 	/**
 	 * Reads the key of every item to be sent (`sendable`) before anything is sent. Returns
-	 * undefined when the option is off (`settings` undefined). An item without a key is not sent
-	 * (`lacksKey`).
+	 * undefined when neither a key (`settings`) nor a send limit (`limit`) is set; `store` is
+	 * where a limit without a key is kept. An item without a key, when keys are on, is not sent.
 	 */
 	static open(
 		ctx: IExecuteFunctions,
 		settings: DedupSettings | undefined,
 		transport: TransportSettings,
 		sendable: readonly number[],
+		limit?: { settings: LimitSettings | undefined; store: DedupSettings },
 	): DedupSession | undefined {
-		if (!settings) return undefined;
-		const helpers = ctx.helpers as Partial<DeduplicationHelperFunctions>;
-		if (HELPERS.some((name) => typeof helpers[name] !== 'function')) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The Deduplication Key option needs n8n ${MIN_N8N_VERSION} or later`,
-				{
-					description: `This n8n gives nodes no deduplication store. Update n8n to ${MIN_N8N_VERSION} or later, or clear the Deduplication Key option (nothing was sent).`,
-				},
-			);
-		}
-		const workflowId = ctx.getWorkflow().id;
-		if (workflowId === undefined || workflowId === null || String(workflowId) === '') {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				'The Deduplication Key option needs a saved workflow',
-				{
-					description:
-						'Keys are kept per workflow: save the workflow, then run it again (nothing was sent).',
-				},
-			);
-		}
+		if (!settings && !limit?.settings) return undefined;
+		const store = settings ?? (limit as { store: DedupSettings }).store;
+		const session = new DedupSession(ctx, store, transport, !!settings, limit?.settings);
+		if (!session.stored) return session;
+		requireStore(ctx, settings ? 'The Deduplication Key option' : 'The Send Limit option');
 		// Nodes that would share this node's records, refused before anything is sent (layout.ts).
-		checkLayout(ctx, settings.scope);
-		const session = new DedupSession(ctx, settings, transport);
+		checkLayout(ctx, store.scope);
+		if (!settings) return session;
 		const firstOfKey = new Map<string, number>();
 		for (const i of sendable) {
 			const key = readKey(ctx, i);
@@ -157,7 +137,22 @@ export class DedupSession {
 	 */
 	async claim(i: number): Promise<boolean> {
 		const key = this.keys.get(i);
-		if (key === undefined || this.repeats.has(i)) return false;
+		if (this.keyed && (key === undefined || this.repeats.has(i))) return false;
+		// A send limit per execution: a place first, given back unless the message goes out.
+		if (this.places && !this.places.take(i)) {
+			this.verdicts.set(i, 'limited');
+			return false;
+		}
+		let send = false;
+		try {
+			send = !this.stored || (await this.claimInStore(i, key));
+		} finally {
+			if (!send) this.places?.giveBack(i);
+		}
+		return send;
+	}
+
+	private async claimInStore(i: number, key: string | undefined): Promise<boolean> {
 		const deadline = monotonicNow() + this.transport.timeoutMs;
 		for (;;) {
 			const asked = await this.askUnlessStopped(i, key);
@@ -165,8 +160,9 @@ export class DedupSession {
 				if (asked.claimMayRemain) this.mayRemain.add(i);
 				throw asked.error;
 			}
-			const { verdict, markers, claimedAt } = asked.answer;
-			if (verdict === 'send') this.claims.set(i, markers);
+			const { verdict, claimedAt } = asked.answer;
+			if (verdict === 'send') this.hold(i, asked.answer);
+			if (verdict === 'limited') this.resetsAt.set(i, asked.answer.resetsAt);
 			if (claimedAt !== undefined) this.claimedAt.set(i, claimedAt);
 			if (verdict !== 'inFlight') {
 				this.verdicts.set(i, verdict);
@@ -187,9 +183,10 @@ export class DedupSession {
 	 * its round (it serves other executions too), and a claim it makes then is released, since
 	 * nothing will be sent.
 	 */
-	private async askUnlessStopped(i: number, key: string): Promise<Asked> {
+	private async askUnlessStopped(i: number, key: string | undefined): Promise<Asked> {
 		const stop = cancelSignalOf(this.ctx);
-		const asking = ask(this.row, key, this.longestMs);
+		const limit = inStore(this.limit) ? this.limit : undefined;
+		const asking = ask(this.row, this.keyed ? key : undefined, this.longestMs, limit);
 		if (!stop) return await asking;
 		let onStop: () => void = () => undefined;
 		const stopped = new Promise<'stopped'>((resolve) => (onStop = () => resolve('stopped')));
@@ -203,23 +200,33 @@ export class DedupSession {
 		}
 		void asking.then((late) => {
 			if (!('answer' in late) || late.answer.verdict !== 'send') return;
-			this.claims.set(i, late.answer.markers);
-			this.finish(i, 'release');
+			this.hold(i, late.answer);
+			this.finish(i, 'release'); // the claim and the send limit's slot
+
 			flush(this.row).catch(() => undefined); // a claim left on failure reads as unconfirmed
 		});
-		const error = new NodeOperationError(this.ctx.getNode(), STOPPED_INFO.message, {
-			description: STOPPED_INFO.hint,
-		});
-		error.context.campaignCode = STOPPED_CODE;
-		return { error, claimMayRemain: false };
+		return { error: stoppedError(this.ctx.getNode()), claimMayRemain: false };
 	}
 
-	/** Records what the send of claimed item `i` ended with; written in the next round. */
+	/** What a `send` answer gave item `i`: its claim and its slot of the send limit. */
+	private hold(i: number, answer: { markers?: KeyMarkers; slot?: string }): void {
+		if (answer.markers) this.claims.set(i, answer.markers);
+		if (answer.slot !== undefined) this.slots.set(i, answer.slot);
+	}
+
+	/**
+	 * Records what the send of claimed item `i` ended with; written in the next round. A message
+	 * certainly not sent gives its place of the send limit back; one sent or maybe sent keeps it.
+	 */
 	finish(i: number, fate: KeyFate): void {
+		if (fate === 'release') this.places?.giveBack(i);
 		const markers = this.claims.get(i);
-		if (!markers) return;
+		const slot = this.slots.get(i);
+		if (!markers && slot === undefined) return;
 		this.fates.set(i, fate);
-		const { facts, removals } = finished(markers, fate);
+		const { facts, removals } = markers ? finished(markers, fate) : { facts: [], removals: [] };
+		if (slot !== undefined && fate === 'release') removals.push(slot);
+		if (facts.length + removals.length === 0) return;
 		queue(this.row, this.owner, facts, removals);
 		this.queued = true;
 	}
@@ -237,14 +244,16 @@ export class DedupSession {
 			this.settleError = storeError(this.ctx.getNode(), this.owner.lost).message;
 	}
 
+	/** The Failed fields of item `i` when the send limit kept it back, or undefined. */
+	limitedFields(i: number): Failure | undefined {
+		if (this.verdicts.get(i) !== 'limited' || !this.limit) return undefined;
+		return limitedFailure(this.limit, this.resetsAt.get(i), this.keys.get(i));
+	}
+
 	/** The Failed fields of item `i` when it was to be sent and has no key, or undefined. */
 	keyMissing(i: number): Failure | undefined {
 		if (!this.keyless.has(i)) return undefined;
-		return {
-			code: NO_KEY_CODE,
-			message:
-				'Deduplication Key is empty for this item: while the option is set, every item needs a key (not sent)',
-		};
+		return keyMissingFailure();
 	}
 
 	/** Item `i`'s Deduplication Key, if it has one. */

@@ -24,4 +24,9 @@ export const ADVICE: AdviceTable = {
 		change:
 			'nothing to change if that is intended; turn off Options → Only Members Who Accept Messages to send anyway.',
 	},
+	sendLimitReached: {
+		problem: 'the send limit of this node is used up for the period',
+		change:
+			'wait until the time in sendLimitResetsAt (the limit resets then), or raise Options → Send Limit if more messages are intended.',
+	},
 };

@@ -14,7 +14,9 @@ import {
 } from '../../shared/options';
 import type { TransportSettings } from '../../shared/transport';
 import type { DedupSettings } from '../dedup/options';
-import { dedupOptions, readDedupSettings } from '../dedup/options';
+import { dedupOptions, readDedupSettings, readStoreSettings } from '../dedup/options';
+import type { LimitSettings } from '../dedup/limit';
+import { limitOptions, readLimitSettings } from './send-limit';
 
 export const sendOptions: INodeProperties = optionsCollection([
 	numberOption(
@@ -51,6 +53,7 @@ export const sendOptions: INodeProperties = optionsCollection([
 			'Whether to send only to members whose record says they accept messages (isReceive true). With Recipient: Member ID only; a member who refuses goes to the Failed output with code memberRefusesMessages, unsent.',
 	},
 	...dedupOptions, // Deduplication Key (dedup/)
+	...limitOptions, // Send limit (send-limit.ts, dedup/limit.ts)
 ]);
 
 export interface SendOptions {
@@ -63,6 +66,8 @@ export interface SendOptions {
 	acceptingMembersOnly: boolean;
 	/** Deduplication Key (dedup/): undefined when the option is off. */
 	dedup: DedupSettings | undefined;
+	/** Send limit: undefined when off; kept where the keys are (`store`). */
+	limit: { settings: LimitSettings | undefined; store: DedupSettings };
 }
 
 /** Every option of the send; a value out of its bounds stops the node before anything is sent. */
@@ -76,5 +81,6 @@ export function readSendOptions(ctx: IExecuteFunctions): SendOptions {
 		retryUnknownDelivery: options.retryUnknownDelivery === true,
 		acceptingMembersOnly: options.acceptingMembersOnly === true,
 		dedup: readDedupSettings(ctx, options),
+		limit: { settings: readLimitSettings(ctx, options), store: readStoreSettings(ctx, options) },
 	};
 }

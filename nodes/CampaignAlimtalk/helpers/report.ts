@@ -86,6 +86,8 @@ function outcomeOf(
 	if (duplicate) return done({ ...identity, ...duplicate }, i);
 	const unconfirmed = dedup?.unconfirmedFields(i);
 	if (unconfirmed) return failed({ ...unconfirmed, ...identity }, i);
+	const limited = dedup?.limitedFields(i); // Send limit (dedup/limit.ts): not sent
+	if (limited) return failed({ ...limited, ...identity }, i);
 	return sendOutcome(sent.results[i], sent.stop, identity, dedup?.failureFields(i) ?? {}, i);
 }
 

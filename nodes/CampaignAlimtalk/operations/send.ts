@@ -156,7 +156,13 @@ export async function execute(
 	// send; an item whose lookup failed is never claimed or counted.
 	const prepared = await lookupMembers(this, client, read, options);
 	// Deduplication Key (dedup/): undefined when the option is off.
-	const dedup = DedupSession.open(this, options.dedup, options.transport, sendable(prepared));
+	const dedup = DedupSession.open(
+		this,
+		options.dedup,
+		options.transport,
+		sendable(prepared),
+		options.limit, // Send limit (dedup/limit.ts)
+	);
 	const sent = await sendAll(client, prepared, dedup, options);
 	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.
 	await dedup?.settle();
