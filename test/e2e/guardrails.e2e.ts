@@ -55,14 +55,8 @@ beforeAll(
 		await e2e.importWorkflows([e2e.mcpWorkflow(MCP_ID, mcpTools), ...agents]);
 		n8n = await e2e.startN8n();
 		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
-		for (const id of [MCP_ID, ...AGENTS.map(agentId)]) {
-			expect(await e2e.publishWorkflow(n8n.url, cookie, id)).toBe(200);
-		}
-		for (let i = 0; i < 60; i++) {
-			const probe = await rt.httpRequest('POST', `${n8n.url}/mcp/${e2e.MCP_PATH}`, { body: {} });
-			if (probe.status !== 404) break;
-			await delay(500);
-		}
+		const ids = [MCP_ID, ...AGENTS.map(agentId)];
+		expect(await e2e.publishWithMcp(n8n.url, cookie, ids)).toEqual(ids.map(() => 200));
 	},
 	10 * 60 * 1000,
 );

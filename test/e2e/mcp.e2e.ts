@@ -8,7 +8,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as rt from '../../scripts/runtime';
-import { delay } from '../support/node';
 import * as e2e from './support';
 
 e2e.setupN8n('mcp');
@@ -29,13 +28,7 @@ const DELETE_TOOL: e2e.ToolNode = {
 const KEYLESS_TOOL: e2e.ToolNode = {
 	name: 'Send Keyless',
 	type: 'campaignAlimtalk',
-	parameters: {
-		operation: 'send',
-		campaignKey: 'DEMO-WELCOME',
-		phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient mobile number', 'string') }}",
-		variablesInput: 'json',
-		propertiesJson: '={"name":"Kim","coupon":"C1"}',
-	},
+	parameters: e2e.FIXED_SEND,
 };
 const MCP_TOOLS = [
 	...e2e.TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name)),
@@ -70,13 +63,7 @@ beforeAll(
 		await e2e.importWorkflows([e2e.mcpWorkflow(WORKFLOW_ID, MCP_TOOLS)]);
 		n8n = await e2e.startN8n();
 		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
-		expect(await e2e.publishWorkflow(n8n.url, cookie, WORKFLOW_ID)).toBe(200);
-		// The trigger's URL answers a moment after the workflow is published.
-		for (let i = 0; i < 60; i++) {
-			const probe = await rt.httpRequest('POST', `${n8n.url}/mcp/${e2e.MCP_PATH}`, { body: {} });
-			if (probe.status !== 404) break;
-			await delay(500);
-		}
+		expect(await e2e.publishWithMcp(n8n.url, cookie, [WORKFLOW_ID])).toEqual([200]);
 	},
 	10 * 60 * 1000,
 );

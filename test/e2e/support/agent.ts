@@ -6,6 +6,8 @@
  * `$fromAI()` as the README's section "Using the nodes from an AI Agent or an MCP client" shows).
  */
 import * as rt from '../../../scripts/runtime';
+import { delay } from '../../support/node';
+import { publishWorkflow } from './editor';
 import { TYPE_PREFIX, type Json } from './n8n';
 
 export const OPENAI_CREDENTIAL = { id: 'e2eScriptedModel', name: 'Scripted model' };
@@ -19,6 +21,15 @@ export interface ToolNode {
 	parameters: Json;
 	credential?: { id: string; name: string };
 }
+
+/** A send to the number the model gives, with fixed template variables and no options. */
+export const FIXED_SEND: Json = {
+	operation: 'send',
+	campaignKey: 'DEMO-WELCOME',
+	phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient mobile number', 'string') }}",
+	variablesInput: 'json',
+	propertiesJson: '={"name":"Kim","coupon":"C1"}',
+};
 
 /** The tools the agent tests use: every node and operation the issue names. */
 export const TOOLS: ToolNode[] = [
@@ -86,11 +97,7 @@ export const TOOLS: ToolNode[] = [
 		type: 'campaignAlimtalk',
 		credential: EXPIRED_CREDENTIAL,
 		parameters: {
-			operation: 'send',
-			campaignKey: 'DEMO-WELCOME',
-			phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient mobile number', 'string') }}",
-			variablesInput: 'json',
-			propertiesJson: '={"name":"Kim","coupon":"C1"}',
+			...FIXED_SEND,
 			// As a tool a send needs a Deduplication Key (CampaignAlimtalk/helpers/guard.ts).
 			options: {
 				deduplicationKey:
@@ -234,4 +241,23 @@ export function mcpWorkflow(id: string, tools: ToolNode[]): Json {
 		settings: { executionOrder: 'v1' },
 		pinData: {},
 	};
+}
+
+/**
+ * Publishes the workflows `ids` (their HTTP statuses, in order) and waits until the MCP Server
+ * Trigger's URL answers, a moment after its workflow is published (at most 30 s).
+ */
+export async function publishWithMcp(
+	url: string,
+	cookie: string,
+	ids: string[],
+): Promise<number[]> {
+	const statuses: number[] = [];
+	for (const id of ids) statuses.push(await publishWorkflow(url, cookie, id));
+	for (let i = 0; i < 60; i++) {
+		const probe = await rt.httpRequest('POST', `${url}/mcp/${MCP_PATH}`, { body: {} });
+		if (probe.status !== 404) break;
+		await delay(500);
+	}
+	return statuses;
 }
