@@ -268,6 +268,7 @@ describe('the example workflow (examples/agent-tools.json) with the scripted mod
 				answer.map((fields) => expect.objectContaining(fields)),
 			),
 		);
+		expect(answers[1][0]).not.toHaveProperty('phoneNumber');
 		expect(sb.state.sent.map((m) => [m.campaignKey, m.phoneNumber, m.properties])).toEqual([
 			['DEMO-WELCOME', '821012345678', { name: 'Customer', coupon: '-' }],
 		]);

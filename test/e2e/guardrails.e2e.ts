@@ -112,10 +112,11 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 		expect(byName.Delete_member.description).not.toEqual(byName.Send_notice.description);
 	});
 
-	test("member A: sent, to A's number in the send form", async () => {
-		expect(await call('send A', 'Send_notice', A.memberId)).toEqual([
-			expect.objectContaining({ outcome: 'sent', phoneNumber: A.sendForm }),
-		]);
+	test("member A: sent, to A's number in the send form (the model is told the member, not the number)", async () => {
+		const answer = await call('send A', 'Send_notice', A.memberId);
+		expect(answer).toEqual([expect.objectContaining({ outcome: 'sent', memberId: A.memberId })]);
+		// The model named a member: it is never told the member's number.
+		expect(answer[0]).not.toHaveProperty('phoneNumber');
 		expect(sentTo()).toEqual([A.sendForm]);
 	});
 
@@ -140,9 +141,10 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 	});
 
 	test("member B: sent, to B's number (the second of the hour)", async () => {
-		expect(await call('send B', 'Send_notice', B.memberId)).toEqual([
-			expect.objectContaining({ outcome: 'sent', phoneNumber: B.sendForm }),
-		]);
+		const answer = await call('send B', 'Send_notice', B.memberId);
+		expect(answer).toEqual([expect.objectContaining({ outcome: 'sent', memberId: B.memberId })]);
+		// The model named a member: it is never told the member's number.
+		expect(answer[0]).not.toHaveProperty('phoneNumber');
 	});
 
 	test('member C: refused (sendLimitReached), the message names the limit and the period', async () => {

@@ -41,7 +41,8 @@ export function parseToolAnswers(contents: string[]): Array<Array<Record<string,
 export const AGENT_EXAMPLE_ANSWERS = [
 	// isReceive is not asserted: the queue suite's consent example changes it first.
 	[{ memberId: 'member-01', phoneNumber: '010-1234-5678' }],
-	[{ outcome: 'sent', phoneNumber: '821012345678' }],
+	// A send to a member ID names the member and never tells the model the number (sent to 821012345678).
+	[{ outcome: 'sent', memberId: 'member-01' }],
 	// The key's day is n8n's ($now in the instance's time zone).
 	[
 		{
