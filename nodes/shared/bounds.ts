@@ -6,7 +6,7 @@
  * must repeat exactly to act (ids, codes, the outcome). docs/ai-agents.md, "Bounded answers".
  */
 import type { IDataObject } from 'n8n-workflow';
-import { MAX_SERVICE_TEXT } from './codes';
+import { MAX_SERVICE_TEXT, cutText } from './codes';
 
 /**
  * The most characters of a value field (a member's name, a custom-data value) in an answer. The
@@ -34,11 +34,7 @@ const TEXT_FIELDS = new Set(['message', 'details', 'whatToDo']);
 
 /** `text` cut to `max` characters, with a marker giving its whole length; unchanged when shorter. */
 export function cutForModel(text: string, max: number): string {
-	if (text.length <= max) return text;
-	let end = max;
-	const last = text.charCodeAt(end - 1);
-	if (last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
-	return `${text.slice(0, end)}… [cut: ${text.length} characters in all]`;
+	return cutText(text, max, (length) => `… [cut: ${length} characters in all]`);
 }
 
 function bounded(value: IDataObject[string], max: number): IDataObject[string] {

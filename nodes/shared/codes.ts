@@ -201,14 +201,26 @@ export function describeCode(code: string): CodeInfo {
 export const MAX_SERVICE_TEXT = 500;
 
 /**
+ * `text` cut to `max` characters (never splitting a surrogate pair) and followed by `mark` of its
+ * whole length; unchanged when it is no longer. The one way text is cut (tool answers: bounds.ts).
+ */
+export function cutText(
+	text: string,
+	max: number,
+	mark: (length: number) => string = () => '…',
+): string {
+	if (text.length <= max) return text;
+	let end = max;
+	const last = text.charCodeAt(end - 1);
+	if (last >= 0xd800 && last <= 0xdbff) end--;
+	return `${text.slice(0, end)}${mark(text.length)}`;
+}
+
+/**
  * A text the service supplied, cut to MAX_SERVICE_TEXT characters with an ellipsis: applied where
  * such text enters (the envelope's message in transport/outcome.ts, a failure row's message in
  * answers.ts), so errors, Failed items, hints and tool answers never carry more.
  */
 export function cutServiceText(text: string): string {
-	if (text.length <= MAX_SERVICE_TEXT) return text;
-	let end = MAX_SERVICE_TEXT;
-	const last = text.charCodeAt(end - 1);
-	if (last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
-	return `${text.slice(0, end)}…`;
+	return cutText(text, MAX_SERVICE_TEXT);
 }

@@ -51,15 +51,6 @@ export function hasDeduplicationKey(ctx: IExecuteFunctions): boolean {
 	return typeof raw === 'string' && raw.trim() !== '' && raw.trim() !== '=';
 }
 
-/** The settings, or undefined when no Deduplication Key is set. */
-export function readDedupSettings(
-	ctx: IExecuteFunctions,
-	options: Record<string, unknown>,
-): DedupSettings | undefined {
-	if (!hasDeduplicationKey(ctx)) return undefined;
-	return readStoreSettings(ctx, options);
-}
-
 /** Where and how much the node keeps in n8n's store (with a key, or a send limit per hour or day). */
 export function readStoreSettings(
 	ctx: IExecuteFunctions,

@@ -14,7 +14,7 @@ import {
 } from '../../shared/options';
 import type { TransportSettings } from '../../shared/transport';
 import type { DedupSettings } from '../dedup/options';
-import { dedupOptions, readDedupSettings, readStoreSettings } from '../dedup/options';
+import { dedupOptions, hasDeduplicationKey, readStoreSettings } from '../dedup/options';
 import type { LimitSettings } from '../dedup/limit';
 import { limitOptions, readLimitSettings } from './send-limit';
 
@@ -73,6 +73,8 @@ export interface SendOptions {
 /** Every option of the send; a value out of its bounds stops the node before anything is sent. */
 export function readSendOptions(ctx: IExecuteFunctions): SendOptions {
 	const options = readOptions(ctx);
+	// Where the keys and the limit's places are kept: read once, used by either.
+	const store = readStoreSettings(ctx, options);
 	return {
 		transport: readTransportSettings(ctx, options),
 		concurrency: readNumberOption(ctx, options, CONCURRENCY_OPTION),
@@ -80,7 +82,7 @@ export function readSendOptions(ctx: IExecuteFunctions): SendOptions {
 		convert: options.convertPhoneNumbers === true,
 		retryUnknownDelivery: options.retryUnknownDelivery === true,
 		acceptingMembersOnly: options.acceptingMembersOnly === true,
-		dedup: readDedupSettings(ctx, options),
-		limit: { settings: readLimitSettings(ctx, options), store: readStoreSettings(ctx, options) },
+		dedup: hasDeduplicationKey(ctx) ? store : undefined,
+		limit: { settings: readLimitSettings(ctx, options), store },
 	};
 }
