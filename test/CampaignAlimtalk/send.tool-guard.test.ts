@@ -4,19 +4,11 @@
  * A keyed tool still sends; outside tool mode a keyless send is unchanged.
  */
 import { installStore } from '../support/dedup-store';
-import { runAsTool } from '../support/tools';
+import { TOOL_SEND, runAsTool } from '../support/tools';
 import { useSendFixture } from './support';
 
 const { sb, send } = useSendFixture();
 const FAST = { maxRetries: 0, retryDelayMs: 0 };
-
-const TOOL_SEND = {
-	operation: 'send',
-	campaignKey: 'WELCOME',
-	phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient, 12 digits', 'string') }}",
-	variablesInput: 'json',
-	propertiesJson: '={"name":"Kim"}',
-};
 
 const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
 

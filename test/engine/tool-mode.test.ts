@@ -6,18 +6,14 @@
  */
 import { runNode, useSandbox } from '../support';
 import { installStore } from '../support/dedup-store';
-import { runAsTool } from '../support/tools';
+import { TOOL_SEND, runAsTool } from '../support/tools';
 
 const sb = useSandbox({ accounts: { 'tool-expired-key': 'expired' } });
 const credentials = () => ({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
 const FAST = { maxRetries: 0, retryDelayMs: 0 };
 
 const SEND = {
-	operation: 'send',
-	campaignKey: 'WELCOME',
-	phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient, 12 digits', 'string') }}",
-	variablesInput: 'json',
-	propertiesJson: '={"name":"Kim"}',
+	...TOOL_SEND,
 	options: { ...FAST, deduplicationKey: "={{ $fromAI('orderId', 'The order', 'string') }}" },
 };
 

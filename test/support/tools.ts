@@ -173,3 +173,12 @@ export async function runAsTool(
 	});
 	return { answers, texts, description };
 }
+
+/** A send tool's parameters: the phone number from the model, fixed variables, no options. */
+export const TOOL_SEND = {
+	operation: 'send',
+	campaignKey: 'WELCOME',
+	phoneNumber: "={{ $fromAI('phoneNumber', 'Recipient, 12 digits', 'string') }}",
+	variablesInput: 'json',
+	propertiesJson: '={"name":"Kim"}',
+};
