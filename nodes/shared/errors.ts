@@ -1,10 +1,33 @@
 /**
- * Error items: what "On Error: Continue" gives instead of stopping the node. `errorItems` is the
- * one builder of them, called by run.ts alone.
+ * The errors of the package: the service code an error carries (`withServiceCode`,
+ * `serviceCodeOf`: the one place that knows where it is kept), error items (what "On Error:
+ * Continue" gives instead of stopping the node; `errorItems` is their one builder, called by
+ * run.ts alone), and the error a node throws, saying what a write stored before it stopped.
  */
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { cutServiceText } from './codes';
+import type { Outcome } from './outcome';
+
+/** An error n8n shows for a node, which has a place for context. */
+type NodeError = NodeApiError | NodeOperationError;
+
+/**
+ * Gives `error` the service's (or the package's) result code, read back by `serviceCodeOf`. It is
+ * kept in n8n's `context` under `campaignCode`, where code that predates these two functions also
+ * reads it.
+ */
+export function withServiceCode<E extends NodeError>(error: E, code: string): E {
+	error.context.campaignCode = code;
+	return error;
+}
+
+/** The result code an error carries (see `withServiceCode`), if any. */
+export function serviceCodeOf(error: unknown): string | undefined {
+	const context = (error as { context?: { campaignCode?: unknown } } | null)?.context;
+	const code = context?.campaignCode;
+	return code === undefined || code === null ? undefined : String(code);
+}
 
 /**
  * What an error says: its message, n8n's description (each cut to MAX_SERVICE_TEXT characters:
@@ -15,16 +38,12 @@ export function errorFields(error: unknown): {
 	description?: string;
 	code?: string;
 } {
-	const err = error as {
-		message?: string;
-		description?: string;
-		context?: { campaignCode?: unknown };
-	};
-	const code = err.context?.campaignCode;
+	const err = error as { message?: string; description?: string };
+	const code = serviceCodeOf(error);
 	return {
 		message: cutServiceText(err.message ?? 'Unknown error'),
 		...(err.description ? { description: cutServiceText(err.description) } : {}),
-		...(code !== undefined ? { code: String(code) } : {}),
+		...(code !== undefined ? { code } : {}),
 	};
 }
 
@@ -55,7 +74,58 @@ export function errorItems(
 }
 
 /** The error to throw from a node: n8n's own error types pass through, anything else is wrapped. */
-export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+export function asNodeError(node: INode, error: unknown): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error instanceof Error ? error : String(error));
+}
+
+/** At most this many runs of item indexes are listed; the rest are counted. */
+const MAX_RUNS = 10;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Item indexes as runs: "items 0-999, 1,200" (at most MAX_RUNS runs, then how many more). */
+export function itemRuns(indexes: Iterable<number>): string {
+	const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+	const runs: string[] = [];
+	for (let i = 0; i < sorted.length; ) {
+		let j = i;
+		while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+		runs.push(j === i ? count(sorted[i]) : `${count(sorted[i])}-${count(sorted[j])}`);
+		i = j + 1;
+	}
+	const more = runs.length > MAX_RUNS ? `, and ${runs.length - MAX_RUNS} more runs` : '';
+	return `item${sorted.length === 1 ? '' : 's'} ${runs.slice(0, MAX_RUNS).join(', ')}${more}`;
+}
+
+/** "1,000 rows saved (items 0-999)": how many outcomes, and their input items. */
+function rowsSaid(outcomes: readonly Outcome[], words: string): string {
+	const inputs = outcomes.flatMap(({ inputs }) => (typeof inputs === 'number' ? [inputs] : inputs));
+	const n = outcomes.length;
+	return `${count(n)} row${n === 1 ? '' : 's'} ${words} (${itemRuns(inputs)})`;
+}
+
+/**
+ * The error a write throws when it stopped after earlier requests were answered (no "On Error"):
+ * `stop` (the whole-call failure), its description saying which rows were `word` (saved, deleted)
+ * and which were not, so the user knows what a re-run repeats. Nothing done yet: `stop` as is.
+ */
+export function stoppedWrite(
+	node: INode,
+	outcomes: readonly Outcome[],
+	stop: Extract<Outcome, { error: unknown }>,
+	word: string,
+): NodeError {
+	const error = asNodeError(node, stop.error);
+	const stored = outcomes.filter((outcome) => 'done' in outcome);
+	if (stored.length === 0) return error;
+	const refused = outcomes.filter((outcome) => 'failed' in outcome);
+	const notSent = stop.inputs.map((index): Outcome => ({ error: stop.error, inputs: [index] }));
+	const parts = [
+		`Before this error ${rowsSaid(stored, word)}`,
+		...(refused.length > 0 ? [rowsSaid(refused, 'refused (Failed)')] : []),
+		`${rowsSaid(notSent, `not ${word}`)}: a re-run sends these, and the ${word} rows again unless you leave them out`,
+	];
+	error.description = `${parts.join('; ')}.${error.description ? ` ${error.description}` : ''}`;
+	return error;
 }

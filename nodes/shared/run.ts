@@ -2,14 +2,16 @@
  * What every node's `execute` does: run the operation the node is set to, and turn its outcomes
  * (outcome.ts) into what n8n reads. The one place that builds output items: Success and Failed
  * (or a read's one output) with `pairedItem`, error items, the execution hints (hints.ts), and,
- * as an AI-agent tool, one answer per outcome on output 0 (tool.ts). A failure of the whole call
- * gives error items under "On Error: Continue" or stops with n8n's error type.
+ * as an AI-agent tool, one answer per outcome on output 0 (tool.ts). The one place that reads
+ * "On Error": a failure of the whole call, of one item of a read (`eachItem`) or of a write after
+ * some requests (nodes/shared/chunks.ts) gives error items under "On Error: Continue", or stops
+ * the node with n8n's error type (a write's saying what it stored before).
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { asNodeError, errorItems } from './errors';
+import { asNodeError, errorItems, stoppedWrite } from './errors';
 import { addWriteHints } from './hints';
-import type { Operation, Operations } from './operation';
+import type { Gives, Operation, Operations } from './operation';
 import { readOperation } from './operation';
 import type { Outcome } from './outcome';
 import { item } from './outputs';
@@ -56,6 +58,49 @@ export function toOutputs(
 	return kind === 'read' ? [first] : [first, failed];
 }
 
+/** Whether the node's "On Error" setting continues (regular or error output) instead of stopping. */
+function continuesOnError(ctx: IExecuteFunctions): boolean {
+	return ctx.continueOnFail();
+}
+
+/**
+ * Runs `read` once per input item, in order, as n8n reads do. An item's own problem is an
+ * `errored` outcome among what `read` gives (an error item under "On Error: Continue"); otherwise
+ * it stops the node at once, before the next item is read. What `read` throws fails the whole call.
+ */
+export async function eachItem(
+	ctx: IExecuteFunctions,
+	count: number,
+	read: (index: number) => Promise<Outcome[]>,
+): Promise<Outcome[]> {
+	const outcomes: Outcome[] = [];
+	for (let index = 0; index < count; index++) {
+		const given = await read(index);
+		const stop = given.find((outcome) => 'error' in outcome);
+		if (stop !== undefined && 'error' in stop && !continuesOnError(ctx)) {
+			throw asNodeError(ctx.getNode(), stop.error);
+		}
+		// One by one: a read of one item may give hundreds of thousands of entries.
+		for (const outcome of given) outcomes.push(outcome);
+	}
+	return outcomes;
+}
+
+/**
+ * Without "On Error", an error that reached some items of a write (its later requests, not sent)
+ * stops the node, saying what the earlier requests stored.
+ */
+function stopUnlessContinuing(
+	ctx: IExecuteFunctions,
+	operation: Gives,
+	outcomes: readonly Outcome[],
+): void {
+	const stop = outcomes.find((outcome) => 'error' in outcome);
+	if (stop === undefined || !('error' in stop) || continuesOnError(ctx)) return;
+	const word = operation.kind === 'write' ? operation.done.word : 'read';
+	throw stoppedWrite(ctx.getNode(), outcomes, stop, word);
+}
+
 /** Under "On Error: Continue", a failure of the whole call: an error item per input item on the first output. */
 function failedCall(
 	ctx: IExecuteFunctions,
@@ -86,10 +131,11 @@ export async function runNode<Args extends unknown[]>(
 	try {
 		operation = readOperation(ctx, operations);
 		const outcomes = await operation.execute.call(ctx, items, ...args);
+		stopUnlessContinuing(ctx, operation, outcomes);
 		if (operation.kind === 'write') addWriteHints(ctx, operation, outcomes);
 		return toOutputs(ctx, operation.kind, outcomes);
 	} catch (error) {
-		if (ctx.continueOnFail()) return failedCall(ctx, operation?.kind ?? 'write', error);
+		if (continuesOnError(ctx)) return failedCall(ctx, operation?.kind ?? 'write', error);
 		throw asNodeError(ctx.getNode(), error);
 	}
 }

@@ -9,8 +9,9 @@ import { readBatchSize, readOptions, readTransportSettings } from '../../shared/
 import type { Failure, Outcome } from '../../shared/outcome';
 import { done, failed } from '../../shared/outcome';
 import type { ApiResult, TransportSettings } from '../../shared/transport';
+import { CampaignClient } from '../../shared/transport';
 import { jsonSafe, readMemberId } from '../../shared/values';
-import { sendInBatches } from '../helpers/batches';
+import { writeInChunks } from '../../shared/chunks';
 import { NODE_RULE_CODES } from '../helpers/dialect';
 import { failChunk, readCount } from '../helpers/results';
 
@@ -81,14 +82,21 @@ export class DeleteBatches {
 	 * outcomes: the refused items', then each request's.
 	 */
 	async send(path: string, body: (part: DeleteRow[]) => unknown): Promise<Outcome[]> {
-		const sent = await sendInBatches(this.ctx, [...this.rows.values()], {
-			settings: this.settings,
-			batchSize: this.batchSize,
-			sources: (row) => row.sources,
-			request: (part) => ({
-				call: { method: 'DELETE', path, body: body(part), safety: 'idempotent' },
-				report: (result) => reportDelete(part, result),
-			}),
+		if (this.rows.size === 0) return this.refused;
+		const client = await CampaignClient.create(this.ctx, this.settings);
+		const sent = await writeInChunks({
+			rows: [...this.rows.values()],
+			size: this.batchSize,
+			inputsOf: (row) => row.sources,
+			send: async (part) => {
+				const call = {
+					method: 'DELETE' as const,
+					path,
+					body: body(part),
+					safety: 'idempotent' as const,
+				};
+				return reportDelete(part, await client.call(call));
+			},
 		});
 		return [...this.refused, ...sent];
 	}

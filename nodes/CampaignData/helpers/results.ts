@@ -1,12 +1,11 @@
 /**
  * What a write or delete answered: the count a v1 write or any delete gives (its exact form is
  * not documented: docs/service-rules.md#custom-data; failure rows are read by shared/answers.ts),
- * a non-success code of one request turned into Failed items for each of its members, and a
- * whole-call failure after some requests were stored.
+ * and a non-success code of one request turned into Failed items for each of its members.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { Outcome } from '../../shared/outcome';
-import { errored, failed, retryLater } from '../../shared/outcome';
+import { failed, retryLater } from '../../shared/outcome';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
 import { isObject } from '../../shared/values';
@@ -66,20 +65,4 @@ export function failChunk(members: readonly ChunkMember[], result: ApiResult): O
 			member.sources,
 		),
 	);
-}
-
-/**
- * A whole-call failure (thrown by the transport) before request number `answered` of a write or
- * delete (0 for the first). Under "On Error: Continue", once a request was answered, what it
- * stored stays on Success and the items not yet sent carry the error (an error item each on the
- * first output, as a whole-call failure gives them); otherwise the failure stops the node as usual.
- */
-export function continueAfterStored(
-	ctx: IExecuteFunctions,
-	answered: number,
-	unsent: readonly number[],
-	error: unknown,
-): Outcome[] {
-	if (answered === 0 || !ctx.continueOnFail()) throw error;
-	return [errored(error, unsent)];
 }

@@ -5,9 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { asNodeError } from '../../shared/errors';
 import type { Outcome } from '../../shared/outcome';
 import { done, errored } from '../../shared/outcome';
+import { eachItem } from '../../shared/run';
 import { answerText, setField } from '../../shared/values';
 import { readOptions, readTransportSettings } from '../../shared/options';
 import { readPages } from './paging';
@@ -78,8 +78,8 @@ export interface EntryQuery {
 }
 
 /**
- * Reads the entries `queryOf` names for each input item. Under "On Error: Continue" a problem of
- * one item (its query, or a page that cannot be read) becomes that item's error item.
+ * Reads the entries `queryOf` names for each input item. A problem of one item (its query, or a
+ * page that cannot be read) is that item's error (`eachItem` of run.ts decides what it becomes).
  */
 export async function readEntries(
 	this: IExecuteFunctions,
@@ -90,10 +90,8 @@ export async function readEntries(
 	const options = readOptions(this) as IDataObject;
 	const format = readFormat(this, options);
 	const client = await CampaignClient.create(this, readTransportSettings(this, options));
-	const out: Outcome[] = [];
-
-	for (let i = 0; i < items.length; i++) {
-		const start = out.length;
+	return await eachItem(this, items.length, async (i) => {
+		const out: Outcome[] = [];
 		try {
 			const { firstQuery, limit, member } = queryOf(i);
 			const grouper = format === 'member' ? new MemberGrouper() : undefined;
@@ -118,11 +116,10 @@ export async function readEntries(
 				for (const json of grouper.members.values()) out.push(done(json, i));
 			}
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
-			// Under "On Error: Continue" this item becomes one error item; what it read before the error is dropped.
-			out.length = start;
-			out.push(errored(error, [i]));
+			// This item's error (run.ts: an error item under "On Error: Continue", else the node
+			// stops); what it read before the error is dropped.
+			return [errored(error, [i])];
 		}
-	}
-	return out;
+		return out;
+	});
 }

@@ -9,7 +9,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
 import type { Outcome } from '../../shared/outcome';
 import { setField } from '../../shared/values';
-import { sendInBatches } from '../helpers/batches';
+import { writeInChunks } from '../../shared/chunks';
+import { CampaignClient } from '../../shared/transport';
 import type { DataDialect } from '../helpers/dialect';
 import { DateFormatter } from '../helpers/mapping';
 import { readItems } from './items';
@@ -48,19 +49,19 @@ export async function writeEntries(
 	const source = readItems(this, items, options);
 	const plan = planMembers(source, items.length, rules);
 
-	const sent = await sendInBatches(this, plan.members, {
-		settings,
-		batchSize,
-		sources: (member) => member.sources,
-		request: (batch) => {
+	if (plan.members.length === 0) return plan.refused;
+	const client = await CampaignClient.create(this, settings);
+	const sent = await writeInChunks({
+		rows: plan.members,
+		size: batchSize,
+		inputsOf: (member) => member.sources,
+		send: async (chunk) => {
 			// Each member's values object goes into the body and, once stored, into its Success item as it is.
-			const rows = mergeBatch(batch, source, rules);
+			const rows = mergeBatch(chunk, source, rules);
 			const body: Record<string, unknown> = {};
 			for (const row of rows) setField(body, row.memberId, row.values);
-			return {
-				call: { method, path: dialect.basePath, body, safety: 'idempotent' },
-				report: (result) => reportWrite(dialect, rows, result),
-			};
+			const call = { method, path: dialect.basePath, body, safety: 'idempotent' as const };
+			return reportWrite(dialect, rows, await client.call(call));
 		},
 	});
 	return [...plan.refused, ...sent];

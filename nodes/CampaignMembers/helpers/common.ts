@@ -7,12 +7,12 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
 import type { Failure, Outcome } from '../../shared/outcome';
-import { done, failed, inInputOrder, retryLater } from '../../shared/outcome';
+import { done, errored, failed, inInputOrder, retryLater } from '../../shared/outcome';
+import { writeInChunks } from '../../shared/chunks';
 import type { ApiCall } from '../../shared/transport';
 import { CampaignClient } from '../../shared/transport';
 import type { ApiVersion, MemberDialect } from './dialects';
 import { DIALECTS, ruleWords } from './dialects';
-import { chunk } from '../../shared/values';
 import type { IsolationReport, SendOutcome } from './isolate';
 import { sendIsolating } from './isolate';
 import type { MatchedFailures, SentRow } from './responses';
@@ -146,31 +146,35 @@ export async function sendRows<R extends SentRow>(
 }
 
 /**
- * The outcomes of a write, in input order: the rows refused before sending, then what the
- * requests did (a row stored, a row refused, a failure naming no row sent, against the rows of
- * its request). Sorting is stable, so each output keeps the order rows were decided in.
+ * The outcomes of one chunk's requests (a row stored, a row refused, a failure naming no row sent
+ * against the rows of its request, the rows not sent after a request failed as a whole).
  */
-function memberOutcomes<R extends SentRow>(
-	refused: Array<{ index: number; failure: Failure }>,
-	reports: Array<IsolationReport<R>>,
+function chunkOutcomes<R extends SentRow>(
+	report: IsolationReport<R>,
 	success: (row: R) => IDataObject,
 	identity: (row: R) => IDataObject,
 ): Outcome[] {
-	const outcomes = refused.map(({ index, failure }) => failed(failure, index));
-	for (const report of reports) {
-		for (const row of report.succeeded) outcomes.push(done(success(row), row.index));
-		for (const { row, failure } of report.failed)
-			outcomes.push(failed({ ...failure, ...identity(row) }, row.index));
-		for (const { rows, failure } of report.unmatched) {
-			outcomes.push(
-				failed(
-					failure,
-					rows.map((row) => row.index),
-				),
-			);
-		}
+	const outcomes = report.succeeded.map((row) => done(success(row), row.index));
+	for (const { row, failure } of report.failed)
+		outcomes.push(failed({ ...failure, ...identity(row) }, row.index));
+	for (const { rows, failure } of report.unmatched) {
+		outcomes.push(
+			failed(
+				failure,
+				rows.map((row) => row.index),
+			),
+		);
 	}
-	return inInputOrder(outcomes);
+	if (report.stopped) {
+		const { error, rows } = report.stopped;
+		outcomes.push(
+			errored(
+				error,
+				rows.map((row) => row.index),
+			),
+		);
+	}
+	return outcomes;
 }
 
 /** A write once its items are read: what was refused before sending, and what to send and how. */
@@ -189,18 +193,26 @@ export interface MemberWrite<R extends SentRow> {
 }
 
 /**
- * Sends a write's rows in chunks of its batch size, each chunk isolating a refused row
- * (helpers/isolate.ts), and gives the outcomes of every item in input order.
+ * Sends a write's rows through the one chunked write loop (nodes/shared/chunks.ts), each chunk
+ * isolating a refused row (helpers/isolate.ts), and gives the outcomes of every item in input
+ * order: the rows refused before sending, then what the requests did. Sorting is stable, so each
+ * output keeps the order rows were decided in.
  */
 export async function sendWrite<R extends SentRow>(
 	client: CampaignClient,
 	write: MemberWrite<R>,
 ): Promise<Outcome[]> {
-	const reports: Array<IsolationReport<R>> = [];
-	for (const rows of chunk(write.pending, write.batchSize)) {
-		reports.push(
-			await sendIsolating(rows, async (part) => sendRows(client, write.call(part), part)),
-		);
-	}
-	return memberOutcomes(write.refused, reports, write.success, write.identity);
+	const sent = await writeInChunks({
+		rows: write.pending,
+		size: write.batchSize,
+		inputsOf: (row) => [row.index],
+		send: async (rows) =>
+			chunkOutcomes(
+				await sendIsolating(rows, async (part) => sendRows(client, write.call(part), part)),
+				write.success,
+				write.identity,
+			),
+	});
+	const refused = write.refused.map(({ index, failure }) => failed(failure, index));
+	return inInputOrder([...refused, ...sent]);
 }

@@ -34,6 +34,11 @@ export interface IsolationReport<R> {
 	unmatched: Array<{ rows: R[]; failure: Failure }>;
 	/** Requests sent, including the ones that isolated refused rows. */
 	requests: number;
+	/**
+	 * A request that failed as a whole (thrown by `send`): its error, and the rows of that request
+	 * and of the halves after it, which were not sent. What earlier requests did stays reported.
+	 */
+	stopped?: { error: unknown; rows: R[] };
 }
 
 /** Extra requests one chunk may spend isolating refused rows: 2 * log2(1000) for 10 bad rows. */
@@ -50,6 +55,10 @@ export async function sendIsolating<R>(
 	};
 	const run = async (part: R[], refusedAs?: Failure): Promise<void> => {
 		if (part.length === 0) return;
+		if (report.stopped) {
+			report.stopped.rows.push(...part);
+			return;
+		}
 		if (refusedAs !== undefined && report.requests - 1 >= maxExtraRequests) {
 			failAll(part, {
 				...refusedAs,
@@ -58,7 +67,13 @@ export async function sendIsolating<R>(
 			return;
 		}
 		report.requests++;
-		const outcome = await send(part);
+		let outcome: SendOutcome<R>;
+		try {
+			outcome = await send(part);
+		} catch (error) {
+			report.stopped = { error, rows: [...part] };
+			return;
+		}
 		if (outcome.kind === 'applied') {
 			for (const row of part) {
 				const failure = outcome.failures.get(row);

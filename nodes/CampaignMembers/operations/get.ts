@@ -13,6 +13,7 @@ import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 import type { Outcome } from '../../shared/outcome';
 import { done, errored } from '../../shared/outcome';
+import { eachItem } from '../../shared/run';
 
 export const kind = 'read' as const;
 
@@ -88,44 +89,29 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	const continueOnFail = this.continueOnFail();
 	const { client, dialect, normalize } = await openMembers(this);
-	const results: Outcome[] = [];
-	// A problem of one item (no key given, a key the service refuses) is that item's error under
-	// "On Error: Continue"; a failure of the whole call (bad key, service down) is thrown.
-	const itemError = (error: unknown, i: number) => {
-		if (!continueOnFail) throw error;
-		results.push(errored(error, [i]));
-	};
-	for (let i = 0; i < items.length; i++) {
+	// A problem of one item (no key given, a key the service refuses) is that item's error (an
+	// error item under "On Error: Continue", run.ts); a failure of the whole call (bad key,
+	// service down) is thrown by the transport.
+	return await eachItem(this, items.length, async (i) => {
 		let qs: Record<string, string>;
 		try {
 			qs = query(this, i, dialect, normalize);
 		} catch (error) {
-			itemError(error, i);
-			continue;
+			return [errored(error, [i])];
 		}
 		const call = { method: 'GET' as const, path: dialect.path, qs, itemIndex: i };
 		const result = await client.call(call);
-		if (result.info.kind !== 'success') {
-			itemError(client.error(result, call), i);
-			continue;
-		}
+		if (result.info.kind !== 'success') return [errored(client.error(result, call), [i])];
 		const records = recordsOf(result.processValue);
 		if ('invalid' in records) {
-			itemError(
-				new NodeOperationError(
-					this.getNode(),
-					`The service sent member records the node cannot read: ${records.invalid} (expected a list of {"memberId", "phoneNumber", "isReceive", "name"})`,
-					{
-						itemIndex: i,
-					},
-				),
-				i,
+			const error = new NodeOperationError(
+				this.getNode(),
+				`The service sent member records the node cannot read: ${records.invalid} (expected a list of {"memberId", "phoneNumber", "isReceive", "name"})`,
+				{ itemIndex: i },
 			);
-			continue;
+			return [errored(error, [i])];
 		}
-		for (const record of records) results.push(done(memberRecord(record, dialect.version), i));
-	}
-	return results;
+		return records.map((record) => done(memberRecord(record, dialect.version), i));
+	});
 }

@@ -79,4 +79,27 @@ describe('sendIsolating', () => {
 		expect(calls).toBe(1);
 		expect(report.failed.map((f) => f.row)).toEqual([1, 2, 3]);
 	});
+
+	it('keeps what earlier halves stored when a later request fails as a whole, and sends nothing after it', async () => {
+		const requests: number[][] = [];
+		const down = new Error('HTTP 500');
+		const send = async (rows: number[]): Promise<SendOutcome<number>> => {
+			requests.push(rows);
+			if (requests.length <= 2)
+				return { kind: 'rowRefused', failure: { code: '-1007', message: 'refused' } };
+			if (requests.length === 4) throw down;
+			return { kind: 'applied', failures: new Map() };
+		};
+		const report = await sendIsolating([0, 1, 2, 3, 4, 5, 6, 7], send);
+		// [0..7] and [0..3] refused, [0, 1] stored, [2, 3] fails as a whole: [4..7] is never sent.
+		expect(requests).toEqual([
+			[0, 1, 2, 3, 4, 5, 6, 7],
+			[0, 1, 2, 3],
+			[0, 1],
+			[2, 3],
+		]);
+		expect(report.succeeded).toEqual([0, 1]);
+		expect(report.failed).toEqual([]);
+		expect(report.stopped).toEqual({ error: down, rows: [2, 3, 4, 5, 6, 7] });
+	});
 });
