@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { STOPPED_CODE, STOPPED_INFO, describeCode } from '../codes';
+import { withServiceCode } from '../errors';
 import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { close, readBody } from './body';
@@ -153,7 +154,7 @@ export class CampaignClient implements Redactor {
 		const networkDetail = network ? ` Network error: ${code}.` : '';
 		const error = new NodeApiError(
 			this.ctx.getNode(),
-			{ campaignCode: code, request: `${call.method} ${call.path}` } as JsonObject,
+			{ request: `${call.method} ${call.path}` } as JsonObject,
 			{
 				message: this.redact(`${info.message}${label}${tries}`),
 				description: this.redact(
@@ -163,8 +164,7 @@ export class CampaignClient implements Redactor {
 				itemIndex: call.itemIndex,
 			},
 		);
-		error.context.campaignCode = code;
-		return error;
+		return withServiceCode(error, code);
 	}
 
 	/**
