@@ -2,7 +2,7 @@
  * The one way a code's words and the service's own message are put together (serviceWords,
  * nodes/shared/codes.ts), in the three styles its callers keep.
  */
-import { ROW_CODES } from '../../nodes/CampaignMembers/helpers/advice';
+import { ROW_CODES } from '../../nodes/CampaignMembers/helpers/row-codes';
 import { describeCode, describeRowCode, serviceWords } from '../../nodes/shared/codes';
 import { resultWords } from '../../nodes/shared/transport';
 import { ruleWords } from '../../nodes/CampaignMembers/helpers/dialects';

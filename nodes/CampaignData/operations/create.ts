@@ -3,14 +3,14 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { DataDialect, DataExecute } from '../helpers/dialect';
 import { writeFields } from '../helpers/fields';
-import { writeEntries } from '../write/send';
+import { writeEntries } from '../write/store';
 import type { Done } from '../../shared/operation';
 
 export const kind = 'write' as const;
 
 export const done: Done = { word: 'written' };
 
-export { ADVICE as advice } from '../helpers/advice';
+export { ADVICE as advice } from '../helpers/row-codes';
 
 export const description = (dialect: DataDialect): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['create'] } }, writeFields(dialect));

@@ -10,7 +10,7 @@ export const kind = 'write' as const;
 
 export const done: Done = { word: 'deleted' };
 
-export { ADVICE as advice } from '../helpers/advice';
+export { ADVICE as advice } from '../helpers/row-codes';
 
 export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['delete'] } }, [

@@ -2,7 +2,7 @@
  * Report: one register/change answer -> the outcomes of the members it carried (done: stored,
  * failed: not stored or not known). Pure: the result and the rows in, new outcomes out.
  */
-import { ROW_CODES } from '../helpers/advice';
+import { ROW_CODES } from '../helpers/row-codes';
 import type { IDataObject } from 'n8n-workflow';
 import { describeRowCode } from '../../shared/codes';
 import type { Outcome } from '../../shared/outcome';

@@ -3,7 +3,7 @@
  * (reading rows, validating them, chunking, isolating a refused row, routing to the outputs)
  * is written once in the operations and works through this table.
  */
-import { ROW_CODES } from './advice';
+import { ROW_CODES } from './row-codes';
 import type { IDataObject } from 'n8n-workflow';
 import { describeCode, describeRowCode, serviceWords } from '../../shared/codes';
 import { isHyphenatedMobile, mobileDigits } from '../../shared/phone';

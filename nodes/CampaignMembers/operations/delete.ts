@@ -18,7 +18,7 @@ export const kind = 'write' as const;
 
 export const done: Done = { word: 'deleted' };
 
-export { ADVICE as advice } from '../helpers/advice';
+export { ADVICE as advice } from '../helpers/row-codes';
 
 const show = (apiVersion: string) => ({ show: { apiVersion: [apiVersion] } });
 

@@ -19,7 +19,7 @@ export const kind = 'write' as const;
 
 export const done: Done = { word: 'saved' };
 
-export { ADVICE as advice } from '../helpers/advice';
+export { ADVICE as advice } from '../helpers/row-codes';
 
 /** Node version 1's parameters (Mapping Mode and the four fields); version 2 has the mapper. */
 const V1 = { '@version': [1] };

@@ -12,9 +12,9 @@ import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { close, readBody } from './body';
 import { bounded, idleLimit, monotonicNow, type Cut } from './deadline';
 import { cancelSignalOf, isStopped, pause } from './pause';
-import type { ApiCall, ApiResult, RawOutcome, Redactor } from './outcome';
+import type { ApiCall, ApiResult, RawOutcome, Redactor } from './result';
 import { networkCodeOf } from './network';
-import { MAX_RESPONSE_BYTES, classify } from './outcome';
+import { MAX_RESPONSE_BYTES, classify } from './result';
 import { backoffDelay, retryStep } from './retry';
 
 /** How requests are retried and timed out: read from the node's options (shared/options.ts holds the bounds and defaults). */
@@ -227,7 +227,7 @@ export class CampaignClient implements Redactor {
 			ignoreHttpStatusErrors: true,
 			timeout: this.settings.timeoutMs,
 			// Never follow a redirect: n8n's request helper would carry the API key (and a send's
-			// body) to wherever it points. A 3xx is a failure that names that host (outcome.ts).
+			// body) to wherever it points. A 3xx is a failure that names that host (result.ts).
 			disableFollowRedirect: true,
 		};
 		if (call.body !== undefined) {

@@ -3,5 +3,5 @@ export * from './client';
 export * from './credentials';
 export * from './envelope';
 export * from './network';
-export * from './outcome';
+export * from './result';
 export * from './retry';

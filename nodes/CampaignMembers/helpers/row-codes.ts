@@ -1,4 +1,4 @@
-/** What to change for the codes member writes meet most (advice.ts of shared; docs/service-rules.md#codes). */
+/** What to change for the codes member writes meet most (nodes/shared/advice.ts; docs/service-rules.md#codes). */
 import type { Advice, AdviceTable } from '../../shared/advice';
 import type { RowCodes } from '../../shared/codes';
 import { DELETE_LATER } from '../../shared/advice';

@@ -1,4 +1,4 @@
-/** What to change for the codes data writes meet most (advice.ts of shared; docs/service-rules.md#codes). */
+/** What to change for the codes data writes meet most (nodes/shared/advice.ts; docs/service-rules.md#codes). */
 import type { AdviceTable } from '../../shared/advice';
 import type { RowCodes } from '../../shared/codes';
 import { DELETE_LATER } from '../../shared/advice';
