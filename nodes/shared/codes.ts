@@ -218,7 +218,7 @@ export function cutText(
 
 /**
  * A text the service supplied, cut to MAX_SERVICE_TEXT characters with an ellipsis: applied where
- * such text enters (the envelope's message in transport/result.ts, a failure row's message in
+ * such text enters (the envelope's message in transport/classify.ts, a failure row's message in
  * answers.ts), so errors, Failed items, hints and tool answers never carry more.
  */
 export function cutServiceText(text: string): string {

@@ -3,7 +3,7 @@
  * `CampaignClient.call`, which ties the credential rules, the classifier and the retry policy
  * together and keeps the API key out of everything it hands back.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { STOPPED_CODE, STOPPED_INFO, describeCode } from '../codes';
 import { withServiceCode } from '../errors';
@@ -12,9 +12,10 @@ import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { close, readBody } from './body';
 import { bounded, idleLimit, monotonicNow, type Cut } from './deadline';
 import { cancelSignalOf, isStopped, pause } from './pause';
-import type { ApiCall, ApiResult, RawOutcome, Redactor } from './result';
+import type { ApiCall, ApiResult, RawOutcome, Redactor } from './call';
 import { networkCodeOf } from './network';
-import { MAX_RESPONSE_BYTES, classify } from './result';
+import { MAX_RESPONSE_BYTES, requestOptions } from './call';
+import { classify } from './classify';
 import { backoffDelay, retryStep } from './retry';
 
 /** How requests are retried and timed out: read from the node's options (shared/options.ts holds the bounds and defaults). */
@@ -201,43 +202,10 @@ export class CampaignClient implements Redactor {
 		return cut === 'stopped' ? STOPPED : { networkCode: 'ETIMEDOUT' };
 	}
 
+	/** One attempt of `call`: its request sent, its answer read within its bounds. */
 	private async once(call: ApiCall): Promise<RawOutcome | typeof STOPPED> {
-		for (const [name, value] of Object.entries(call.qs ?? {})) {
-			// Half of a UTF-16 pair has no UTF-8 form: in a URL it would arrive as another character.
-			if (UNPAIRED_SURROGATE.test(value)) {
-				throw new NodeOperationError(
-					this.ctx.getNode(),
-					`The value of "${name}" contains a broken character (half of a UTF-16 surrogate pair) that cannot be sent in a URL`,
-					{
-						itemIndex: call.itemIndex,
-						description: 'Fix the value where it comes from; it was not sent.',
-					},
-				);
-			}
-		}
-		const options: IHttpRequestOptions = {
-			method: call.method,
-			url: `${this.baseUrl}${call.path}`,
-			qs: call.qs as IDataObject | undefined,
-			headers: { Accept: 'application/json' },
-			// A stream, read here up to MAX_RESPONSE_BYTES (body.ts): never an unbounded buffer.
-			encoding: 'stream',
-			json: false,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: this.settings.timeoutMs,
-			// Never follow a redirect: n8n's request helper would carry the API key (and a send's
-			// body) to wherever it points. A 3xx is a failure that names that host (result.ts).
-			disableFollowRedirect: true,
-		};
-		if (call.body !== undefined) {
-			// The JSON text as bytes: axios sends them untouched. Given as text with a JSON content type,
-			// axios parses it again to check it (a second copy of every row of a 1,000-row body in
-			// memory) before sending the same bytes; given as an object, it deep-copies it and drops
-			// fields named __proto__ or constructor.
-			options.body = Buffer.from(JSON.stringify(call.body), 'utf8');
-			options.headers = { ...options.headers, 'Content-Type': 'application/json' };
-		}
+		this.refuseBrokenQuery(call);
+		const options = requestOptions(call, this.baseUrl, this.settings.timeoutMs);
 		// One deadline for the whole answer: n8n's request helper times the headers only.
 		const watch = { deadline: monotonicNow() + this.settings.timeoutMs, signal: this.signal };
 		try {
@@ -255,35 +223,56 @@ export class CampaignClient implements Redactor {
 				);
 				return this.cutOutcome(answered.cut);
 			}
-			const response = answered.value;
-			let lastByte = monotonicNow();
-			const read = await bounded(
-				readBody(response.body, MAX_RESPONSE_BYTES, () => (lastByte = monotonicNow())),
-				{ ...watch, idleMs: idleLimit(this.settings.timeoutMs), lastActivity: () => lastByte },
-			);
-			if ('cut' in read) {
-				close(response.body); // the connection closes: nothing keeps it open
-				return this.cutOutcome(read.cut);
-			}
-			return { status: response.statusCode, headers: response.headers, ...read.value };
+			return await this.readAnswer(answered.value, watch);
 		} catch (error) {
-			// Aborted by the execution's cancel signal (ERR_CANCELED), possibly after it was sent.
-			if (isStopped(this.signal)) return STOPPED;
-			const networkCode = networkCodeOf(error);
-			if (networkCode === undefined) {
-				// Not a network failure (a missing credential, a broken request): never retried.
-				const message =
-					isObject(error) && typeof error.message === 'string' ? error.message : 'Request failed';
-				throw new NodeApiError(
-					this.ctx.getNode(),
-					{ message: this.redact(message) } as JsonObject,
-					{
-						message: this.redact(message),
-						itemIndex: call.itemIndex,
-					},
-				);
-			}
-			return { networkCode };
+			return this.failedAttempt(call, error);
 		}
+	}
+
+	/** Half of a UTF-16 pair has no UTF-8 form: in a URL it would arrive as another character. */
+	private refuseBrokenQuery(call: ApiCall): void {
+		for (const [name, value] of Object.entries(call.qs ?? {})) {
+			if (!UNPAIRED_SURROGATE.test(value)) continue;
+			throw new NodeOperationError(
+				this.ctx.getNode(),
+				`The value of "${name}" contains a broken character (half of a UTF-16 surrogate pair) that cannot be sent in a URL`,
+				{
+					itemIndex: call.itemIndex,
+					description: 'Fix the value where it comes from; it was not sent.',
+				},
+			);
+		}
+	}
+
+	/** The body of an answer, read up to MAX_RESPONSE_BYTES within the deadline and the idle limit. */
+	private async readAnswer(
+		response: Response,
+		watch: { deadline: number; signal: AbortSignal | undefined },
+	): Promise<RawOutcome | typeof STOPPED> {
+		let lastByte = monotonicNow();
+		const read = await bounded(
+			readBody(response.body, MAX_RESPONSE_BYTES, () => (lastByte = monotonicNow())),
+			{ ...watch, idleMs: idleLimit(this.settings.timeoutMs), lastActivity: () => lastByte },
+		);
+		if ('cut' in read) {
+			close(response.body); // the connection closes: nothing keeps it open
+			return this.cutOutcome(read.cut);
+		}
+		return { status: response.statusCode, headers: response.headers, ...read.value };
+	}
+
+	/** A request that threw: a stopped execution, a network failure, or an error never retried. */
+	private failedAttempt(call: ApiCall, error: unknown): RawOutcome | typeof STOPPED {
+		// Aborted by the execution's cancel signal (ERR_CANCELED), possibly after it was sent.
+		if (isStopped(this.signal)) return STOPPED;
+		const networkCode = networkCodeOf(error);
+		if (networkCode !== undefined) return { networkCode };
+		// Not a network failure (a missing credential, a broken request): never retried.
+		const message =
+			isObject(error) && typeof error.message === 'string' ? error.message : 'Request failed';
+		throw new NodeApiError(this.ctx.getNode(), { message: this.redact(message) } as JsonObject, {
+			message: this.redact(message),
+			itemIndex: call.itemIndex,
+		});
 	}
 }

@@ -3,5 +3,6 @@ export * from './client';
 export * from './credentials';
 export * from './envelope';
 export * from './network';
-export * from './result';
+export * from './call';
+export * from './classify';
 export * from './retry';

@@ -1,70 +1,15 @@
 /**
- * The outcome classifier, pure: what one attempt gave (an HTTP answer, or the error the request
+ * The classifier, pure: what one attempt gave (an HTTP answer, or the error the request
  * helper threw) in, what it means out (success, a row rejection, an account failure, a passing
  * fault, a delivery that may have happened), with plain words (docs/service-rules.md#codes).
  */
-import type { IHttpRequestMethods } from 'n8n-workflow';
 import type { CodeInfo } from '../codes';
 import { cutServiceText, describeCode, serviceWords } from '../codes';
 import { isObject } from '../values';
 import { MAX_JSON_DEPTH, parseJson, readEnvelope, textNestsDeeperThan } from './envelope';
 import { NETWORK_WORDS, NEVER_SENT } from './network';
-import type { Safety } from './retry';
-
-export interface ApiCall {
-	method: IHttpRequestMethods;
-	path: string;
-	qs?: Record<string, string>;
-	body?: unknown;
-	safety?: Safety;
-	retryUnknownDelivery?: boolean;
-	/** `optional`: a 2xx answer without an envelope counts as success (the send's body is not documented). */
-	envelope?: 'required' | 'optional';
-	itemIndex?: number;
-}
-
-export interface ApiResult {
-	/** The code that decided: a processCode ("0", "-1009", "7012"), or "HTTP_<status>" / a network code when no envelope came. */
-	code: string;
-	info: CodeInfo;
-	httpStatus?: number;
-	/** The envelope's processValue (undefined when absent). */
-	processValue: unknown;
-	/** The whole parsed body (undefined when it was not JSON). */
-	body: unknown;
-	/** The service's own message, if it sent one (redacted, then cut to MAX_SERVICE_TEXT characters). */
-	serviceMessage?: string;
-	/** True when a send may or may not have gone out. */
-	deliveryUnknown: boolean;
-	attempts: number;
-}
-
-/** What one attempt gave: an HTTP answer, or the network code of a failure. */
-export interface RawOutcome {
-	status?: number;
-	headers?: Record<string, unknown>;
-	text?: string;
-	networkCode?: string;
-	/** Set when the body passed MAX_RESPONSE_BYTES: how much had arrived when reading stopped. */
-	tooLargeBytes?: number;
-}
-
-/**
- * The most an answer may weigh: 8 MB. The largest answer the service documents is a read page of
- * 1,000 entries (docs/service-rules.md#limits); its values have no documented length. Measured on
- * the sandbox (test/hardening/response-size.test.ts, "the largest real answer"): 3.0 MB with a
- * 1,000-character Korean value in every entry (3 bytes a character), 0.2 MB with 100-character
- * values. 8 MB leaves more than twice the largest page measured, and bounds what a broken or
- * hostile endpoint makes a worker hold: 400 MB at Concurrency 50 at worst, instead of 1.6 GB.
- */
-export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-
-/** Removes the API key from what the service answered (see client.ts). */
-export interface Redactor {
-	text(text: string): string;
-	/** The parsed body with the key removed from every text, walked only when `rawText` may hold it. */
-	body(parsed: unknown, rawText: string | undefined): unknown;
-}
+import type { ApiCall, ApiResult, RawOutcome, Redactor } from './call';
+import { MAX_RESPONSE_BYTES } from './call';
 
 /**
  * The plain words for a result (the transport's: they also cover answers without a code, an HTTP
@@ -80,7 +25,7 @@ export function resultWords(result: Pick<ApiResult, 'info' | 'serviceMessage'>):
  */
 const NOT_PROCESSED_CODES = new Set(['-1005']);
 
-/** Classifies one attempt of `call`. */
+/** Classifies one attempt of `call`: a network failure, a redirect, a body too large or too deep, an envelope, or an answer without one. */
 export function classify(
 	call: Pick<ApiCall, 'safety' | 'envelope'>,
 	raw: RawOutcome,
@@ -100,74 +45,99 @@ export function classify(
 	const parsed = parseJson(raw.text);
 	const body = redactor.body(parsed, raw.text);
 	const envelope = readEnvelope(body);
-	if (envelope !== undefined) {
-		// The envelope's code decides, whatever the HTTP status (docs/service-rules.md#envelope).
-		let info = describeCode(envelope.code);
-		if (unsafe && info.kind === 'transient' && !NOT_PROCESSED_CODES.has(envelope.code)) {
-			// A server error answered to a send (-9999, -9998) proves the request reached the
-			// service, not that nothing went out: repeating it could send the message twice.
-			info = {
-				kind: 'deliveryUnknown',
-				message: `${info.message}: the message may or may not have been sent`,
-				hint: 'Check in the service before sending again.',
-			};
-		}
-		return {
-			code: envelope.code,
-			info,
-			httpStatus: status,
-			processValue: envelope.processValue,
-			body,
-			// Redacted first, then cut: a key cut in two would escape the redaction.
-			serviceMessage:
-				envelope.message === undefined
-					? undefined
-					: cutServiceText(redactor.text(envelope.message)),
-			deliveryUnknown: info.kind === 'deliveryUnknown',
-			attempts,
-		};
-	}
+	if (envelope !== undefined)
+		return envelopeOutcome(envelope, { status, body, unsafe, attempts }, redactor);
 	const base = { httpStatus: status, processValue: undefined, body, attempts };
-	if (status >= 200 && status < 300) {
-		const empty = raw.text === undefined || raw.text.trim() === '';
-		// A processCode that is there but is no code (null, "abc", 0.5) says nothing either way.
-		const unreadableCode = isObject(body) && body.processCode !== undefined;
-		if (call.envelope === 'optional' && (empty || (body !== undefined && !unreadableCode))) {
-			// The send's answer is not documented: an empty body or JSON of any shape counts as success.
-			return { ...base, code: '0', info: describeCode('0'), deliveryUnknown: false };
-		}
-		const what = empty
-			? 'an empty body'
-			: body === undefined
-				? 'a body that is not JSON'
-				: unreadableCode
-					? `a processCode that is not a code (${(JSON.stringify(body.processCode) ?? '').slice(0, 40)})`
-					: 'JSON without a processCode';
-		const expected =
-			call.envelope === 'optional' ? 'JSON or an empty body' : 'a JSON envelope with processCode';
-		return {
-			...base,
-			code: `HTTP_${status}`,
-			info: unsafe
-				? {
-						kind: 'deliveryUnknown',
-						message: `The service answered HTTP ${status} with ${what} (expected ${expected}): the message may or may not have been sent`,
-						hint: 'A proxy or the service answered something unreadable; check in the service before sending again.',
-					}
-				: {
-						kind: 'transient',
-						message: `The service answered HTTP ${status} with ${what} (expected ${expected})`,
-						hint: 'This is usually a passing fault of the service or a proxy; try again later.',
-					},
-			deliveryUnknown: unsafe,
-		};
-	}
+	if (status >= 200 && status < 300) return noEnvelopeOutcome(call, raw.text, base, unsafe);
 	const maybeDelivered = unsafe && status >= 500;
 	return {
 		...base,
 		code: `HTTP_${status}`,
 		info: statusInfo(status, maybeDelivered),
 		deliveryUnknown: maybeDelivered,
+	};
+}
+
+/** What one attempt answered besides its envelope. */
+interface Answered {
+	status: number;
+	body: unknown;
+	unsafe: boolean;
+	attempts: number;
+}
+
+/** An answer with an envelope: its code decides, whatever the HTTP status (docs/service-rules.md#envelope). */
+function envelopeOutcome(
+	envelope: NonNullable<ReturnType<typeof readEnvelope>>,
+	{ status, body, unsafe, attempts }: Answered,
+	redactor: Redactor,
+): ApiResult {
+	let info = describeCode(envelope.code);
+	if (unsafe && info.kind === 'transient' && !NOT_PROCESSED_CODES.has(envelope.code)) {
+		// A server error answered to a send (-9999, -9998) proves the request reached the
+		// service, not that nothing went out: repeating it could send the message twice.
+		info = {
+			kind: 'deliveryUnknown',
+			message: `${info.message}: the message may or may not have been sent`,
+			hint: 'Check in the service before sending again.',
+		};
+	}
+	return {
+		code: envelope.code,
+		info,
+		httpStatus: status,
+		processValue: envelope.processValue,
+		body,
+		// Redacted first, then cut: a key cut in two would escape the redaction.
+		serviceMessage:
+			envelope.message === undefined ? undefined : cutServiceText(redactor.text(envelope.message)),
+		deliveryUnknown: info.kind === 'deliveryUnknown',
+		attempts,
+	};
+}
+
+/**
+ * A 2xx answer without an envelope: a success for a call whose envelope is optional (the send's
+ * answer is not documented), else an unreadable answer, whose delivery is unknown for a send.
+ */
+function noEnvelopeOutcome(
+	call: Pick<ApiCall, 'envelope'>,
+	text: string | undefined,
+	base: Pick<ApiResult, 'httpStatus' | 'processValue' | 'body' | 'attempts'>,
+	unsafe: boolean,
+): ApiResult {
+	const { httpStatus: status, body } = base;
+	const empty = text === undefined || text.trim() === '';
+	// A processCode that is there but is no code (null, "abc", 0.5) says nothing either way.
+	const unreadableCode = isObject(body) && body.processCode !== undefined;
+	if (call.envelope === 'optional' && (empty || (body !== undefined && !unreadableCode))) {
+		return { ...base, code: '0', info: describeCode('0'), deliveryUnknown: false };
+	}
+	const what = empty
+		? 'an empty body'
+		: body === undefined
+			? 'a body that is not JSON'
+			: unreadableCode
+				? `a processCode that is not a code (${(JSON.stringify(body.processCode) ?? '').slice(0, 40)})`
+				: 'JSON without a processCode';
+	const expected =
+		call.envelope === 'optional' ? 'JSON or an empty body' : 'a JSON envelope with processCode';
+	const said = `The service answered HTTP ${status} with ${what} (expected ${expected})`;
+	return {
+		...base,
+		code: `HTTP_${status}`,
+		info: unsafe
+			? {
+					kind: 'deliveryUnknown',
+					message: `${said}: the message may or may not have been sent`,
+					hint: 'A proxy or the service answered something unreadable; check in the service before sending again.',
+				}
+			: {
+					kind: 'transient',
+					message: said,
+					hint: 'This is usually a passing fault of the service or a proxy; try again later.',
+				},
+		deliveryUnknown: unsafe,
 	};
 }
 
