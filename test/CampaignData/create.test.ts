@@ -1,5 +1,5 @@
 /**
- * create of both data nodes (update shares its path, write/send.ts: update.test.ts checks what
+ * create of both data nodes (update shares its path, write/store.ts: update.test.ts checks what
  * differs): chunking, merging, whole-call failures, and every input item accounted for on
  * Success or Failed. The values and fields written are in create.values.test.ts; failure rows
  * (v2), counts (v1), retries and the declared outputs in create.results.test.ts.

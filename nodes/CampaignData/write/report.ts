@@ -65,92 +65,121 @@ export function reportWrite(
 	);
 }
 
+/** What the failure rows of one answer said, member by member (reportFailureRows). */
+interface FailureTally {
+	/** The keys of a member that failed, or 'all' when a row named none of the keys sent. */
+	failedKeys: Map<string, Set<string> | 'all'>;
+	/** The first failure of a member, with the items paired to it so far. */
+	firstFailure: Map<string, { outcome: Outcome; indexes: Set<number> }>;
+	/** A failure row named no member of the request: no member's outcome can be claimed. */
+	unattributed: boolean;
+}
+
 /**
  * v2 partial success: each failure row fails, paired to the items that gave that key of that
  * member; the keys not listed were stored and are done, one outcome per member.
  */
 function reportFailureRows(rows: readonly MergedMember[], failures: FailureRow[]): Outcome[] {
-	const out: Outcome[] = [];
 	const byId = new Map(rows.map((row) => [row.memberId, row]));
-	const failedKeys = new Map<string, Set<string> | 'all'>();
-	const firstFailure = new Map<string, { outcome: Outcome; indexes: Set<number> }>();
-	let everySource: number[] | undefined;
-	/** A failure row naming no member of the request: no member's outcome can be claimed. */
-	let unattributed = false;
-
+	const everySource = [...new Set(rows.flatMap((row) => row.sources))];
+	const tally: FailureTally = {
+		failedKeys: new Map(),
+		firstFailure: new Map(),
+		unattributed: false,
+	};
+	const out: Outcome[] = [];
 	for (const failure of failures) {
 		const member = failure.memberId === undefined ? undefined : byId.get(failure.memberId);
 		const known =
 			member && failure.key !== undefined && hasKey(member, failure.key) ? failure.key : undefined;
-		const code = failure.code ?? '1';
-		if (!member && !everySource) everySource = [...new Set(rows.flatMap((row) => row.sources))];
-		const sources = member
-			? known !== undefined
-				? keySources(member, known)
-				: member.sources
-			: (everySource as number[]);
-		const unknownMember = member
-			? ''
-			: '. The service named no member of this request, so which entries of this request were stored is unknown';
-		const outcome = failed(
-			{
-				code,
-				message: `${describeRowCode(ROW_CODES, code, failure.message)}${unknownMember}`,
-				memberId: failure.memberId ?? null,
-				key: failure.key ?? null,
-				value: jsonSafe(
-					failure.value !== undefined
-						? failure.value
-						: known !== undefined && member
-							? member.values[known]
-							: undefined,
-				),
-			},
-			sources,
-		);
+		const outcome = failureOutcome(failure, member, known, everySource);
 		out.push(outcome);
-		if (!member) {
-			unattributed = true;
-			continue;
-		}
-		const failedSoFar = failedKeys.get(member.memberId);
-		if (known === undefined) {
-			// A row that names no key we sent: the member's outcome is unknown, claim nothing for it.
-			failedKeys.set(member.memberId, 'all');
-		} else if (failedSoFar !== 'all') {
-			failedKeys.set(member.memberId, (failedSoFar ?? new Set<string>()).add(known));
-		}
-		const first = firstFailure.get(member.memberId);
-		if (first) sources.forEach((s) => first.indexes.add(s));
-		else firstFailure.set(member.memberId, { outcome, indexes: new Set(sources) });
+		tallyFailure(tally, outcome, member, known);
 	}
-
 	for (const row of rows) {
-		const notStored = failedKeys.get(row.memberId);
-		const stored =
-			notStored === 'all' || unattributed ? [] : row.keys.filter((key) => !notStored?.has(key));
-		if (stored.length > 0) {
-			out.push(
-				done(
-					{
-						memberId: row.memberId,
-						keys: stored,
-						values: stored.length === row.keys.length ? row.values : valuesOf(row, stored),
-					},
-					row.sources,
-				),
-			);
-			continue;
-		}
-		// Nothing of this member was stored: the items of this member that no failure row is
-		// paired to yet (e.g. an item that gave only the member id) are paired to its first failure.
-		const first = firstFailure.get(row.memberId);
-		if (!first) continue;
-		const missing = row.sources.filter((s) => !first.indexes.has(s));
-		if (missing.length > 0)
-			first.outcome.inputs = [...first.indexes, ...missing].sort((a, b) => a - b);
+		const stored = storedOf(row, tally);
+		if (stored !== undefined) out.push(stored);
 	}
 	return out;
+}
+
+/** The Failed outcome of one failure row, paired to the items of its key, member or request. */
+function failureOutcome(
+	failure: FailureRow,
+	member: MergedMember | undefined,
+	known: string | undefined,
+	everySource: number[],
+): Outcome {
+	const code = failure.code ?? '1';
+	const sources = member
+		? known !== undefined
+			? keySources(member, known)
+			: member.sources
+		: everySource;
+	const unknownMember = member
+		? ''
+		: '. The service named no member of this request, so which entries of this request were stored is unknown';
+	const value =
+		failure.value !== undefined
+			? failure.value
+			: known !== undefined && member
+				? member.values[known]
+				: undefined;
+	return failed(
+		{
+			code,
+			message: `${describeRowCode(ROW_CODES, code, failure.message)}${unknownMember}`,
+			memberId: failure.memberId ?? null,
+			key: failure.key ?? null,
+			value: jsonSafe(value),
+		},
+		sources,
+	);
+}
+
+/** Records which keys of a member failed, and its first failure with the items paired to it. */
+function tallyFailure(
+	tally: FailureTally,
+	outcome: Outcome,
+	member: MergedMember | undefined,
+	known: string | undefined,
+): void {
+	if (!member) {
+		tally.unattributed = true;
+		return;
+	}
+	const failedSoFar = tally.failedKeys.get(member.memberId);
+	if (known === undefined) {
+		// A row that names no key we sent: the member's outcome is unknown, claim nothing for it.
+		tally.failedKeys.set(member.memberId, 'all');
+	} else if (failedSoFar !== 'all') {
+		tally.failedKeys.set(member.memberId, (failedSoFar ?? new Set<string>()).add(known));
+	}
+	const sources = typeof outcome.inputs === 'number' ? [outcome.inputs] : outcome.inputs;
+	const first = tally.firstFailure.get(member.memberId);
+	if (first) sources.forEach((s) => first.indexes.add(s));
+	else tally.firstFailure.set(member.memberId, { outcome, indexes: new Set(sources) });
+}
+
+/**
+ * The Success outcome of a member's keys not listed as failed. When nothing of it was stored,
+ * the items of this member that no failure row is paired to yet (e.g. an item that gave only the
+ * member id) are paired to its first failure instead.
+ */
+function storedOf(row: MergedMember, tally: FailureTally): Outcome | undefined {
+	const notStored = tally.failedKeys.get(row.memberId);
+	const stored =
+		notStored === 'all' || tally.unattributed ? [] : row.keys.filter((key) => !notStored?.has(key));
+	if (stored.length > 0) {
+		const values = stored.length === row.keys.length ? row.values : valuesOf(row, stored);
+		return done({ memberId: row.memberId, keys: stored, values }, row.sources);
+	}
+	const first = tally.firstFailure.get(row.memberId);
+	if (!first) return undefined;
+	const missing = row.sources.filter((s) => !first.indexes.has(s));
+	if (missing.length > 0)
+		first.outcome.inputs = [...first.indexes, ...missing].sort((a, b) => a - b);
+	return undefined;
 }
 
 /**
