@@ -125,70 +125,67 @@ export function checkSaveRow(
 	normalize: boolean,
 ): CheckedRow {
 	const id = readMemberId(raw.memberId);
-	const memberId = id.ok ? id.value : undefined;
 	const phone = sendablePhone(raw.phoneNumber, dialect, normalize);
-	const ids = identityOf(id, phone, raw);
-	const { codes } = dialect;
+	const refuse = (failure: Failure): CheckedRow => ({ failure, ...identityOf(id, phone, raw) });
+	// keyFailure names every problem of the id and the phone: when it names none, both are usable.
+	const keyProblem = keyFailure(raw, id, phone, dialect);
+	if (keyProblem !== undefined || !id.ok || 'problem' in phone)
+		return refuse(keyProblem as Failure);
+	const consent = parseConsent(raw.isReceive);
+	if (consent === undefined) {
+		return refuse(
+			failure(
+				dialect.codes.badConsent,
+				`isReceive is ${shown(raw.isReceive)}; use true/false, "true"/"false", Y/N or 1/0 (empty means refused)`,
+			),
+		);
+	}
+	const name = nameOf(raw.name, dialect);
+	if (name !== undefined && typeof name !== 'string') return refuse(name);
+	return {
+		row: {
+			memberId: id.value,
+			phoneNumber: phone.phone,
+			isReceive: consent.value,
+			...(name !== undefined ? { name } : {}),
+		},
+	};
+}
+
+/** The failure of a row's member id and phone number (both, or either), if any. */
+function keyFailure(
+	raw: RawMemberRow,
+	id: ReturnType<typeof readMemberId>,
+	phone: ReturnType<typeof sendablePhone>,
+	{ codes }: MemberDialect,
+): Failure | undefined {
 	const idProblem = isBlank(raw.memberId)
 		? 'no member ID given'
 		: id.ok
 			? undefined
 			: `member ID ${id.reason}`;
 	if (idProblem !== undefined && 'problem' in phone) {
-		return {
-			failure: failure(
-				codes.missingIdAndBadPhone,
-				`${idProblem}, and phone number: ${phone.problem}`,
-			),
-			...ids,
-		};
+		return failure(codes.missingIdAndBadPhone, `${idProblem}, and phone number: ${phone.problem}`);
 	}
-	if (idProblem !== undefined) return { failure: failure(codes.missingId, idProblem), ...ids };
-	if ('problem' in phone) return { failure: failure(codes.badPhone, phone.problem), ...ids };
+	if (idProblem !== undefined) return failure(codes.missingId, idProblem);
+	if ('problem' in phone) return failure(codes.badPhone, phone.problem);
+	return undefined;
+}
 
-	const consent = parseConsent(raw.isReceive);
-	if (consent === undefined) {
-		return {
-			failure: failure(
-				codes.badConsent,
-				`isReceive is ${shown(raw.isReceive)}; use true/false, "true"/"false", Y/N or 1/0 (empty means refused)`,
-			),
-			...ids,
-		};
+/** The name to send (undefined: none given), or the failure of the name rule. */
+function nameOf(given: unknown, { codes }: MemberDialect): string | Failure | undefined {
+	if (isBlank(given)) return undefined;
+	const name = scalarText(given);
+	if (name === undefined) {
+		// The service's code for the name rule, with words that say what is wrong with this one.
+		return { code: codes.nameTooLong, message: `The name must be text (got ${shown(given)})` };
 	}
-
-	let name: string | undefined;
-	if (!isBlank(raw.name)) {
-		name = scalarText(raw.name);
-		if (name === undefined) {
-			// The service's code for the name rule, with words that say what is wrong with this one.
-			return {
-				failure: {
-					code: codes.nameTooLong,
-					message: `The name must be text (got ${shown(raw.name)})`,
-				},
-				...ids,
-			};
-		}
-		const length = [...name].length;
-		if (length > MAX_NAME_LENGTH) {
-			return {
-				failure: failure(
-					codes.nameTooLong,
-					`${shown(name)} has ${length} characters, at most ${MAX_NAME_LENGTH} are allowed`,
-				),
-				...ids,
-			};
-		}
-	}
-	return {
-		row: {
-			memberId: memberId as string,
-			phoneNumber: phone.phone,
-			isReceive: consent.value,
-			...(name !== undefined ? { name } : {}),
-		},
-	};
+	const length = [...name].length;
+	if (length <= MAX_NAME_LENGTH) return name;
+	return failure(
+		codes.nameTooLong,
+		`${shown(name)} has ${length} characters, at most ${MAX_NAME_LENGTH} are allowed`,
+	);
 }
 
 /** The national digits of a phone number for matching rows (falls back to the digits it has). */
