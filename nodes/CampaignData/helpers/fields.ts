@@ -21,6 +21,72 @@ export function memberIdField(purpose: string): INodeProperties {
 /** The options of a delete: the batch size and the transport options. */
 export const deleteOptions: INodeProperties = optionsCollection([batchSizeOption]);
 
+/** Define Below's keys and values of a write. */
+function entriesField(dialect: DataDialect): INodeProperties {
+	return {
+		displayName: 'Keys and Values',
+		name: 'entries',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Key',
+		displayOptions: { show: { mappingMode: ['defineBelow'] } },
+		options: [
+			{
+				displayName: 'Entry',
+				name: 'entry',
+				values: [
+					{
+						displayName: 'Key',
+						name: 'key',
+						type: 'string',
+						default: '',
+						description: `Name of the ${dialect.noun} key (it must be registered in the service)`,
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description:
+							'Text, a number, true/false, or a date (dates and date-times are sent as YYYY-MM-DD in the workflow time zone)',
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The options of a write: the batch size, the fields written, and empty values. */
+const writeOptions: INodeProperties = optionsCollection([
+	batchSizeOption,
+	{
+		displayName: 'Fields to Ignore',
+		name: 'excludeFields',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. email, createdAt',
+		description: 'Input fields not to write, separated by commas (Map Automatically only)',
+	},
+	{
+		displayName: 'Fields to Write',
+		name: 'includeFields',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. grade, lastOrderDate',
+		description:
+			'Only these input fields are written, separated by commas; empty writes every field (Map Automatically only)',
+	},
+	{
+		displayName: 'Skip Empty Values',
+		name: 'skipNullValues',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to leave out keys whose value is null or undefined. Off: each such key is reported on the Failed output.',
+	},
+]);
+
 /** The parameters of create and update (the same for both, the method differs). */
 export function writeFields(dialect: DataDialect): INodeProperties[] {
 	return [
@@ -42,66 +108,8 @@ export function writeFields(dialect: DataDialect): INodeProperties[] {
 			...memberIdField('ID of the member to write'),
 			displayOptions: { show: { mappingMode: ['defineBelow'] } },
 		},
-		{
-			displayName: 'Keys and Values',
-			name: 'entries',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			placeholder: 'Add Key',
-			displayOptions: { show: { mappingMode: ['defineBelow'] } },
-			options: [
-				{
-					displayName: 'Entry',
-					name: 'entry',
-					values: [
-						{
-							displayName: 'Key',
-							name: 'key',
-							type: 'string',
-							default: '',
-							description: `Name of the ${dialect.noun} key (it must be registered in the service)`,
-						},
-						{
-							displayName: 'Value',
-							name: 'value',
-							type: 'string',
-							default: '',
-							description:
-								'Text, a number, true/false, or a date (dates and date-times are sent as YYYY-MM-DD in the workflow time zone)',
-						},
-					],
-				},
-			],
-		},
-		optionsCollection([
-			batchSizeOption,
-			{
-				displayName: 'Fields to Ignore',
-				name: 'excludeFields',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. email, createdAt',
-				description: 'Input fields not to write, separated by commas (Map Automatically only)',
-			},
-			{
-				displayName: 'Fields to Write',
-				name: 'includeFields',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. grade, lastOrderDate',
-				description:
-					'Only these input fields are written, separated by commas; empty writes every field (Map Automatically only)',
-			},
-			{
-				displayName: 'Skip Empty Values',
-				name: 'skipNullValues',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to leave out keys whose value is null or undefined. Off: each such key is reported on the Failed output.',
-			},
-		]),
+		entriesField(dialect),
+		writeOptions,
 	];
 }
 

@@ -33,6 +33,29 @@ export interface WritePlan {
 	refused: Outcome[];
 }
 
+/** The Failed outcome of an item whose member id cannot be one (or that has no id field). */
+function badMemberId(source: ItemSource, i: number, given: unknown, reason: string): Outcome {
+	const where =
+		source.idField === 'memberId' ? 'Member ID' : `Member ID (field "${source.idField}")`;
+	const message = source.hasIdField(i)
+		? `${where} ${reason}`
+		: `The item has no field "${source.idField}": set Member ID Field to the input field that holds the member ID`;
+	const failure = {
+		code: NODE_RULE_CODES.badMemberId,
+		message,
+		memberId: jsonSafe(given),
+		field: source.idField,
+	};
+	return failed(failure, i);
+}
+
+/** The Failed outcome of a member with nothing writable, for its items that gave no other reason. */
+function nothingToWrite(memberId: string, items: number[]): Outcome {
+	const message =
+		'Nothing to write for this member: no key besides the member ID (check the input fields, Fields to Write and Fields to Ignore)';
+	return failed({ code: NODE_RULE_CODES.nothingToWrite, message, memberId }, items);
+}
+
 /**
  * Checks every item before anything is sent, in input order: items that cannot be sent, keys
  * and values that cannot be written, each go to Failed once; a member with nothing writable
@@ -49,22 +72,7 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 		const given = source.memberId(i);
 		const id = readMemberId(given);
 		if (!id.ok) {
-			const where =
-				source.idField === 'memberId' ? 'Member ID' : `Member ID (field "${source.idField}")`;
-			const message = source.hasIdField(i)
-				? `${where} ${id.reason}`
-				: `The item has no field "${source.idField}": set Member ID Field to the input field that holds the member ID`;
-			refused.push(
-				failed(
-					{
-						code: NODE_RULE_CODES.badMemberId,
-						message,
-						memberId: jsonSafe(given),
-						field: source.idField,
-					},
-					i,
-				),
-			);
+			refused.push(badMemberId(source, i, given, id.reason));
 			reported.add(i);
 			continue;
 		}
@@ -80,26 +88,10 @@ export function planMembers(source: ItemSource, count: number, rules: ValueRules
 		if (refused.length > before) reported.add(i);
 	}
 
-	const toSend: MemberPlan[] = [];
+	const toSend = [...members.values()].filter((member) => member.writable);
 	for (const member of members.values()) {
-		if (member.writable) {
-			toSend.push(member);
-			continue;
-		}
-		const silent = member.sources.filter((s) => !reported.has(s));
-		if (silent.length > 0) {
-			refused.push(
-				failed(
-					{
-						code: NODE_RULE_CODES.nothingToWrite,
-						message:
-							'Nothing to write for this member: no key besides the member ID (check the input fields, Fields to Write and Fields to Ignore)',
-						memberId: member.memberId,
-					},
-					silent,
-				),
-			);
-		}
+		const silent = member.writable ? [] : member.sources.filter((s) => !reported.has(s));
+		if (silent.length > 0) refused.push(nothingToWrite(member.memberId, silent));
 	}
 	return { members: toSend, refused };
 }
