@@ -62,11 +62,9 @@ export async function readPages(
 	read: PagedRead,
 ): Promise<void> {
 	const seen = new Set<string>();
+	const count: ReadSoFar = { entries: 0, pages: 0 };
 	let query: Record<string, string> = read.firstQuery ?? {};
-	let entries = 0;
-	let pages = 0;
-	for (;;) {
-		if (read.limit !== undefined && entries >= read.limit) break;
+	while (read.limit === undefined || count.entries < read.limit) {
 		const call = {
 			method: 'GET' as const,
 			path: read.path,
@@ -75,54 +73,92 @@ export async function readPages(
 			itemIndex: read.itemIndex,
 		};
 		const result = await client.call(call);
-		pages++;
+		count.pages++;
 		if (result.code !== '0') throw client.error(result, call);
-		const unreadable = (what: string) =>
-			new NodeOperationError(
-				ctx.getNode(),
-				`The service sent a page the node cannot read: ${what}`,
-				{
-					itemIndex: read.itemIndex,
-					description: `${entries} entries were read in ${pages} pages before it.`,
-				},
-			);
 		const page = readPage(result.processValue);
-		if ('invalid' in page)
-			throw unreadable(`${page.invalid} (expected {"nextPageSeq": ..., "dataList": [entries]})`);
-		const { dataList, next } = page;
-		for (const [n, entry] of dataList.entries()) {
-			if (!isObject(entry))
-				throw unreadable(
-					`entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`,
-				);
-			read.onEntry(entry);
-			entries++;
-			if (read.limit !== undefined && entries >= read.limit) return;
+		if ('invalid' in page) {
+			const what = `${page.invalid} (expected {"nextPageSeq": ..., "dataList": [entries]})`;
+			throw unreadable(ctx, read, what, count);
 		}
-		if (dataList.length === 0) break;
-		const seq = readNextPageSeq(next);
-		if (seq === undefined) break;
-		if (typeof seq === 'object') {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The service sent a next-page marker that cannot be used: nextPageSeq ${seq.invalid}`,
-				{
-					itemIndex: read.itemIndex,
-					description: `${entries} entries were read in ${pages} pages before it. The marker should be a number or a text.`,
-				},
-			);
-		}
-		if (seen.has(seq)) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The service sent the same next-page marker twice (nextPageSeq "${seq}"): stopped to avoid reading the same pages forever`,
-				{
-					itemIndex: read.itemIndex,
-					description: `${entries} entries were read in ${pages} pages before the repeat. Run the node again later; if it happens again, the service's paging is broken.`,
-				},
-			);
-		}
-		seen.add(seq);
+		if (!takeEntries(ctx, read, page.dataList, count) || page.dataList.length === 0) return;
+		const seq = nextSeq(ctx, read, page.next, seen, count);
+		if (seq === undefined) return;
 		query = { seq };
 	}
+}
+
+/** How much a read has read so far, for the words of an error. */
+interface ReadSoFar {
+	entries: number;
+	pages: number;
+}
+
+/** An error of a page the node cannot read, saying what was read before it. */
+function unreadable(
+	ctx: IExecuteFunctions,
+	read: PagedRead,
+	what: string,
+	count: ReadSoFar,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The service sent a page the node cannot read: ${what}`,
+		{
+			itemIndex: read.itemIndex,
+			description: `${count.entries} entries were read in ${count.pages} pages before it.`,
+		},
+	);
+}
+
+/** Hands a page's entries to `read.onEntry`; false once the limit is reached. */
+function takeEntries(
+	ctx: IExecuteFunctions,
+	read: PagedRead,
+	dataList: unknown[],
+	count: ReadSoFar,
+): boolean {
+	for (const [n, entry] of dataList.entries()) {
+		if (!isObject(entry)) {
+			const what = `entry ${n + 1} of its dataList is ${typeName(entry)} (expected an object with memberId, key and value)`;
+			throw unreadable(ctx, read, what, count);
+		}
+		read.onEntry(entry);
+		count.entries++;
+		if (read.limit !== undefined && count.entries >= read.limit) return false;
+	}
+	return true;
+}
+
+/** The next page's marker (undefined: the last page), refused when unusable or seen before. */
+function nextSeq(
+	ctx: IExecuteFunctions,
+	read: PagedRead,
+	next: unknown,
+	seen: Set<string>,
+	count: ReadSoFar,
+): string | undefined {
+	const seq = readNextPageSeq(next);
+	const before = `${count.entries} entries were read in ${count.pages} pages before`;
+	if (typeof seq === 'object') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The service sent a next-page marker that cannot be used: nextPageSeq ${seq.invalid}`,
+			{
+				itemIndex: read.itemIndex,
+				description: `${before} it. The marker should be a number or a text.`,
+			},
+		);
+	}
+	if (seq !== undefined && seen.has(seq)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The service sent the same next-page marker twice (nextPageSeq "${seq}"): stopped to avoid reading the same pages forever`,
+			{
+				itemIndex: read.itemIndex,
+				description: `${before} the repeat. Run the node again later; if it happens again, the service's paging is broken.`,
+			},
+		);
+	}
+	if (seq !== undefined) seen.add(seq);
+	return seq;
 }
