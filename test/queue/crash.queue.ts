@@ -88,8 +88,10 @@ test('a worker killed mid-send: the execution fails, what was sent stays sent, a
 	const twice = [...counts.values()].filter((n) => n === 2).length;
 	expect(twice).toBe(sentByCrashedRun);
 
-	// The README's "Running in queue mode" says exactly this: tie it to what was measured.
-	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+	// docs/queue-mode.md (the README's "Running in queue mode" links it) says exactly this: tie it to what was measured.
+	const readme = fs
+		.readFileSync(path.join(ROOT, 'docs', 'queue-mode.md'), 'utf8')
+		.replace(/\s+/g, ' ');
 	expect(readme).toContain('ends as **error** ("' + errorMessage.slice(0, 60));
 	expect(readme).toContain('with **no run data**');
 	expect(readme).toMatch(/does \*\*not\*\* move the execution to another worker/);
