@@ -1,7 +1,8 @@
 /**
  * Every result code of the service (docs/service-rules.md#codes) in one table: what it means in plain
  * words, what the user can do, and how the package reacts to it. Nodes never spell these
- * messages themselves; they look the code up here.
+ * messages themselves; they look the code up here. Also the code an error carries
+ * (`withServiceCode`, `serviceCodeOf`).
  */
 
 /**
@@ -223,4 +224,24 @@ export function cutText(
  */
 export function cutServiceText(text: string): string {
 	return cutText(text, MAX_SERVICE_TEXT);
+}
+
+/**
+ * The result code an error carries, set and read here alone: gives `error` the service's (or the
+ * package's) result code, read back by `serviceCodeOf`. It is kept in n8n's `context` under
+ * `campaignCode`, where code that predates these two functions also reads it.
+ */
+export function withServiceCode<E extends { context: Record<string, unknown> }>(
+	error: E,
+	code: string,
+): E {
+	error.context.campaignCode = code;
+	return error;
+}
+
+/** The result code an error carries (see `withServiceCode`), if any. */
+export function serviceCodeOf(error: unknown): string | undefined {
+	const context = (error as { context?: { campaignCode?: unknown } } | null)?.context;
+	const code = context?.campaignCode;
+	return code === undefined || code === null ? undefined : String(code);
 }

@@ -1,33 +1,15 @@
 /**
- * The errors of the package: the service code an error carries (`withServiceCode`,
- * `serviceCodeOf`: the one place that knows where it is kept), error items (what "On Error:
+ * The errors of the package: error items (what "On Error:
  * Continue" gives instead of stopping the node; `errorItems` is their one builder, called by
  * run.ts alone), and the error a node throws, saying what a write stored before it stopped.
  */
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { cutServiceText } from './codes';
+import { cutServiceText, serviceCodeOf } from './codes';
 import type { Outcome } from './outcome';
 
 /** An error n8n shows for a node, which has a place for context. */
 type NodeError = NodeApiError | NodeOperationError;
-
-/**
- * Gives `error` the service's (or the package's) result code, read back by `serviceCodeOf`. It is
- * kept in n8n's `context` under `campaignCode`, where code that predates these two functions also
- * reads it.
- */
-export function withServiceCode<E extends NodeError>(error: E, code: string): E {
-	error.context.campaignCode = code;
-	return error;
-}
-
-/** The result code an error carries (see `withServiceCode`), if any. */
-export function serviceCodeOf(error: unknown): string | undefined {
-	const context = (error as { context?: { campaignCode?: unknown } } | null)?.context;
-	const code = context?.campaignCode;
-	return code === undefined || code === null ? undefined : String(code);
-}
 
 /**
  * What an error says: its message, n8n's description (each cut to MAX_SERVICE_TEXT characters:

@@ -5,8 +5,7 @@
  */
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { STOPPED_CODE, STOPPED_INFO, describeCode } from '../codes';
-import { withServiceCode } from '../errors';
+import { STOPPED_CODE, STOPPED_INFO, describeCode, withServiceCode } from '../codes';
 import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { close, readBody } from './body';
