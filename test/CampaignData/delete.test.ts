@@ -1,6 +1,6 @@
 /**
  * delete of both data nodes: collected ids, chunks, refused deletes with retryAfter while the
- * other chunks still run, and bad input. deleteKeys, which shares delete/batches.ts, is in
+ * other chunks still run, and bad input. deleteKeys, which shares delete/rows.ts, is in
  * deleteKeys.test.ts.
  */
 import { DIALECTS, expectAllAccounted, pairsOf, useSandbox } from '../support';

@@ -1,7 +1,7 @@
 /**
  * deleteKeys of both data nodes: key lists read, merged per member and sent as
  * {memberId: [keys]}; a refused chunk (-1010) with retryAfter while the others still run. The
- * batching it shares with delete (delete/batches.ts) is in delete.test.ts.
+ * batching it shares with delete (delete/rows.ts) is in delete.test.ts.
  */
 import { DIALECTS, expectAllAccounted, pairsOf, useSandbox } from '../support';
 import { run, seed } from './support';

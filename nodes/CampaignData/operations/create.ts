@@ -15,7 +15,7 @@ export { ADVICE as advice } from '../helpers/row-codes';
 export const description = (dialect: DataDialect): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['create'] } }, writeFields(dialect));
 
-/** The items' entries, planned, merged per member and sent with POST in batches (write/). */
+/** The items' entries, planned, merged per member and sent with POST in chunks of Batch Size (write/). */
 export const execute: DataExecute = async function (items, dialect) {
 	return await writeEntries.call(this, items, dialect, 'POST');
 };

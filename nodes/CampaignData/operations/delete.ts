@@ -1,7 +1,7 @@
 /** `delete`: every entry of the members named by the input items. */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { DeleteBatches } from '../delete/batches';
+import { DeleteRows } from '../delete/rows';
 import type { DataExecute } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
 import type { Done } from '../../shared/operation';
@@ -20,7 +20,7 @@ export const description = (): INodeProperties[] =>
 
 /** One member per item; each request's body is the list of its member ids. */
 export const execute: DataExecute = async function (items, dialect) {
-	const batches = new DeleteBatches(this);
-	batches.forEachMember(items.length, (i, memberId) => batches.add(i, memberId));
-	return await batches.send(dialect.basePath, (part) => part.map((row) => row.memberId));
+	const rows = new DeleteRows(this);
+	rows.forEachMember(items.length, (i, memberId) => rows.add(i, memberId));
+	return await rows.send(dialect.basePath, (part) => part.map((row) => row.memberId));
 };

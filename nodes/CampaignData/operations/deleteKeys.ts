@@ -2,7 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { setField } from '../../shared/values';
-import { DeleteBatches } from '../delete/batches';
+import { DeleteRows } from '../delete/rows';
 import type { DataExecute } from '../helpers/dialect';
 import { NODE_RULE_CODES, deleteKeysPath } from '../helpers/dialect';
 import { deleteOptions, memberIdField } from '../helpers/fields';
@@ -35,17 +35,17 @@ export const description = (): INodeProperties[] =>
  * member named by several items are merged. Each request's body is `{ memberId: [keys] }`.
  */
 export const execute: DataExecute = async function (items, dialect) {
-	const batches = new DeleteBatches(this);
-	batches.forEachMember(items.length, (i, memberId) => {
+	const rows = new DeleteRows(this);
+	rows.forEachMember(items.length, (i, memberId) => {
 		const keys = splitList(this.getNodeParameter('keys', i, ''));
 		if (keys.length > 0) {
-			batches.add(i, memberId, keys);
+			rows.add(i, memberId, keys);
 			return;
 		}
 		const message = 'Keys is empty: give the names of the keys to delete, separated by commas';
-		batches.refuse(i, { code: NODE_RULE_CODES.noKeys, message, memberId, field: 'keys' });
+		rows.refuse(i, { code: NODE_RULE_CODES.noKeys, message, memberId, field: 'keys' });
 	});
-	return await batches.send(deleteKeysPath(dialect), (part) => {
+	return await rows.send(deleteKeysPath(dialect), (part) => {
 		const byMember: Record<string, unknown> = {};
 		for (const row of part) setField(byMember, row.memberId, [...(row.keys ?? [])]);
 		return byMember;

@@ -1,8 +1,9 @@
 /**
- * Deleting in batches, for `delete` (every entry of some members) and `deleteKeys` (some keys of
+ * The rows of a delete, for `delete` (every entry of some members) and `deleteKeys` (some keys of
  * some members). Member ids are read per item, merged (an id named twice is sent once, paired to
- * both items) and sent in requests of at most `batchSize` ids. A refused request (-1009/-1010)
- * fails its members with `retryAfter`; the other requests still run.
+ * both items) and sent through the one chunked write loop (nodes/shared/chunks.ts), at most
+ * `batchSize` ids a request. A refused request (-1009/-1010) fails its members with `retryAfter`;
+ * the other requests still run.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readBatchSize, readOptions, readTransportSettings } from '../../shared/options';
@@ -25,8 +26,8 @@ export interface DeleteRow {
 /** The identifying fields of a row besides its member id: deleteKeys' keys. */
 const fields = (row: DeleteRow): IDataObject => (row.keys ? { keys: [...row.keys] } : {});
 
-/** The members of one delete operation, collected item by item, then sent in batches. */
-export class DeleteBatches {
+/** The members of one delete operation, collected item by item, then sent in chunks. */
+export class DeleteRows {
 	private readonly settings: TransportSettings;
 	private readonly batchSize: number;
 	/** The items refused before sending, in input order. */
@@ -78,7 +79,7 @@ export class DeleteBatches {
 	}
 
 	/**
-	 * Sends the members in batches to `path`, each request's body built by `body`, and gives the
+	 * Sends the members in chunks to `path`, each request's body built by `body`, and gives the
 	 * outcomes: the refused items', then each request's.
 	 */
 	async send(path: string, body: (part: DeleteRow[]) => unknown): Promise<Outcome[]> {
