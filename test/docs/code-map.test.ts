@@ -8,15 +8,11 @@
  * names each of its files in backticks by its path from that folder (`transport/client.ts`, or
  * `run.ts` for a file directly in it). To add a file, add its name to the row of its folder.
  */
-import { readFileSync } from 'fs';
-import { execFileSync } from 'child_process';
-import { join } from 'path';
-
-const ROOT = join(__dirname, '..', '..');
+import { ROOT, fs, path } from '../support/node';
 
 /** The rows of the code map's tables, as their cells. */
 function mapRows(): string[][] {
-	const text = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+	const text = fs.readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
 	const start = text.indexOf('\n## Code map');
 	if (start < 0) throw new Error('CONTRIBUTING.md has no "## Code map" section');
 	const end = text.indexOf('\n## ', start + 1);
@@ -46,10 +42,17 @@ function mapNames() {
 	return { patterns, folders };
 }
 
-const sourceFiles = (): string[] =>
-	execFileSync('git', ['ls-files', 'nodes', 'credentials'], { cwd: ROOT, encoding: 'utf8' })
-		.split('\n')
-		.filter(Boolean);
+/** Every file under `folder` (relative to the repository), in sorted order. */
+function filesUnder(folder: string): string[] {
+	return fs
+		.readdirSync(path.join(ROOT, folder), { withFileTypes: true })
+		.flatMap((entry) =>
+			entry.isDirectory() ? filesUnder(`${folder}/${entry.name}`) : [`${folder}/${entry.name}`],
+		)
+		.sort();
+}
+
+const sourceFiles = (): string[] => [...filesUnder('nodes'), ...filesUnder('credentials')];
 
 describe("CONTRIBUTING.md's code map", () => {
 	const { patterns, folders } = mapNames();
