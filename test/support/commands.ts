@@ -1,5 +1,5 @@
 /**
- * The README's commands run exactly as a user types them (`npm start`, `npm run sandbox`...): a
+ * The commands of docs/development.md run exactly as a user types them (`npm start`, `npm run sandbox`...): a
  * child process of `npm` with no stdin, in its own process group, in the repository. Ctrl-C is
  * SIGINT to that whole group, as a terminal sends it. What the command started is followed through
  * /proc (every descendant, whatever group it moved to), so a test can say that nothing is left.
