@@ -2,8 +2,9 @@
  * The commands of docs/development.md (the README's Development links it), run exactly as
  * written: `npm start`, `npm run sandbox`, and the others at their quickest setting, each as a
  * child process of npm with no stdin in its own process group (test/support/commands.ts).
- * `npm start` prepares the local n8n runtime itself when it is missing, as on a new machine. `npm run start:queue` is in test/queue/start-queue.queue.ts; `npm install`,
- * `npm test`, `npm run test:unit`, `npm run build`, `npm run lint`, `npm run format:check`,
+ * `npm start` prepares the local n8n runtime itself when it is missing, as on a new machine.
+ * `npm run start:queue` is in test/queue/start-queue.queue.ts; `npm install`, `npm test`,
+ * `npm run test:unit`, `npm run build`, `npm run lint`, `npm run format:check`,
  * `npm run test:package`, `npm run test:e2e`, `npm run test:compat` and `npm run test:queue` are
  * .ci/run's own steps.
  */
