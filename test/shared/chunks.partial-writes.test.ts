@@ -188,3 +188,30 @@ describe.each(CASES.map((write) => [write.name, write] as const))(
 		});
 	},
 );
+
+describe('a write whose first request fails as a whole', () => {
+	it('under "Continue", rows the node refused before sending stay on Failed; only the rows sent carry the error', async () => {
+		const { out, error } = await runMembers(sb, {
+			parameters: { operation: 'upsert', apiVersion: 'v1' },
+			input: [memberRow(0), { memberId: 'm1', phoneNumber: 'not a phone' }, memberRow(2)],
+			onError: 'continueRegularOutput',
+			wrongKey: true,
+		});
+		expect(error).toBeUndefined();
+		expect(out[0].map((item) => [item.json.error !== undefined, pairsOf(item)])).toEqual([
+			[true, [0]],
+			[true, [2]],
+		]);
+		expect(out[1].map((item) => [item.json.code, pairsOf(item)])).toEqual([['-1007', [1]]]);
+	});
+
+	it('without On Error, stops with the error as it is: nothing was stored', async () => {
+		const { error } = await runMembers(sb, {
+			parameters: { operation: 'upsert', apiVersion: 'v1' },
+			input: [memberRow(0)],
+			wrongKey: true,
+		});
+		expect(error?.message).toMatch(/-1001/);
+		expect(error?.description ?? '').not.toMatch(/Before this error/);
+	});
+});
