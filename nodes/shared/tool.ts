@@ -29,9 +29,13 @@ export function isToolCall(ctx: IExecuteFunctions): boolean {
 	return typeof type === 'string' && type.endsWith('Tool');
 }
 
-/** What a model can do about a code, from the operation's advice and the code table. */
+/**
+ * What a model can do about a code: the operation's advice for a model when it has one (an
+ * option to change is the owner's, never the model's), else its advice, else the code table's.
+ */
 function whatToDo(code: unknown, advice: AdviceTable | undefined): IDataObject {
-	const hint = typeof code === 'string' ? whatToChange(code, advice) : '';
+	if (typeof code !== 'string') return {};
+	const hint = advice?.[code]?.model ?? whatToChange(code, advice);
 	return hint ? { whatToDo: hint } : {};
 }
 
@@ -57,6 +61,7 @@ function failedAnswer(failure: Failure, advice: AdviceTable | undefined): IDataO
 				? 'notSent'
 				: 'refused';
 	const { code, message, ...rest } = failure;
+	delete rest.hint; // the owner's words of a Failed item: the model is told `whatToDo`
 	return { outcome, code, message, ...whatToDo(code, advice), ...rest };
 }
 
