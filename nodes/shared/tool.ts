@@ -129,7 +129,10 @@ function bounded(outcomes: readonly Outcome[], operation: Gives, more: boolean) 
 	const items = answers.map((json, n) => ({ json, pairedItem: paired(outcomes[n].inputs) }));
 	if (!more && leftOut === 0) return items;
 	const first = more ? `Showing the first ${TOOL_READ_LIMIT} results; more exist. ` : '';
-	const parts = leftOut > 0 ? `${leftOut} fields, list entries or results were left out: ` : '';
+	const parts =
+		leftOut > 0
+			? `Part of the answer was left out (${leftOut} in all: fields, list entries or results): `
+			: '';
 	const narrow =
 		operation.kind === 'read'
 			? 'Ask for one member, or fewer entries, to see the rest.'
