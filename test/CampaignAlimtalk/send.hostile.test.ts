@@ -6,9 +6,8 @@
  * given names no way around a guard rail, and a Send Limit that cannot be read stops the item.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { installStore } from '../support/dedup-store';
+import { createServer, type AddressInfo } from '../support/node';
 import { runAsTool } from '../support/tools';
 import { useSendFixture } from './support';
 
