@@ -15,7 +15,7 @@ export const ADVICE: AdviceTable = {
 		problem: 'phone number not 12 characters long',
 		change: 'turn on Options → Convert Phone Numbers, or send numbers in the form 821012345678.',
 		model:
-			"Give the phone number in the 12-character form, e.g. 821012345678. To a member ID, the number on record cannot be sent to: ask the workflow's owner.",
+			"Give the phone number in the 12-character form, e.g. 821012345678, or ask the workflow's owner to turn on Convert Phone Numbers. To a member ID, the number on record cannot be sent to: ask the workflow's owner.",
 	},
 	// Recipient: Member ID (recipients.ts)
 	'-1006': {
