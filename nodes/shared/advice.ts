@@ -10,6 +10,11 @@ import { CODES } from './codes';
 export interface Advice {
 	problem: string;
 	change: string;
+	/**
+	 * What an AI agent's model is told instead of `change`, when `change` is the owner's (an option
+	 * to change, another recipient): a model is never shown a way around a guard rail (tool.ts).
+	 */
+	model?: string;
 }
 
 /** What to change for the codes users of one node meet most (docs/service-rules.md#codes). */

@@ -5,7 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { listIn } from './answers';
-import { isBlank, isObject, typeName } from './values';
+import type { Checked } from './values';
+import { isBlank, isObject, readMemberId, typeName } from './values';
 
 export type ApiVersion = 'v1' | 'v2';
 
@@ -18,6 +19,36 @@ export const MEMBER_PATHS: Readonly<Record<ApiVersion, string>> = {
 /** The member API a credential's Member API Version names: v2 when it says Any. */
 export const versionOf = (credentialVersion: 'any' | ApiVersion): ApiVersion =>
 	credentialVersion === 'v1' ? 'v1' : 'v2';
+
+/**
+ * A space other than the plain one, a control or format character, or any other character a
+ * reader does not see (zero-width, no-break and ideographic spaces, the Hangul fillers, a byte
+ * order mark): an id holding one looks like another id.
+ */
+const UNSEEN = /[\s\p{Z}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+
+/**
+ * The member id rule of a send to a member (docs/ai-agents.md, "What holds against a hostile
+ * model"): the one rule of shared/values.ts, but an id is refused, never trimmed, when it starts or
+ * ends with a space or holds an unseen character. A key built from the id the caller gave
+ * (`notice-{{ $fromAI('memberId') }}`) then names the one id that is looked up, and the lookup
+ * (which must answer a record of exactly that id) one record.
+ */
+export function readRecipientId(value: unknown): Checked<string> {
+	const id = readMemberId(value);
+	if (!id.ok || typeof value !== 'string') return id;
+	if (value !== value.trim())
+		return { ok: false, reason: 'must not start or end with a space (it is not trimmed)' };
+	const unseen = [...value].find((char) => char !== ' ' && UNSEEN.test(char));
+	if (unseen !== undefined) {
+		const point = `U+${unseen.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
+		return {
+			ok: false,
+			reason: `must not hold an invisible character or a space other than the plain space (${point})`,
+		};
+	}
+	return id;
+}
 
 /**
  * Receive consent in every form a workflow is likely to hold: booleans, "true"/"false",

@@ -8,12 +8,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AdviceTable } from './advice';
 import { whatToChange } from './advice';
-import { boundAnswer } from './bounds';
+import { TOOL_ANSWER_LIMIT, boundAnswers } from './bounds';
 import { errorFields } from './errors';
 import type { Done, Gives } from './operation';
 import type { Failure, Outcome } from './outcome';
 import { NOT_SENT_CODE, inInputOrder } from './outcome';
 import { paired } from './outputs';
+import { setField } from './values';
 
 /** The most entries a read returns to a model; a longer read says how many were left out. */
 export const TOOL_READ_LIMIT = 50;
@@ -29,9 +30,21 @@ export function isToolCall(ctx: IExecuteFunctions): boolean {
 	return typeof type === 'string' && type.endsWith('Tool');
 }
 
-/** What a model can do about a code, from the operation's advice and the code table. */
+/**
+ * The most entries a read takes as a tool: one past what a model is shown, enough to say that
+ * more exist (undefined: no bound outside tool mode). Every read bounds its paging with it.
+ */
+export function toolReadLimit(ctx: IExecuteFunctions): number | undefined {
+	return isToolCall(ctx) ? TOOL_READ_LIMIT + 1 : undefined;
+}
+
+/**
+ * What a model can do about a code: the operation's advice for a model when it has one (an
+ * option to change is the owner's, never the model's), else its advice, else the code table's.
+ */
 function whatToDo(code: unknown, advice: AdviceTable | undefined): IDataObject {
-	const hint = typeof code === 'string' ? whatToChange(code, advice) : '';
+	if (typeof code !== 'string') return {};
+	const hint = advice?.[code]?.model ?? whatToChange(code, advice);
 	return hint ? { whatToDo: hint } : {};
 }
 
@@ -46,7 +59,26 @@ function doneAnswer(fields: IDataObject, done: Done | undefined): IDataObject {
 	const json = { ...fields };
 	delete json.response;
 	const answer = json.duplicate === true ? DUPLICATE_ANSWER : (done?.answer ?? DONE_ANSWER);
-	return { ...answer, ...json };
+	return envelope(answer, json);
+}
+
+/** The envelope's fields first and as they are: a field of the data never overwrites them. */
+const envelope = (own: IDataObject, data: IDataObject): IDataObject => ({
+	...own,
+	...data,
+	...own,
+});
+
+/** The names of the envelope: a read's data never carries them (tool.ts answers use them). */
+const ENVELOPE_NAMES = ['outcome', 'code', 'message', 'details', 'whatToDo'];
+
+/** A read's result with a field named like the envelope's given as `<name> (data)`. */
+function dataOf(json: IDataObject): IDataObject {
+	if (!ENVELOPE_NAMES.some((name) => name in json)) return json;
+	const result: IDataObject = {};
+	for (const [name, value] of Object.entries(json))
+		setField(result, ENVELOPE_NAMES.includes(name) ? `${name} (data)` : name, value);
+	return result;
 }
 
 function failedAnswer(failure: Failure, advice: AdviceTable | undefined): IDataObject {
@@ -57,7 +89,8 @@ function failedAnswer(failure: Failure, advice: AdviceTable | undefined): IDataO
 				? 'notSent'
 				: 'refused';
 	const { code, message, ...rest } = failure;
-	return { outcome, code, message, ...whatToDo(code, advice), ...rest };
+	delete rest.hint; // the owner's words of a Failed item: the model is told `whatToDo`
+	return envelope({ outcome, code, message, ...whatToDo(code, advice) }, rest);
 }
 
 /** An error that reached some items, as an answer the model can act on. */
@@ -77,14 +110,35 @@ function errorAnswer(error: unknown, advice: AdviceTable | undefined): IDataObje
 function answerJson(outcome: Outcome, operation: Gives): IDataObject {
 	const advice = operation.kind === 'write' ? operation.advice : undefined;
 	if ('done' in outcome)
-		return operation.kind === 'write' ? doneAnswer(outcome.done, operation.done) : outcome.done;
+		return operation.kind === 'write'
+			? doneAnswer(outcome.done, operation.done)
+			: dataOf(outcome.done);
 	if ('failed' in outcome) return failedAnswer(outcome.failed, advice);
 	return errorAnswer(outcome.error, advice);
 }
 
-/** One outcome's answer, its texts bounded (what a record or the service wrote is cut). */
-function answerOf(outcome: Outcome, operation: Gives): INodeExecutionData {
-	return { json: boundAnswer(answerJson(outcome, operation)), pairedItem: paired(outcome.inputs) };
+const LEFT_OUT = `a tool answer holds at most ${TOOL_ANSWER_LIMIT} characters and ${TOOL_READ_LIMIT} results`;
+
+/**
+ * Answers bounded as a whole (bounds.ts), in order, each paired with its inputs; a first item
+ * `{ outcome: 'truncated' }` when results were beyond TOOL_READ_LIMIT (`more`) or parts were left
+ * out, saying how to see the rest.
+ */
+function bounded(outcomes: readonly Outcome[], operation: Gives, more: boolean) {
+	const { answers, leftOut } = boundAnswers(outcomes.map((o) => answerJson(o, operation)));
+	const items = answers.map((json, n) => ({ json, pairedItem: paired(outcomes[n].inputs) }));
+	if (!more && leftOut === 0) return items;
+	const first = more ? `Showing the first ${TOOL_READ_LIMIT} results; more exist. ` : '';
+	const parts =
+		leftOut > 0
+			? `Part of the answer was left out (${leftOut} in all: fields, list entries or results): `
+			: '';
+	const narrow =
+		operation.kind === 'read'
+			? 'Ask for one member, or fewer entries, to see the rest.'
+			: 'Call the tool for fewer rows at a time to see every answer.';
+	const message = `${first}${parts || 'The rest is not shown: '}${LEFT_OUT}. ${narrow}`;
+	return [{ json: { outcome: 'truncated', message }, pairedItem: { item: 0 } }, ...items];
 }
 
 /** A write's outcomes as one list in input order, each saying its outcome. */
@@ -93,22 +147,17 @@ function writeAnswers(outcomes: readonly Outcome[], operation: Gives) {
 		const json = { outcome: 'nothingDone', message: 'Nothing was sent, saved or deleted.' };
 		return [{ json, pairedItem: { item: 0 } }];
 	}
-	return inInputOrder(outcomes).map((outcome) => answerOf(outcome, operation));
+	return bounded(inInputOrder(outcomes), operation, false);
 }
 
 /** A read's results, at most TOOL_READ_LIMIT of them, and a line saying when there is nothing or more. */
 function readAnswers(outcomes: readonly Outcome[], operation: Gives) {
-	const items = outcomes.map((outcome) => answerOf(outcome, operation));
-	const pairedItem = { item: 0 };
-	if (items.length === 0) {
-		return [{ json: { outcome: 'noResults', message: 'Nothing was found.' }, pairedItem }];
+	if (outcomes.length === 0) {
+		const json = { outcome: 'noResults', message: 'Nothing was found.' };
+		return [{ json, pairedItem: { item: 0 } }];
 	}
-	if (items.length <= TOOL_READ_LIMIT) return items;
-	const note = {
-		outcome: 'truncated',
-		message: `Showing the first ${TOOL_READ_LIMIT} results; more exist. Ask for one member to see all of theirs.`,
-	};
-	return [{ json: note, pairedItem }, ...items.slice(0, TOOL_READ_LIMIT)];
+	const more = outcomes.length > TOOL_READ_LIMIT;
+	return bounded(outcomes.slice(0, TOOL_READ_LIMIT), operation, more);
 }
 
 /** An operation's outcomes as the answer on output 0, the one its caller reads. */
@@ -128,7 +177,7 @@ export function toolErrorAnswer(
 	return [
 		[
 			{
-				json: boundAnswer(errorAnswer(error, advice)),
+				json: boundAnswers([errorAnswer(error, advice)]).answers[0],
 				pairedItem: paired(inputs.length > 0 ? inputs : 0),
 			},
 		],

@@ -112,12 +112,13 @@ describe('Campaign Alimtalk send to a member ID', () => {
 		expect(String(out[1][0].json.message)).toMatch(/member "old".*011-123-4567/);
 	});
 
-	it('looks a member ID given by several items up once, and sends to each item', async () => {
+	it('looks a member ID given by several items up once, and sends to each item; a padded id is refused, not trimmed', async () => {
 		v2Member('m-1', '010-1234-5678');
 		const { out } = await send([item('m-1'), item(' m-1 '), item('m-1')], BY_MEMBER);
 		expect(lookups('v2')).toHaveLength(1);
-		expect(sb.requests.filter((r) => r.path === TRIGGER)).toHaveLength(3);
-		expect(pairedIndexes(out[0])).toEqual([0, 1, 2]);
+		expect(sb.requests.filter((r) => r.path === TRIGGER)).toHaveLength(2);
+		expect(pairedIndexes(out[0])).toEqual([0, 2]);
+		expect(out[1].map((i) => [i.json.code, i.json.memberId])).toEqual([['-1006', ' m-1 ']]);
 	});
 
 	it('fails the node and sends nothing when a lookup fails for the whole call (expired account)', async () => {
@@ -264,7 +265,8 @@ describe('Campaign Alimtalk send to a member ID', () => {
 					outcome: 'refused',
 					code: 'memberNotFound',
 					memberId: 'nobody',
-					whatToDo: expect.stringContaining('Campaign Members'),
+					// Never "save the member first": a model must not create its own recipient.
+					whatToDo: expect.stringContaining("workflow's owner"),
 				}),
 			],
 			[

@@ -251,14 +251,14 @@ describe.each([3.1, 2.2] as const)('AI Agent %s with the four nodes as tools', (
 });
 
 describe('the example workflow (examples/agent-tools.json) with the scripted model', () => {
-	test('looks the member up, sends the shipping notice by member ID once, and hears the repeat as a duplicate', async () => {
+	test('sends the shipping notice by member ID once, and hears the repeat as a duplicate', async () => {
 		resetSandbox();
 		model.plan = AGENT_EXAMPLE_PLAN;
 		model.requests.length = 0;
 		const run = await runExample(EXAMPLES.agent.id);
-		expect(run.nodes).toEqual(
-			expect.arrayContaining(['AI Agent', 'Find member', 'Send shipping notice']),
-		);
+		expect(run.nodes).toEqual(expect.arrayContaining(['AI Agent', 'Send shipping notice']));
+		// No tool of the example tells the model a phone number (docs/ai-agents.md).
+		expect(model.tools().map((t) => t.name)).toEqual(['Send_shipping_notice']);
 		// The model is asked for a member ID only: no phone number, no template variables.
 		const send = model.tools().find((t) => t.name === 'Send_shipping_notice');
 		expect(Object.keys(send?.parameters.properties ?? {})).toEqual(['memberId']);
@@ -268,7 +268,7 @@ describe('the example workflow (examples/agent-tools.json) with the scripted mod
 				answer.map((fields) => expect.objectContaining(fields)),
 			),
 		);
-		expect(answers[1][0]).not.toHaveProperty('phoneNumber');
+		expect(answers[0][0]).not.toHaveProperty('phoneNumber');
 		expect(sb.state.sent.map((m) => [m.campaignKey, m.phoneNumber, m.properties])).toEqual([
 			['DEMO-WELCOME', '821012345678', { name: 'Customer', coupon: '-' }],
 		]);

@@ -1,11 +1,14 @@
 /**
- * End-to-end, the targets of issue 32 (docs of the guardrails: README "AI agents"): under one
- * `n8n start`,
+ * End-to-end, the guard rails for agents (README "Guard rails for agents", docs/ai-agents.md):
+ * under one `n8n start`,
  * - an MCP Server Trigger with a send by member id (key `notice-<memberId>-<day>`, at most 2 per
  *   hour), the same send without a key and a Members Delete, listed and called by the official
  *   MCP client: what the tools list says, and the outcome of each call;
  * - AI Agent 3.1 and 2.2 with the scripted model calling the send five times in one turn: the
- *   limit holds (a workflow per agent version: the limit is per node).
+ *   limit holds (a workflow per agent version: the limit is per node);
+ * - a hostile model over MCP: a member ID spelled three ways, a member whose number cannot be
+ *   sent, a member who refuses messages (a send by member, key of member and day, Only Members
+ *   Who Accept Messages, 5 per hour), and a Legacy Data Get on planted data.
  * Each call's outcome is logged and kept in test-artifacts/e2e/guardrails/calls.json.
  * Tools: test/e2e/support/guardrails.ts.
  */
@@ -43,6 +46,8 @@ beforeAll(
 			e2e.noticeTool('Send notice'),
 			e2e.noticeTool('Send keyless', { key: false, limit: 0 }),
 			e2e.DELETE_TOOL,
+			e2e.noticeTool('Send checked', { limit: 5, accepting: true }),
+			e2e.LEGACY_GET_TOOL,
 		];
 		const agents = AGENTS.map((v, i) =>
 			e2e.withWebhook(
@@ -104,7 +109,13 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 	test('the tools list: the send asks for a member ID only; Delete says permanent; a send says billed', async () => {
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-		expect(Object.keys(byName).sort()).toEqual(['Delete_member', 'Send_keyless', 'Send_notice']);
+		expect(Object.keys(byName).sort()).toEqual([
+			'Delete_member',
+			'Member_data',
+			'Send_checked',
+			'Send_keyless',
+			'Send_notice',
+		]);
 		expect(Object.keys(byName.Send_notice.inputSchema.properties ?? {})).toEqual(['memberId']);
 		expect(byName.Send_notice.description).toMatch(/billed/i);
 		expect(byName.Send_keyless.description).toMatch(/billed/i);
@@ -167,6 +178,100 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 
 	test("exactly 2 messages reached the service, to A's and B's numbers", () => {
 		expect(sentTo()).toEqual([A.sendForm, B.sendForm]);
+	});
+});
+
+/** Every string of a parsed answer, field names among them. */
+function strings(value: unknown): string[] {
+	if (typeof value === 'string') return [value];
+	if (Array.isArray(value)) return value.flatMap(strings);
+	if (value !== null && typeof value === 'object')
+		return Object.entries(value).flatMap(([name, field]) => [name, ...strings(field)]);
+	return [];
+}
+
+describe('MCP Server Trigger: a hostile model (member by member, consent, 5 per hour; Legacy Data Get)', () => {
+	let client: Client;
+	const KIM = e2e.member('m-kim', 21);
+	const NO = e2e.member('m-no', 22);
+
+	beforeAll(async () => {
+		e2e.resetSandbox();
+		e2e.seedMembers(e2e.sb, [KIM, NO]);
+		e2e.sb.state.membersV2.get(NO.stored.replace(/-/g, ''))!.isReceive = 'false';
+		// A stored number with no 12-character send form (a 10-digit mobile number).
+		e2e.sb.state.membersV2.set('0119876543', {
+			memberId: 'm-old',
+			phoneNumber: '011-987-6543',
+			isReceive: 'true',
+		});
+		client = new Client({ name: 'campaign-e2e-hostile', version: '1.0.0' });
+		const url = new URL(`${n8n.url}/mcp/${e2e.MCP_PATH}`);
+		const headers = { authorization: `Bearer ${BEARER}` };
+		await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+	});
+
+	afterAll(async () => {
+		await client?.close();
+	});
+
+	async function call(label: string, name: string, memberId: string) {
+		const result = (await client.callTool({ name, arguments: { memberId } })) as e2e.Json;
+		const text = (result.content as e2e.Json[]).find((p) => p.type === 'text')?.text as string;
+		const [answer] = parseToolAnswers([text]);
+		logCall(`MCP hostile ${label}`, answer);
+		expect(result.isError).toBeFalsy();
+		return { answer, text };
+	}
+
+	test('"m-kim", " m-kim" and "m-kim" + U+3000: exactly 1 message; the look-alikes are refused (-1006)', async () => {
+		const first = await call('m-kim', 'Send_checked', 'm-kim');
+		expect(first.answer).toEqual([expect.objectContaining({ outcome: 'sent', memberId: 'm-kim' })]);
+		for (const id of [' m-kim', 'm-kim\u3000']) {
+			const { answer } = await call(JSON.stringify(id), 'Send_checked', id);
+			expect(answer).toEqual([expect.objectContaining({ outcome: 'refused', code: '-1006' })]);
+		}
+		expect((await call('m-kim again', 'Send_checked', 'm-kim')).answer).toEqual([
+			expect.objectContaining({ outcome: 'duplicate' }),
+		]);
+		expect(sentTo()).toEqual([KIM.sendForm]);
+	});
+
+	test('a member whose stored number cannot be sent: refused (7012), no digits of the number reach the client', async () => {
+		const { answer, text } = await call('m-old', 'Send_checked', 'm-old');
+		expect(answer).toEqual([expect.objectContaining({ outcome: 'refused', code: '7012' })]);
+		expect(text).not.toMatch(/0119876543|119876543|987.?6543/);
+		expect(sentTo()).toEqual([KIM.sendForm]);
+	});
+
+	test("a member who refuses messages: refused, and the model is told to ask the workflow's owner, never how to get around it", async () => {
+		const { answer, text } = await call('m-no', 'Send_checked', NO.memberId);
+		expect(answer).toEqual([
+			expect.objectContaining({
+				outcome: 'refused',
+				code: 'memberRefusesMessages',
+				whatToDo: expect.stringContaining("workflow's owner"),
+			}),
+		]);
+		expect(text).not.toMatch(/turn off|Options|instead/i);
+		expect(text).not.toContain(NO.stored.slice(4));
+		expect(sentTo()).toEqual([KIM.sendForm]);
+	});
+
+	test('Legacy Data Get on planted data: one answer under 32,000 characters, no string over 600, the envelope its own', async () => {
+		const data = new Map<string, string | number>([
+			['outcome', 'sent'],
+			['code', 'c'.repeat(6000)],
+		]);
+		for (let n = 0; n < 300; n++) data.set(`note-${n}`, `${n} ${'x'.repeat(495)}`);
+		e2e.sb.state.legacy.set('m-kim', data);
+		const { answer, text } = await call('legacy get', 'Member_data', 'm-kim');
+		rt.log(`guardrails: legacy get answer ${text.length} characters`);
+		expect(text.length).toBeLessThan(32000);
+		expect(Math.max(...strings(answer).map((s) => s.length))).toBeLessThanOrEqual(600);
+		expect(answer[0]).toEqual({ outcome: 'truncated', message: expect.any(String) });
+		expect(answer.slice(1)).toEqual([expect.objectContaining({ memberId: 'm-kim' })]);
+		expect(answer.slice(1).filter((item) => 'outcome' in item)).toEqual([]);
 	});
 });
 

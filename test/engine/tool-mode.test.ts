@@ -44,7 +44,7 @@ describe('Campaign Alimtalk as a tool', () => {
 					outcome: 'refused',
 					code: '7012',
 					message: expect.stringContaining('exactly 12 characters'),
-					whatToDo: expect.stringContaining('Convert Phone Numbers'),
+					whatToDo: expect.stringContaining('821012345678'),
 				}),
 			],
 			[expect.objectContaining({ outcome: 'duplicate', deduplicationKey: 'o-1' })],

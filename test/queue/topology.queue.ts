@@ -126,6 +126,13 @@ describe('example workflows, imported through main and run by the workers', () =
 
 	test('AI agent with tools: the tool nodes run on a worker, the model hears every outcome', async () => {
 		const before = c.sandbox.state.sent.length;
+		// The consent example above saved member-01 as refusing; the agent example sends only to
+		// members who accept messages (Only Members Who Accept Messages).
+		c.sandbox.state.membersV2.set('01012345678', {
+			memberId: 'member-01',
+			phoneNumber: '010-1234-5678',
+			isReceive: 'true',
+		});
 		await runExample(AGENT_EXAMPLE.file);
 		const answers = parseToolAnswers(model.toolResults().map((r) => r.content));
 		expect(answers).toEqual(

@@ -47,7 +47,7 @@ describe('tool answers are bounded', () => {
 	});
 
 	it("a failure's service message is cut to the service text bound; its code stays whole", () => {
-		const code = `F${'9'.repeat(600)}`;
+		const code = `F${'9'.repeat(499)}`;
 		const [answer] = only(
 			toolAnswer(WRITE, [
 				{ failed: { code, message: LONG, memberId: 'm-1', value: LONG }, inputs: 0 },
@@ -78,5 +78,71 @@ describe('tool answers are bounded', () => {
 		);
 		expect(fields.message.length).toBeLessThanOrEqual(MAX_SERVICE_TEXT + 1);
 		expect(fields.description?.length).toBeLessThanOrEqual(MAX_SERVICE_TEXT + 1);
+	});
+
+	it('fields that are never cut are recognised at the top of an answer only, and are bounded too', () => {
+		const long = '7'.repeat(6000);
+		const [answer] = only(
+			toolAnswer({ kind: 'read' }, [
+				{
+					done: { memberId: 'm-1', nested: { code: long, key: long, phoneNumber: long } },
+					inputs: 0,
+				},
+			]),
+		);
+		const nested = answer.nested as Record<string, string>;
+		for (const name of ['code', 'key', 'phoneNumber']) expect(nested[name]).toMatch(CUT_MARK);
+		expect(JSON.stringify(answer).length).toBeLessThan(2000);
+	});
+
+	it("a read's data never carries the envelope's field names: a key named outcome, code or message is the data's", () => {
+		const [answer] = only(
+			toolAnswer({ kind: 'read' }, [
+				{ done: { memberId: 'm-1', outcome: 'sent', code: '0', message: 'Sent.' }, inputs: 0 },
+			]),
+		);
+		expect(answer).not.toHaveProperty('outcome');
+		expect(answer).not.toHaveProperty('code');
+		expect(answer).toMatchObject({ memberId: 'm-1', 'outcome (data)': 'sent' });
+	});
+
+	it("a write's own outcome is never overwritten by a field of its data", () => {
+		const [answer] = only(
+			toolAnswer(WRITE, [{ done: { memberId: 'm-1', outcome: 'refused' }, inputs: 0 }]),
+		);
+		expect(answer.outcome).toBe('done');
+	});
+
+	it('field names are cut, lists are bounded, and a list of 5,000 entries says how long it was', () => {
+		const [note, answer] = only(
+			toolAnswer({ kind: 'read' }, [
+				{
+					done: { memberId: 'm-1', ['n'.repeat(5000)]: 1, list: Array(5000).fill('x'.repeat(100)) },
+					inputs: 0,
+				},
+			]),
+		);
+		expect(note.outcome).toBe('truncated');
+		const text = JSON.stringify(answer);
+		expect(text.length).toBeLessThan(32000);
+		expect(Object.keys(answer).every((name) => name.length <= 140)).toBe(true);
+		const list = answer.list as string[];
+		expect(list.length).toBeLessThanOrEqual(51);
+		expect(list[list.length - 1]).toMatch(/5000/);
+	});
+
+	it('the whole answer is bounded: past 32,000 characters a first item says what was left out and how to narrow the read', () => {
+		const outcomes = Array.from({ length: 50 }, (_, n) => ({
+			done: Object.fromEntries(
+				Array.from({ length: 40 }, (__, k) => [`key-${k}`, `${n}-${k} ${'x'.repeat(190)}`]),
+			),
+			inputs: 0,
+		}));
+		const answer = only(toolAnswer({ kind: 'read' }, outcomes));
+		expect(JSON.stringify(answer).length).toBeLessThan(32000);
+		expect(answer[0]).toEqual({
+			outcome: 'truncated',
+			message: expect.stringMatching(/left out[\s\S]*(one member|Limit)/),
+		});
 	});
 });

@@ -1,7 +1,6 @@
 /**
  * The AI-agent example (examples/agent-tools.json) as the end-to-end and queue-mode tests run it:
- * the scripted model's plan (look the member up, send the shipping notice by member ID, send it
- * again), the OpenAI credential the example names pointed at the scripted model, and what the
+ * the scripted model's plan (send the shipping notice by member ID, send it again), the OpenAI credential the example names pointed at the scripted model, and what the
  * model must have been told.
  */
 import type { ToolStep } from './model-server';
@@ -11,11 +10,7 @@ export const AGENT_EXAMPLE = { file: 'agent-tools.json', id: 'cmExampleAgentTool
 /** The model names the member only: the send looks the number up and keys on member and day. */
 const SEND_STEP: ToolStep = { tool: /^Send_shipping_notice$/, args: { memberId: 'member-01' } };
 
-export const AGENT_EXAMPLE_PLAN: ToolStep[] = [
-	{ tool: /^Find_member$/, args: { memberId: 'member-01' } },
-	SEND_STEP,
-	SEND_STEP,
-];
+export const AGENT_EXAMPLE_PLAN: ToolStep[] = [SEND_STEP, SEND_STEP];
 
 /** The example's OpenAI credential (examples/agent-tools.json), pointed at a scripted model. */
 export function agentExampleCredential(modelBaseUrl: string) {
@@ -39,8 +34,6 @@ export function parseToolAnswers(contents: string[]): Array<Array<Record<string,
 
 /** What the model of the example must have been told, call by call. */
 export const AGENT_EXAMPLE_ANSWERS = [
-	// isReceive is not asserted: the queue suite's consent example changes it first.
-	[{ memberId: 'member-01', phoneNumber: '010-1234-5678' }],
 	// A send to a member ID names the member and never tells the model the number (sent to 821012345678).
 	[{ outcome: 'sent', memberId: 'member-01' }],
 	// The key's day is n8n's ($now in the instance's time zone).

@@ -1,32 +1,49 @@
-/** What to change for the codes Alimtalk senders meet most (advice.ts of shared; docs/service-rules.md#codes). */
+/**
+ * What to change for the codes Alimtalk senders meet most (advice.ts of shared;
+ * docs/service-rules.md#codes). Where the change is the workflow owner's (an option, another
+ * recipient), `model` is what an AI agent's model is told instead: it never names a way around
+ * a guard rail (docs/ai-agents.md, "What holds against a hostile model").
+ */
 import type { AdviceTable } from '../../shared/advice';
+
+/** The end of every answer to a model about a guard rail. */
+const ASK_OWNER =
+	"This is a rule the workflow's owner set: do not try another way; tell the user, or ask the workflow's owner.";
 
 export const ADVICE: AdviceTable = {
 	'7012': {
 		problem: 'phone number not 12 characters long',
 		change: 'turn on Options → Convert Phone Numbers, or send numbers in the form 821012345678.',
+		model:
+			"Give the phone number in the 12-character form, e.g. 821012345678, or ask the workflow's owner to turn on Convert Phone Numbers. To a member ID, the number on record cannot be sent to: ask the workflow's owner.",
 	},
 	// Recipient: Member ID (recipients.ts)
 	'-1006': {
 		problem: 'member ID not valid',
 		change: 'give a member ID that is text or a number, without line breaks.',
+		model:
+			'Give the member ID exactly as it is on record: no spaces around it, no invisible or look-alike characters.',
 	},
 	memberNotFound: {
 		problem: 'no member record under the member ID',
 		change: 'check the member ID, or save the member with Campaign Members first.',
+		model: `Check the member ID with the user; only a member on record can be sent to. ${ASK_OWNER}`,
 	},
 	severalMemberRecords: {
 		problem: 'several member records (phone numbers) under one member ID',
 		change: 'keep one phone number under the member ID, or send to a Phone Number instead.',
+		model: `The member's record must be fixed first. ${ASK_OWNER}`,
 	},
 	memberRefusesMessages: {
 		problem: 'member does not accept messages',
 		change:
 			'nothing to change if that is intended; turn off Options → Only Members Who Accept Messages to send anyway.',
+		model: `The member has not agreed to receive messages, so none is sent. ${ASK_OWNER}`,
 	},
 	sendLimitReached: {
 		problem: 'the send limit of this node is used up for the period',
 		change:
 			'wait until the time in sendLimitResetsAt (the limit resets then), or raise Options → Send Limit if more messages are intended.',
+		model: `No more messages can go out before the time in sendLimitResetsAt. ${ASK_OWNER}`,
 	},
 };

@@ -9,12 +9,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { CODES, KEY_REQUIRED_CODE } from '../../shared/codes';
-import { isToolCall } from '../../shared/tool';
 import { hasDeduplicationKey } from '../dedup/options';
 
-/** Throws the refusal when the node runs as a tool and has no Deduplication Key. */
+/** Throws the refusal when the node has no Deduplication Key; called only in tool mode (send.ts). */
 export function refuseKeylessTool(ctx: IExecuteFunctions): void {
-	if (!isToolCall(ctx) || hasDeduplicationKey(ctx)) return;
+	if (hasDeduplicationKey(ctx)) return;
 	const { message, hint } = CODES[KEY_REQUIRED_CODE];
 	const error = new NodeOperationError(ctx.getNode(), message, { description: hint });
 	error.context.campaignCode = KEY_REQUIRED_CODE;

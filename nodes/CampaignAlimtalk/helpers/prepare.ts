@@ -5,7 +5,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import { internationalMobile } from '../../shared/phone';
-import { readMemberId, setField } from '../../shared/values';
+import { readRecipientId } from '../../shared/members';
+import { setField } from '../../shared/values';
 
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 export const PHONE_LENGTH = 12;
@@ -76,10 +77,10 @@ function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string 
 	return variables;
 }
 
-/** Recipient: Member ID. The member id rule (shared/values.ts), then the item's other checks. */
+/** Recipient: Member ID. The member id rule of a send (shared/members.ts), then the item's other checks. */
 function prepareMember(ctx: IExecuteFunctions, i: number, campaignKey: string): Read {
 	const raw = ctx.getNodeParameter('memberId', i, '') as unknown;
-	const id = readMemberId(raw);
+	const id = readRecipientId(raw);
 	const given = typeof raw === 'string' || typeof raw === 'number' ? raw : null;
 	const fields = { campaignKey, memberId: id.ok ? id.value : given, phoneNumber: null };
 	if (campaignKey === '')

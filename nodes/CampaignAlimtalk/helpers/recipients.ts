@@ -5,8 +5,8 @@
  * bound, through the same client (Timeout, retries, stop). Every lookup ends before the first
  * send, so a failure of the whole call (a bad key, the service down) stops the node with nothing
  * sent. Then each item gets its member's number in the 12-character send form, or a Failed row:
- * no record, several records, a member who refuses messages (with the option on), a stored number
- * without a 12-character form, or the service's own refusal of the lookup.
+ * no record of exactly that id, several records, a member who refuses messages (with the option
+ * on), a stored number without a 12-character form, or the service's own refusal of the lookup.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -64,9 +64,14 @@ function resolve(
 			found.refused.code,
 			`the lookup of ${who} was refused: ${resultWords(found.refused)}`,
 		);
-	const { records } = found;
-	if (records.length === 0)
-		return fail('memberNotFound', `no member record has ${who} (member API ${version})`);
+	// Only a record of exactly the id asked for: a service that matched another spelling of it
+	// (case, a prefix) would otherwise let two ids, and two Deduplication Keys, reach one member.
+	const records = found.records.filter((record) => record.memberId === memberId);
+	if (records.length === 0) {
+		const other =
+			found.records.length > 0 ? ' (the service answered records of another member ID)' : '';
+		return fail('memberNotFound', `no member record has ${who} (member API ${version})${other}`);
+	}
 	if (records.length > 1) {
 		return fail(
 			'severalMemberRecords',

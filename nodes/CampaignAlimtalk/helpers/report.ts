@@ -101,22 +101,3 @@ export function report(
 	prepared.forEach((entry, i) => outcomes.push(outcomeOf(entry, i, outcomes, sent, dedup)));
 	return outcomes;
 }
-
-/**
- * As an AI-agent tool, a send to a member ID does not tell the model the member's phone number:
- * the model named a member, and the number on record is not its to learn (README.md, "Guard
- * rails"). A send to a number the model gave keeps it.
- */
-export function withoutMemberNumbers(outcomes: readonly Outcome[]): Outcome[] {
-	const hide = <T extends IDataObject>(fields: T): T => {
-		if (fields.memberId === undefined) return fields;
-		const copy = { ...fields };
-		delete copy.phoneNumber;
-		return copy;
-	};
-	return outcomes.map((outcome) => {
-		if ('done' in outcome) return { ...outcome, done: hide(outcome.done) };
-		if ('failed' in outcome) return { ...outcome, failed: hide(outcome.failed) };
-		return outcome;
-	});
-}

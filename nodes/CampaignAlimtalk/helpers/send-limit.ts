@@ -3,6 +3,7 @@
  * itself is in dedup/limit.ts, kept with the Deduplication Key (docs/deduplication.md).
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import {
 	MAX_SEND_LIMIT,
 	SEND_LIMIT_OPTION,
@@ -43,14 +44,38 @@ export const limitOptions: INodeProperties[] = [
 	},
 ];
 
-/** The limit, or undefined when Send Limit is empty or 0. */
+/** The options as saved (before expressions): which ones the node was given. */
+const savedOptions = (ctx: IExecuteFunctions) =>
+	(ctx.getNode().parameters.options ?? {}) as Record<string, unknown>;
+
+const isEmpty = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * The limit, or undefined when Send Limit is not set or 0. It fails closed: a Send Limit or a
+ * period that was set but gives no usable value (an expression of an unset variable, an unknown
+ * period) stops the node before anything is sent, instead of sending without a limit.
+ */
 export function readLimitSettings(
 	ctx: IExecuteFunctions,
 	options: Record<string, unknown>,
 ): LimitSettings | undefined {
+	const saved = savedOptions(ctx);
+	const fail = (message: string) =>
+		new NodeOperationError(ctx.getNode(), message, {
+			description: `Nothing was sent. Set Send Limit to a whole number (0: no limit) and Send Limit Period to one of ${LIMIT_PERIODS.join(', ')}.`,
+		});
+	if (SEND_LIMIT_OPTION.name in saved && isEmpty(options.sendLimit))
+		throw fail('Option "Send Limit" is set but its value is empty');
 	const limit = readNumberOption(ctx, options, SEND_LIMIT_OPTION);
 	if (limit === 0) return undefined;
-	const raw = options.sendLimitPeriod;
-	const period = LIMIT_PERIODS.includes(raw as LimitPeriod) ? (raw as LimitPeriod) : 'hour';
-	return { limit, period, zone: ctx.getTimezone() };
+	// Absent from the saved options: the default, Hour (n8n does not save a default value).
+	const period = 'sendLimitPeriod' in saved ? options.sendLimitPeriod : 'hour';
+	if (!LIMIT_PERIODS.includes(period as LimitPeriod)) {
+		const got = JSON.stringify(period) ?? 'nothing';
+		throw fail(
+			`Option "Send Limit Period" must be one of ${LIMIT_PERIODS.join(', ')} (got ${got})`,
+		);
+	}
+	return { limit, period: period as LimitPeriod, zone: ctx.getTimezone() };
 }

@@ -10,10 +10,13 @@ import { isToolCall } from '../../shared/tool';
 import { CampaignClient } from '../../shared/transport';
 import { DedupSession } from '../dedup/session';
 import { refuseKeylessTool } from '../helpers/guard';
+import type { SendOptions } from '../helpers/options';
 import { readSendOptions, sendOptions } from '../helpers/options';
+import type { Prepared } from '../helpers/prepare';
 import { prepareAll, sendable } from '../helpers/prepare';
 import { lookupMembers } from '../helpers/recipients';
-import { report, withoutMemberNumbers } from '../helpers/report';
+import { memberNumbers, withoutMemberNumbers, withoutNumbersIn } from '../helpers/redact';
+import { report } from '../helpers/report';
 import { sendAll } from '../helpers/sending';
 
 export const kind = 'write' as const;
@@ -148,16 +151,34 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	refuseKeylessTool(this); // as an AI-agent tool, a Deduplication Key is required (helpers/guard.ts)
+	const asTool = isToolCall(this);
+	if (asTool) refuseKeylessTool(this); // as an AI-agent tool, a Deduplication Key is required (helpers/guard.ts)
 	const options = readSendOptions(this);
 	const read = prepareAll(this, items.length, options.convert);
 	const client = await CampaignClient.create(this, options.transport);
 	// Recipient: Member ID (recipients.ts): every member's number, looked up before the first
 	// send; an item whose lookup failed is never claimed or counted.
 	const prepared = await lookupMembers(this, client, read, options);
+	// As a tool, the members' numbers never reach the model, in any text (redact.ts).
+	const numbers = asTool ? memberNumbers(prepared) : [];
+	try {
+		const outcomes = await sendPrepared(this, client, prepared, options);
+		return asTool ? withoutMemberNumbers(outcomes, numbers) : outcomes;
+	} catch (error) {
+		throw withoutNumbersIn(error, numbers);
+	}
+}
+
+/** Claim, send with the pool, confirm the keys, report: each item's outcome. */
+async function sendPrepared(
+	ctx: IExecuteFunctions,
+	client: CampaignClient,
+	prepared: Prepared[],
+	options: SendOptions,
+): Promise<Outcome[]> {
 	// Deduplication Key (dedup/): undefined when the option is off.
 	const dedup = DedupSession.open(
-		this,
+		ctx,
 		options.dedup,
 		options.transport,
 		sendable(prepared),
@@ -169,6 +190,5 @@ export async function execute(
 	// A failure before anything was sent fails the whole node: every item would fail the same
 	// way, and "Retry On Fail" can then repeat the node without sending twice.
 	if (sent.stop && sent.count === 0) throw sent.stop;
-	const outcomes = report(prepared, sent, dedup);
-	return isToolCall(this) ? withoutMemberNumbers(outcomes) : outcomes;
+	return report(prepared, sent, dedup);
 }

@@ -1,6 +1,7 @@
 /** `get`: every entry of one member, once per input item. */
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { toolReadLimit } from '../../shared/tool';
 import { readMemberId } from '../../shared/values';
 import type { DataExecute } from '../helpers/dialect';
 import { memberIdField, readOptionsField } from '../helpers/fields';
@@ -14,8 +15,12 @@ export const description = (): INodeProperties[] =>
 		readOptionsField,
 	]);
 
-/** Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's error. */
+/**
+ * Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's
+ * error. As an AI-agent tool it stops one entry past what a model is shown, as Get Many does.
+ */
 export const execute: DataExecute = async function (items, dialect) {
+	const limit = toolReadLimit(this);
 	return await readEntries.call(this, items, dialect, (i) => {
 		const id = readMemberId(this.getNodeParameter('memberId', i, ''));
 		if (!id.ok) {
@@ -24,6 +29,6 @@ export const execute: DataExecute = async function (items, dialect) {
 				description: 'Set the ID of the member whose data to get.',
 			});
 		}
-		return { firstQuery: { memberId: id.value }, member: id.value };
+		return { firstQuery: { memberId: id.value }, member: id.value, limit };
 	});
 };

@@ -2,7 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { MIN_LIMIT, wholeNumber } from '../../shared/options';
-import { isToolCall, TOOL_READ_LIMIT } from '../../shared/tool';
+import { toolReadLimit } from '../../shared/tool';
 import type { DataExecute } from '../helpers/dialect';
 import { readOptionsField } from '../helpers/fields';
 import { readEntries } from '../read/entries';
@@ -39,7 +39,7 @@ export const description = (): INodeProperties[] =>
  * tool it stops one entry past what a model is shown, enough to say that more exist.
  */
 export const execute: DataExecute = async function (items, dialect) {
-	const toolLimit = isToolCall(this) ? TOOL_READ_LIMIT + 1 : Infinity;
+	const toolLimit = toolReadLimit(this) ?? Infinity;
 	return await readEntries.call(this, items, dialect, (i) => {
 		if (this.getNodeParameter('returnAll', i, false) === true) {
 			return toolLimit === Infinity ? {} : { limit: toolLimit };

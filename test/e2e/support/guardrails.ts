@@ -2,7 +2,7 @@
  * The guardrails of issue 32 as tools, for test/e2e/guardrails.e2e.ts: a send by member id (the
  * model names a member, never a number) with a Deduplication Key of member and day and a send
  * limit of 2 per hour; the same send without a key (refused as a tool); a Members Delete with
- * the automatic description. And the members they send to, seeded in the sandbox (member API v2).
+ * the automatic description; a Legacy Data Get of one item per member. And the members they send to, seeded in the sandbox (member API v2).
  */
 import type { Sandbox } from '../../../sandbox/server';
 import type { ToolNode } from './agent';
@@ -10,9 +10,15 @@ import type { ToolNode } from './agent';
 /** The same `$fromAI()` in the member ID and the key: n8n needs one definition per key. */
 const MEMBER_ID = "$fromAI('memberId', 'The member ID in the CRM', 'string')";
 
-/** The send of the issue's targets: by member id, key `notice-<memberId>-<day>`, 2 per hour. */
-export function noticeTool(name: string, options: { key?: boolean; limit?: number } = {}) {
-	const { key = true, limit = 2 } = options;
+/**
+ * The send of the issue's targets: by member id, key `notice-<memberId>-<day>`, 2 per hour
+ * (`limit`), and optionally Only Members Who Accept Messages (`accepting`).
+ */
+export function noticeTool(
+	name: string,
+	options: { key?: boolean; limit?: number; accepting?: boolean } = {},
+) {
+	const { key = true, limit = 2, accepting = false } = options;
 	return {
 		name,
 		type: 'campaignAlimtalk',
@@ -28,6 +34,7 @@ export function noticeTool(name: string, options: { key?: boolean; limit?: numbe
 					? { deduplicationKey: `=notice-{{ ${MEMBER_ID} }}-{{ $now.toFormat('yyyy-MM-dd') }}` }
 					: {}),
 				...(limit ? { sendLimit: limit, sendLimitPeriod: 'hour' } : {}),
+				...(accepting ? { acceptingMembersOnly: true } : {}),
 			},
 		},
 	} satisfies ToolNode;
@@ -40,6 +47,17 @@ export const DELETE_TOOL: ToolNode = {
 		apiVersion: 'v2',
 		operation: 'delete',
 		phoneNumber: "={{ $fromAI('phoneNumber', 'Phone number of the member record', 'string') }}",
+	},
+};
+
+/** A Legacy Data Get with One Item per Member: a member's data, read by the model. */
+export const LEGACY_GET_TOOL: ToolNode = {
+	name: 'Member data',
+	type: 'campaignLegacyData',
+	parameters: {
+		operation: 'get',
+		memberId: "={{ $fromAI('memberId', 'The member ID in the CRM', 'string') }}",
+		options: { outputFormat: 'member' },
 	},
 };
 

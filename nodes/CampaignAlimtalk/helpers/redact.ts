@@ -1,0 +1,98 @@
+/**
+ * As an AI-agent tool, a send to a member ID never tells the model the member's number: the model
+ * named a member, and the number on record is not its to learn (docs/ai-agents.md, "What holds
+ * against a hostile model"). Every outcome drops `phoneNumber`, and every text that reaches the
+ * model (the node's own words, the service's error text, a thrown error's message and details) has
+ * the number's digits withheld in any format it may be written in: 010-1234-5678, 01012345678,
+ * 821012345678, +82 10 1234 5678, or a run of four or more of its digits. A send to a number the
+ * model gave keeps it.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { Outcome } from '../../shared/outcome';
+import type { Prepared } from './prepare';
+
+export const WITHHELD = '[number withheld]';
+
+/** Fields the model or the workflow wrote, given back as they are. */
+const KEPT = new Set(['memberId', 'deduplicationKey', 'campaignKey']);
+
+/** Digits, with the separators a number is written with between them (spaces, - . / ( ) +). */
+const DIGIT_RUN = /\+?\d(?:[\s\-./()]*\d)*/g;
+
+/** The digit forms of one number: as stored, national (010...), without the 0, international (8210...). */
+function formsOf(number: string): string[] {
+	const digits = number.replace(/\D/g, '');
+	const national = digits.startsWith('82') ? `0${digits.slice(2)}` : digits;
+	const core = national.replace(/^0/, '');
+	return [digits, national, core, `82${core}`];
+}
+
+/** The numbers of the members an execution sends to or refused: the send form and what is stored. */
+export function memberNumbers(prepared: readonly Prepared[]): string[] {
+	const numbers = prepared.flatMap((entry) => {
+		const fields = 'send' in entry ? entry.send : entry.failure;
+		const number = fields.phoneNumber;
+		return fields.memberId !== undefined && typeof number === 'string' ? [number] : [];
+	});
+	return [...new Set(numbers.filter((n) => n.trim() !== ''))];
+}
+
+/** `text` with every run of digits that belongs to one of `numbers` withheld. */
+export function withhold(text: string, numbers: readonly string[]): string {
+	let result = text;
+	for (const number of numbers) {
+		const forms = formsOf(number);
+		const core = forms[2];
+		if (core.length < 4) {
+			// Not a number at all (a text stored as one): withheld as it is written.
+			if (number.trim().length >= 3) result = result.split(number.trim()).join(WITHHELD);
+			continue;
+		}
+		result = result.replace(DIGIT_RUN, (run) => {
+			const digits = run.replace(/\D/g, '');
+			const ours =
+				digits.includes(core) || (digits.length >= 4 && forms.some((f) => f.includes(digits)));
+			return ours ? WITHHELD : run;
+		});
+	}
+	return result;
+}
+
+function withheldValue(value: unknown, numbers: readonly string[]): unknown {
+	if (typeof value === 'string') return withhold(value, numbers);
+	if (Array.isArray(value)) return value.map((entry) => withheldValue(entry, numbers));
+	if (value !== null && typeof value === 'object') {
+		const copy: IDataObject = {};
+		for (const [name, field] of Object.entries(value))
+			copy[name] = KEPT.has(name) ? field : (withheldValue(field, numbers) as IDataObject[string]);
+		return copy;
+	}
+	return value;
+}
+
+/** Each outcome of a send to a member without `phoneNumber` and without the number in any text. */
+export function withoutMemberNumbers(
+	outcomes: readonly Outcome[],
+	numbers: readonly string[],
+): Outcome[] {
+	const hide = <T extends IDataObject>(fields: T): T => {
+		if (fields.memberId === undefined) return fields;
+		const copy = { ...fields };
+		delete copy.phoneNumber;
+		return withheldValue(copy, numbers) as T;
+	};
+	return outcomes.map((outcome) => {
+		if ('done' in outcome) return { ...outcome, done: hide(outcome.done) };
+		if ('failed' in outcome) return { ...outcome, failed: hide(outcome.failed) };
+		return outcome;
+	});
+}
+
+/** A thrown error with the numbers withheld from its message and description (the model reads both). */
+export function withoutNumbersIn(error: unknown, numbers: readonly string[]): unknown {
+	if (numbers.length === 0 || !(error instanceof Error)) return error;
+	const err = error as Error & { description?: unknown };
+	err.message = withhold(err.message, numbers);
+	if (typeof err.description === 'string') err.description = withhold(err.description, numbers);
+	return err;
+}
