@@ -223,7 +223,7 @@ describe('the Deduplication Key, round three', () => {
 });
 
 describe('what a send that ended without an answer does to its key', () => {
-	it('keeps the key of a request aborted by a stopped execution (no service code): it may have left', () => {
+	it('keeps the key of a request aborted by a stopped execution (no service code), releases one refused on its only attempt', () => {
 		const node = {
 			id: 'n',
 			name: 'Send',
@@ -237,5 +237,15 @@ describe('what a send that ended without an answer does to its key', () => {
 		const refused = new NodeApiError(node, { message: 'refused' }, { message: 'refused' });
 		refused.context.campaignCode = '1405';
 		expect(keyFate(refused)).toBe('release');
+	});
+
+	it('keeps the key of a service code that follows an attempt that may have left (only a certain failure releases)', () => {
+		const node = { id: 'n', name: 'Send', type: ALIMTALK_TYPE, typeVersion: 1 } as INode;
+		const busy = new NodeApiError(node, { message: 'busy' }, { message: 'busy' });
+		busy.context.campaignCode = '-1005';
+		busy.context.deliveryUnknown = true;
+		expect(keyFate(busy)).toBe('keep');
+		expect(keyFate({ code: '7002', deliveryUnknown: true })).toBe('keep');
+		expect(keyFate({ code: '7002', deliveryUnknown: false })).toBe('release');
 	});
 });
