@@ -22,7 +22,7 @@ import { Holder, LEASE_MS, LOCK_ENTRY } from './holder';
 import type { LockEnv, LockStore } from './store-calls';
 import { read, write } from './store-calls';
 
-export { Holder, LEASE_MS, LOCK_ENTRY } from './holder';
+export { Holder, LATE_CALL_MS, LEASE_MS, LOCK_ENTRY } from './holder';
 export type { LockEnv, LockStore } from './store-calls';
 export { bounded, DEFAULT_ENV } from './store-calls';
 
@@ -194,9 +194,12 @@ export async function release(
 	env: LockEnv,
 	node: INode,
 ): Promise<Released> {
+	// A store call of this holder given up on may still land: the lock stays, beating, until it
+	// settled (at most LATE_CALL_MS); one that may still land leaves the row to the waiters.
+	const quiet = await holder.quiet();
 	await holder.stop();
 	const leased = () => env.now() - holder.beatAt < LEASE_MS;
-	if (holder.state === 'lost' || !leased()) return 'left';
+	if (!quiet || holder.busy || holder.state === 'lost' || !leased()) return 'left';
 	try {
 		const count = holder.state === 'foreign' ? Infinity : await read(env, node, store.count);
 		if (!leased()) return 'left'; // the answer came after the lease: the row may be another's by now
