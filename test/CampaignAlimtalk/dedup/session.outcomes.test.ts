@@ -214,12 +214,18 @@ describe('what a redelivered event is answered', () => {
 
 	it('a round cut short between its two store calls (the process killed) never makes a message read as sent', async () => {
 		const real = fx.store.removeProcessed.bind(fx.store);
-		fx.store.removeProcessed = async () => {
-			throw new Error('the process died here'); // the record call landed, the remove call never ran
+		let failures = 0;
+		fx.store.removeProcessed = async (...args) => {
+			if (args[1] !== 'node') return await real(...args);
+			failures++; // the record call landed; no remove call of this process ever runs
+			throw new Error('the process died here');
 		};
 		try {
 			const { error } = await send([order(1)]);
 			expect(error?.message).toMatch(/deduplication store failed/);
+			// Its next round (the take-back of what the cut round added) dies too.
+			for (let i = 0; i < 200 && failures < 2; i++) await delay(10);
+			expect(failures).toBe(2);
 		} finally {
 			fx.store.removeProcessed = real;
 		}
@@ -230,5 +236,25 @@ describe('what a redelivered event is answered', () => {
 			expect.objectContaining({ deliveryUnknown: true, deduplicationKey: 'order-1' }),
 		]);
 		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
+	it('a round whose remove call failed in a process that lives on: its claim is taken back, the message is sent once', async () => {
+		const real = fx.store.removeProcessed.bind(fx.store);
+		let failures = 0;
+		fx.store.removeProcessed = async (...args) => {
+			if (args[1] !== 'node' || failures > 0) return await real(...args);
+			failures++;
+			throw new Error('Connection terminated unexpectedly');
+		};
+		try {
+			const { error } = await send([order(1)]);
+			expect(error?.message).toMatch(/deduplication store failed/);
+		} finally {
+			fx.store.removeProcessed = real;
+		}
+		expect(failures).toBe(1);
+		const { out } = await send([order(1)]);
+		expect(jsonOf(out[0])).toEqual([expect.objectContaining({ status: 'sent' })]);
+		expect(fx.sb.state.sent).toHaveLength(1);
 	});
 });
