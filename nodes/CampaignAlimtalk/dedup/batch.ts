@@ -6,7 +6,7 @@
  * only while work waits: nothing outlives the executions that use it.
  */
 import { storeError } from './errors';
-import { findHours } from './hours';
+import { findStarts } from './starts';
 import type { Answer, KeyMarkers, Verdict } from './markers';
 import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from './markers';
 import type { StoreLimit } from './limit';
@@ -115,7 +115,7 @@ function judge(
 		if (!entry) return 'send';
 		const fresh = (value: string) => isNew(value) && !claims.has(value);
 		const verdict = verdictOf(entry, fresh);
-		if (verdict === 'send') claims.add(entry.claim).add(entry.now);
+		if (verdict === 'send') claims.add(entry.claim);
 		return verdict;
 	});
 }
@@ -204,7 +204,7 @@ async function work(row: Row, batch: Batch, lease: Lease, recorded: Recorded): P
 	// The round's one clock: two asks of one round never straddle a slot or a period.
 	const now = Date.now();
 	const markers = asks.map((entry) =>
-		entry.key === undefined ? undefined : markersOf(entry.key, now, entry.longestMs),
+		entry.key === undefined ? undefined : markersOf(entry.key, now),
 	);
 	const probes = markers.flatMap((entry) => (entry ? asked(entry) : []));
 	// The send limit's places (places.ts): a few slots in the same call.
@@ -246,7 +246,8 @@ async function work(row: Row, batch: Batch, lease: Lease, recorded: Recorded): P
 		resetsAt: places.resetsAt(n),
 	}));
 	const removeProbes = async (values: string[]) => await removeAll(inLease, row, values);
-	await findHours(lease, row, answers, now, historySize, removeProbes);
+	const longest = asks.map((entry) => entry.longestMs);
+	await findStarts(lease, row, answers, longest, now, historySize, removeProbes);
 	return answers;
 }
 

@@ -31,7 +31,7 @@ const sentTo = (n: number) => fx.sb.state.sent.filter((m) => m.phoneNumber === p
 
 /** Resolves once the claim of `key` is in the node's row of keys. */
 async function claimedInStore(key: string): Promise<void> {
-	const claim = ProcessedDataStore.hash(markersOf(key, Date.now(), 60000).claim);
+	const claim = ProcessedDataStore.hash(markersOf(key, Date.now()).claim);
 	for (let i = 0; i < 500; i++) {
 		if ((fx.store.entries(WF, 'n:node-under-test') ?? []).includes(claim)) return;
 		await delay(10);
@@ -138,8 +138,7 @@ describe('the Deduplication Key, round three', () => {
 		const offset = target - real();
 		const spy = jest.spyOn(Date, 'now').mockImplementation(() => real() + offset);
 		try {
-			const longest = longestSendMs({ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 });
-			const ahead = markersOf('order-1', Date.now() + 50000, longest);
+			const ahead = markersOf('order-1', Date.now() + 50000);
 			await fx.store.checkProcessedAndRecord(claimed(ahead), 'node', NODE_ROW, {
 				mode: 'entries',
 			});
@@ -158,7 +157,7 @@ describe('the Deduplication Key, round three', () => {
 		const longest = longestSendMs({ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 });
 		const keys = Array.from({ length: 30 }, (_, n) => `order-${n}`);
 		const crashed = keys.flatMap((key) => {
-			const markers = markersOf(key, Date.now() - 3 * 3600000, longest);
+			const markers = markersOf(key, Date.now() - 3 * 3600000);
 			return [markers.hour, markers.claim]; // claims of a process that died three hours ago
 		});
 		await fx.store.checkProcessedAndRecord(crashed, 'node', NODE_ROW, { mode: 'entries' });

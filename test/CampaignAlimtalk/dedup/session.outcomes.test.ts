@@ -16,13 +16,13 @@ const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
 const fx = dedupFixture();
 const { send, sentPhones } = sendsOf(fx, FAST_KEYED);
 
-/** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its slots). */
+/** What an execution killed during the send of `key` leaves in the store: its claim, its hour and (while it may still run) its minute. */
 async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
-	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
+	const markers = markersOf(key, Date.now() - (inFlight ? 0 : longestSendMs(SETTINGS) + 120000));
 	const values = [
-		markers.claim,
 		...(hour ? [markers.hour] : []),
-		...(inFlight ? markers.slots : []),
+		...(inFlight ? [markers.minute] : []),
+		markers.claim,
 	];
 	await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
 }
@@ -33,7 +33,7 @@ function thisHour(): { iso: string; words: string } {
 	const end = new Date(Date.parse(start) + 3600000).toISOString();
 	return {
 		iso: start,
-		words: `started between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`,
+		words: `claimed this Deduplication Key between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`,
 	};
 }
 
@@ -56,7 +56,7 @@ describe('what a redelivered event is answered', () => {
 			expect.objectContaining({
 				code: 'earlierSendUnconfirmed',
 				deduplicationKey: 'order-3',
-				message: expect.stringContaining('started more than 48 hours ago'),
+				message: expect.stringContaining('claimed this Deduplication Key more than 48 hours ago'),
 			}),
 		]);
 		expect(out[1][1].json.earlierSendStartedAt).toBeUndefined();
@@ -67,6 +67,18 @@ describe('what a redelivered event is answered', () => {
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
 	});
 
+	it('a claim left by a crash reads in flight no longer than the longest send plus the clock margin', async () => {
+		// Claimed (with its minute) 2.5 minutes longer ago than a send of these settings can last.
+		const markers = markersOf('order-1', Date.now() - longestSendMs(SETTINGS) - 150000);
+		const values = [markers.hour, markers.minute, markers.claim];
+		await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
+		const { out } = await send([order(1)]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ code: 'earlierSendUnconfirmed', deliveryUnknown: true }),
+		]);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
 	it('a claim of an execution that may still be sending: waited for up to the timeout, then Failed, delivery unknown', async () => {
 		await crashedClaim('order-1', true);
 		const { out } = await send([order(1)]);
@@ -75,7 +87,9 @@ describe('what a redelivered event is answered', () => {
 				code: 'earlierSendInProgress',
 				deliveryUnknown: true,
 				deduplicationKeyKept: true,
-				message: expect.stringMatching(/no answer after 1 s/),
+				message: expect.stringMatching(
+					/claimed this Deduplication Key at \d\d:\d\d UTC on \d{4}-\d\d-\d\d and had not confirmed it after 1 s of waiting/,
+				),
 			}),
 		]);
 		expect(out[0]).toHaveLength(0);
