@@ -7,7 +7,7 @@
  */
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { claimed, longestSendMs, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
+import { claimed, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
 import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
 import { keyFate } from '../../../nodes/CampaignAlimtalk/dedup/session';
 import { ProcessedDataStore } from '../../support/dedup-store';
@@ -154,7 +154,6 @@ describe('the Deduplication Key, round three', () => {
 	});
 
 	it('thirty unconfirmed keys in one round: the store calls stay small (hour lookups bounded, removes in pieces)', async () => {
-		const longest = longestSendMs({ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 });
 		const keys = Array.from({ length: 30 }, (_, n) => `order-${n}`);
 		const crashed = keys.flatMap((key) => {
 			const markers = markersOf(key, Date.now() - 3 * 3600000);
