@@ -67,6 +67,17 @@ describe('what a redelivered event is answered', () => {
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
 	});
 
+	it('a message in flight holds 3 entries in the row of keys (hour, minute, claim); a confirmed one 1 (sent)', async () => {
+		fx.sb.configure({ latencyMs: 400 });
+		const running = send([order(1)]);
+		const row = () => fx.store.keys(WF, 'n:node-under-test');
+		for (let i = 0; i < 300 && fx.sb.requests.length === 0; i++) await delay(5);
+		expect(fx.sb.requests).toHaveLength(1); // its request is in flight
+		expect(row()).toHaveLength(3);
+		await running;
+		expect(row()).toEqual([ProcessedDataStore.hash(markersOf('order-1', Date.now()).sent)]);
+	});
+
 	it('a claim left by a crash reads in flight no longer than the longest send plus the clock margin', async () => {
 		// Claimed (with its minute) 2.5 minutes longer ago than a send of these settings can last.
 		const markers = markersOf('order-1', Date.now() - longestSendMs(SETTINGS) - 150000);
