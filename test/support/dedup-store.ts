@@ -39,6 +39,12 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	/** Milliseconds one database step takes (random in [min, max]). */
 	latency = { min: 0, max: 2 };
 
+	/**
+	 * Awaited between a call's read and its write (insert or update) of row `id`
+	 * (`<workflow id>\u0000<context>`): a test slows one call there, so that its write lands late.
+	 */
+	beforeWrite: ((id: string) => Promise<void>) | undefined;
+
 	/** Resolves once no lock row is left in `workflowId` (a lock round may end after its executions). */
 	async lockReleased(workflowId: string, context = ''): Promise<boolean> {
 		for (let i = 0; i < 200 && this.rows.has(`${workflowId}\u0000${context}`); i++) await delay(10);
@@ -49,6 +55,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		this.rows.clear();
 		this.steps = 0;
 		this.latency = { min: 0, max: 2 };
+		this.beforeWrite = undefined;
 	}
 
 	static context(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
@@ -95,6 +102,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	}
 
 	private async insert(id: string, row: Row): Promise<void> {
+		await this.beforeWrite?.(id);
 		await this.step();
 		if (this.rows.has(id)) {
 			throw new Error(
@@ -105,6 +113,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	}
 
 	private async update(id: string, row: Row): Promise<void> {
+		await this.beforeWrite?.(id);
 		await this.step();
 		if (this.rows.has(id)) this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
 	}

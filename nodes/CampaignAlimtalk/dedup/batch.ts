@@ -6,12 +6,12 @@
  * only while work waits: nothing outlives the executions that use it.
  */
 import { storeError } from './errors';
-import { findHours } from './hours';
+import { findStarts } from './starts';
 import type { Answer, KeyMarkers, Verdict } from './markers';
 import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from './markers';
 import type { StoreLimit } from './limit';
-import { allocate, poolsOf } from './limit';
-import type { Row } from './rounds';
+import { MAX_CALLS, Places } from './places';
+import type { Lease, Row } from './rounds';
 import { rowId, underLock } from './rounds';
 import { bounded, DEFAULT_ENV } from './store-calls';
 
@@ -115,7 +115,7 @@ function judge(
 		if (!entry) return 'send';
 		const fresh = (value: string) => isNew(value) && !claims.has(value);
 		const verdict = verdictOf(entry, fresh);
-		if (verdict === 'send') claims.add(entry.claim).add(entry.now);
+		if (verdict === 'send') claims.add(entry.claim);
 		return verdict;
 	});
 }
@@ -146,113 +146,148 @@ function take(row: Row, batch: Batch): Taken {
 	return taken;
 }
 
+/** What a round knows of what it recorded: its new values, and whether a call's result is unknown. */
+interface Recorded {
+	taken?: Taken;
+	/** Values the round's record calls found new (its claims, probes and places). */
+	added: string[];
+	/** A record call failed: it may still have written. */
+	unknown: boolean;
+}
+
+/** One record call on the row of keys, with room for what it adds (its probes push out no older entry); the values found new. */
+async function record(
+	lease: Lease,
+	row: Row,
+	values: string[],
+	historySize: number,
+	recorded: Recorded,
+): Promise<Set<string>> {
+	recorded.unknown = true;
+	const result = await lease.call(
+		async () =>
+			await row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
+				mode: 'entries',
+				maxEntries: historySize + values.length,
+			}),
+	);
+	recorded.unknown = false;
+	return new Set(result.new.map(String));
+}
+
+/**
+ * Gives the send limit's places to the asks judged `send` (places.ts): from the slots the
+ * round's first call asked about, then from further calls when those were not enough. An ask
+ * left without one becomes `limited`.
+ */
+async function givePlaces(
+	places: Places,
+	verdicts: Verdict[],
+	more: (values: string[]) => Promise<Set<string>>,
+): Promise<void> {
+	let waiting = places.give(
+		verdicts.map((_, n) => n).filter((n) => verdicts[n] === 'send' && places.limited(n)),
+	);
+	for (let call = 1; waiting.length > 0 && call <= MAX_CALLS; call++) {
+		const values = places.probe(waiting, call === MAX_CALLS);
+		if (values.length === 0) break;
+		const fresh = await more(values);
+		places.note(values, (value) => fresh.has(value));
+		waiting = places.give(waiting);
+	}
+	for (const n of waiting) verdicts[n] = 'limited';
+}
+
+/** The store work of one round, under the lock: record, judge, give places, take back. */
+async function work(row: Row, batch: Batch, lease: Lease, recorded: Recorded): Promise<Answer[]> {
+	const { asks, writes, historySize } = (recorded.taken = take(row, batch));
+	// The round's one clock: two asks of one round never straddle a slot or a period.
+	const now = Date.now();
+	const markers = asks.map((entry) =>
+		entry.key === undefined ? undefined : markersOf(entry.key, now),
+	);
+	const probes = markers.flatMap((entry) => (entry ? asked(entry) : []));
+	// The send limit's places (places.ts): a few slots in the same call.
+	const places = new Places(
+		asks.map((entry) => entry.limit),
+		now,
+	);
+	const slots = places.probe(asks.map((_, n) => n).filter((n) => places.limited(n)));
+	const facts = new Set(writes.flatMap((entry) => entry.facts));
+	const add = [...new Set([KEYS_ROW_ENTRY, ...facts, ...probes, ...slots])];
+	const fresh = add.length > 1 ? await record(lease, row, add, historySize, recorded) : new Set();
+	// A value this round takes back (a release, a confirmation, a failed round's values) is
+	// judged as gone already: a key released in the round is free, a confirmed one is sent.
+	const removals = new Set(writes.flatMap((entry) => entry.removals));
+	const isNew = (value: string) => (fresh.has(value) || removals.has(value)) && !facts.has(value);
+	recorded.added.push(...probes.filter(isNew));
+	places.note(slots, isNew);
+	const verdicts = judge(markers, isNew);
+	await givePlaces(places, verdicts, async (values) => {
+		const found = await record(lease, row, values, historySize, recorded);
+		return found;
+	});
+	recorded.added.push(...places.added);
+	const remove = new Set([...removals, ...places.takeBack()]);
+	const keep = new Set<string>();
+	markers.forEach((entry, n) => {
+		if (!entry) return;
+		for (const value of takeBack(entry, verdicts[n], isNew)) remove.add(value);
+		if (verdicts[n] === 'send') claimed(entry).forEach((value) => keep.add(value));
+	});
+	for (const value of [...keep, ...facts]) remove.delete(value);
+	for (const slot of places.slots) if (slot !== undefined) remove.delete(slot);
+	const inLease: Via = async (call) => await lease.call(call);
+	await removeAll(inLease, row, [...remove]);
+	const answers: Answer[] = verdicts.map((verdict, n) => ({
+		verdict,
+		markers: markers[n],
+		slot: places.slots[n],
+		resetsAt: places.resetsAt(n),
+	}));
+	const removeProbes = async (values: string[]) => await removeAll(inLease, row, values);
+	const longest = asks.map((entry) => entry.longestMs);
+	await findStarts(lease, row, answers, longest, now, historySize, removeProbes);
+	return answers;
+}
+
 async function round(row: Row, batch: Batch): Promise<void> {
-	let taken: Taken | undefined;
-	/** What the record call added for the asks: a claim to take back, or undefined when unknown. */
-	let added: string[] | undefined = [];
-	const { ctx, scope } = row;
-	const mode = { mode: 'entries' as const };
+	const recorded: Recorded = { added: [], unknown: false };
 	try {
 		const answers = await underLock(
-			ctx,
-			scope,
-			async (lease) => {
-				const inLease: Via = async (call) => await lease.call(call);
-				const { asks, writes, historySize } = (taken = take(row, batch));
-				// The round's one clock: two asks of one round never straddle a slot.
-				const now = Date.now();
-				const markers = asks.map((entry) =>
-					entry.key === undefined ? undefined : markersOf(entry.key, now, entry.longestMs),
-				);
-				const probes = markers.flatMap((entry) => (entry ? asked(entry) : []));
-				// The send limit's slots of the current period (limit.ts), in the same call.
-				const { pools, ofAsk } = poolsOf(
-					asks.map((entry) => entry.limit),
-					now,
-				);
-				const slots = pools.flatMap((pool) => pool.slots);
-				const facts = new Set(writes.flatMap((entry) => entry.facts));
-				const add = [...new Set([KEYS_ROW_ENTRY, ...facts, ...probes, ...slots])];
-				added = undefined; // a record call that failed may still have written
-				// Room for what this call adds, so that its probes never push out an older entry.
-				const result =
-					add.length > 1
-						? await lease.call(
-								async () =>
-									await ctx.helpers.checkProcessedAndRecord(add, scope, {
-										...mode,
-										maxEntries: historySize + add.length,
-									}),
-							)
-						: { new: [] };
-				const fresh = new Set(result.new.map(String));
-				const isNew = (value: string) => fresh.has(value) && !facts.has(value);
-				added = [...probes, ...slots].filter(isNew);
-				const verdicts = judge(markers, isNew);
-				const given = allocate(
-					ofAsk,
-					verdicts.map((verdict) => verdict === 'send'),
-					isNew,
-				);
-				given.limited.forEach((limited, n) => limited && (verdicts[n] = 'limited'));
-				const remove = new Set([...writes.flatMap((entry) => entry.removals), ...given.takeBack]);
-				const keep = new Set<string>();
-				markers.forEach((entry, n) => {
-					if (!entry) return;
-					for (const value of takeBack(entry, verdicts[n], isNew)) remove.add(value);
-					if (verdicts[n] === 'send') claimed(entry).forEach((value) => keep.add(value));
-				});
-				for (const value of [...keep, ...facts]) remove.delete(value);
-				for (const slot of given.slots) if (slot !== undefined) remove.delete(slot);
-				await removeAll(inLease, row, [...remove]);
-				const answers: Answer[] = verdicts.map((verdict, n) => ({
-					verdict,
-					markers: markers[n],
-					slot: given.slots[n],
-					resetsAt: ofAsk[n]?.resetsAt,
-				}));
-				await findHours(
-					lease,
-					row,
-					answers,
-					now,
-					historySize,
-					async (values) => await removeAll(inLease, row, values),
-				);
-				return answers;
-			},
+			row.ctx,
+			row.scope,
+			async (lease) => await work(row, batch, lease, recorded),
 			async () => {
 				// The round was not exclusive (its lease is over): its claims are taken back, and
 				// nothing of them is sent.
 				const bound: Via = async (call) => await bounded(DEFAULT_ENV, call);
-				if (added && added.length > 0) await removeAll(bound, row, added);
+				if (recorded.added.length > 0) await removeAll(bound, row, recorded.added);
 			},
 		);
 		// The answers are given only once the round was exclusive to the end (rounds.ts).
-		taken?.asks.forEach((entry, n) => entry.settle({ answer: answers[n] }));
-		taken?.waiters.forEach((waiter) => waiter.resolve());
+		recorded.taken?.asks.forEach((entry, n) => entry.settle({ answer: answers[n] }));
+		recorded.taken?.waiters.forEach((waiter) => waiter.resolve());
 	} catch (error) {
-		failed(row, batch, taken, error, added === undefined || added.length > 0);
+		failed(row, batch, recorded, error);
 	}
 }
 
 /** A round that failed: its asks get the error, its writes are tried once more, then dropped. */
-function failed(
-	row: Row,
-	batch: Batch,
-	taken: Taken | undefined,
-	error: unknown,
-	claimMayRemain: boolean,
-): void {
+function failed(row: Row, batch: Batch, recorded: Recorded, error: unknown): void {
 	const wrapped = storeError(row.ctx.getNode(), error);
 	wrapped.context.campaignCode ??= STORE_FAILED_CODE;
 	// Without `taken` the lock was never taken: nothing of what waits was written.
+	const { taken, added } = recorded;
 	const { asks, waiters, writes } = taken ?? take(row, batch);
-	const mayRemain = taken !== undefined && claimMayRemain;
+	const mayRemain = taken !== undefined && (recorded.unknown || added.length > 0);
 	asks.forEach((entry) => entry.settle({ error: wrapped, claimMayRemain: mayRemain }));
 	waiters.forEach((waiter) => waiter.reject(wrapped));
 	for (const entry of writes) if (entry.retried) entry.owner.lost = wrapped;
 	const again = writes.filter((entry) => !entry.retried);
+	// Nothing of this round is sent: what its record calls added (claims, probes, places) is
+	// taken back in the next round, like a write of its own.
+	if (added.length > 0) again.push({ owner: {}, facts: [], removals: added, retried: false });
 	if (again.length === 0) return;
 	const next = batchOf(row);
 	next.writes.push(...again.map((entry) => ({ ...entry, retried: true })));

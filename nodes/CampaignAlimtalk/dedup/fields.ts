@@ -20,35 +20,39 @@ export function keyMissingFailure(): Failure {
 export const IN_PROGRESS_CODE = 'earlierSendInProgress';
 
 /**
- * `startedAt`: the start of the hour the earlier send was claimed in; null when it was looked for
- * and not found in the last HOURS_BACK hours; undefined when it was not looked for (hours.ts
- * looks for a bounded number a round).
+ * What is known of the earlier claim, and nothing more (a claim says an execution was about to
+ * send, not that one is sending now). `claimed`: when it was made, to the minute (`toMinute`) or
+ * the hour; `at` null when it was looked for and not found in the last HOURS_BACK hours;
+ * undefined when it was not looked for (starts.ts looks for a bounded number a round).
  */
 export function unconfirmedFields(
 	verdict: 'unconfirmed' | 'inProgress',
 	key: string,
-	startedAt: number | null | undefined,
+	claimed: { at: number | null; toMinute: boolean } | undefined,
 	timeoutMs: number,
 ): Failure {
-	const start = typeof startedAt === 'number' ? new Date(startedAt).toISOString() : undefined;
-	const end = typeof startedAt === 'number' ? new Date(startedAt + 3600000).toISOString() : '';
+	const at = claimed?.at;
+	const start = typeof at === 'number' ? new Date(at).toISOString() : undefined;
+	const day = start?.slice(0, 10);
 	const when =
-		start !== undefined
-			? `started between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`
-			: startedAt === null
-				? `started more than ${HOURS_BACK} hours ago`
-				: 'started at a time not looked up';
+		start === undefined
+			? at === null
+				? `more than ${HOURS_BACK} hours ago`
+				: 'earlier'
+			: claimed?.toMinute
+				? `at ${start.slice(11, 16)} UTC on ${day}`
+				: `between ${start.slice(11, 16)} and ${new Date((at as number) + 3600000).toISOString().slice(11, 16)} UTC on ${day}`;
 	const message =
 		verdict === 'unconfirmed'
-			? `Not sent: an earlier send of this message (same Deduplication Key), ${when}, never got the service's answer recorded, so it may or may not have been delivered (the service did not answer, or n8n stopped during that send)`
-			: `Not sent: another execution is sending this message (same Deduplication Key) right now and had no answer after ${Math.round(timeoutMs / 1000)} s of waiting, so it may or may not be delivered`;
+			? `Not sent: an earlier execution claimed this Deduplication Key ${when} and did not confirm it (the service did not answer, or n8n stopped during that send), so it may or may not have been delivered`
+			: `Not sent: an earlier execution claimed this Deduplication Key ${when} and had not confirmed it after ${Math.round(timeoutMs / 1000)} s of waiting (it may still be sending, or it stopped during the send), so it may or may not be delivered`;
 	return {
 		code: verdict === 'unconfirmed' ? UNCONFIRMED_CODE : IN_PROGRESS_CODE,
 		message,
 		deliveryUnknown: true,
 		deduplicationKey: key,
 		deduplicationKeyKept: true,
-		...(verdict === 'unconfirmed' && start !== undefined ? { earlierSendStartedAt: start } : {}),
+		...(start !== undefined ? { earlierSendStartedAt: start } : {}),
 		hint: 'Check in the service whether the customer received it. To send it anyway, give it a new Deduplication Key (for example add "-resend" to the expression).',
 	};
 }

@@ -9,6 +9,11 @@ export const LOCK_ENTRY = 'campaign-alimtalk-deduplication-lock';
 export const LEASE_MS = 10000;
 /** How often a holder adds a heartbeat entry. */
 export const HEARTBEAT_MS = 2000;
+/**
+ * A store call given up on after its bound (store-calls.ts) may still land: its holder keeps the
+ * lock, beating, until it settled, for at most this long, before it lets go.
+ */
+export const LATE_CALL_MS = 60000;
 const BEAT_SLICE_MS = 100;
 
 /** A held lock: what its row holds, and when its holder last proved alive. */
@@ -28,6 +33,9 @@ export class Holder {
 
 	private beating: Promise<void> | undefined;
 
+	/** Store calls of this holder that have not settled (one given up on may still land). */
+	private readonly pending = new Set<Promise<unknown>>();
+
 	constructor(
 		private readonly store: LockStore,
 		private readonly env: LockEnv,
@@ -41,6 +49,33 @@ export class Holder {
 	/** True while the holder may start more work: the row is as it left it and the lease holds. */
 	get valid(): boolean {
 		return this.state === 'held' && this.env.now() - this.beatAt < LEASE_MS;
+	}
+
+	/**
+	 * Runs one store call, bounded in time, and remembers it until it settled: a call given up on
+	 * may still write its whole row later, so the lock is not let go while it may (`quiet`).
+	 */
+	async call<T>(work: () => Promise<T>): Promise<T> {
+		const running = work();
+		this.pending.add(running);
+		const forget = () => this.pending.delete(running);
+		running.then(forget, forget);
+		return await bounded(this.env, async () => await running);
+	}
+
+	/** True while a store call of this holder may still land. */
+	get busy(): boolean {
+		return this.pending.size > 0;
+	}
+
+	/**
+	 * Waits, still beating, until no store call of this holder may land any more, for at most
+	 * LATE_CALL_MS. False: one may still land (the lock must then not be deleted).
+	 */
+	async quiet(): Promise<boolean> {
+		const until = this.env.now() + LATE_CALL_MS;
+		while (this.busy && this.env.now() < until) await this.env.sleep(BEAT_SLICE_MS);
+		return !this.busy;
 	}
 
 	/** Every entry this holder put in the row. */
@@ -69,7 +104,7 @@ export class Holder {
 		const startedAt = this.env.now();
 		try {
 			if (!this.valid) return;
-			const count = await bounded(this.env, this.store.count);
+			const count = await this.call(this.store.count);
 			if (!this.valid) return; // an answer that came after the lease: the row may be another's by now
 			if (count !== this.expected) {
 				this.state = count > this.expected ? 'foreign' : 'lost';
@@ -79,10 +114,10 @@ export class Holder {
 			// is still one of its entries, and its release removes it.
 			this.beats++;
 			try {
-				await bounded(this.env, async () => await this.store.record([this.entry(this.beats - 1)]));
+				await this.call(async () => await this.store.record([this.entry(this.beats - 1)]));
 			} catch {
 				// Did it land? The count tells; anything but one more or none means the row changed.
-				const after = await bounded(this.env, this.store.count);
+				const after = await this.call(this.store.count);
 				if (after === this.expected) return;
 				if (after !== this.expected + 1) {
 					this.state = after > this.expected + 1 ? 'foreign' : 'lost';

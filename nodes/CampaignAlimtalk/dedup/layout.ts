@@ -9,8 +9,10 @@
  *   this node's lock is);
  * - with scope "Whole Workflow": any other keyed send (each would take a lock of its own on the
  *   same keys).
- * Seen are the nodes connected to this one (before it, after it, and after any node before it);
- * a row written by a node not connected is still found while the lock is taken (lock.ts).
+ * Seen is every node of the workflow, whatever connects it (main, an AI Agent's or an MCP Server
+ * Trigger's `ai_tool`, or nothing at all). An n8n whose node context does not carry its workflow
+ * shows only the nodes connected to this one (before it, after it, and after any node before it);
+ * a row written by a node not seen is still found while the lock is taken (lock.ts).
  */
 import type { DeduplicationScope, IExecuteFunctions, NodeTypeAndVersion } from 'n8n-workflow';
 import { CONFLICT_CODE } from './errors';
@@ -20,6 +22,23 @@ const REMOVE_DUPLICATES = 'n8n-nodes-base.removeDuplicates';
 const STORE_OPERATIONS = ['removeItemsSeenInPreviousExecutions', 'clearDeduplicationHistory'];
 
 type Neighbour = NodeTypeAndVersion & { parameters?: Record<string, unknown> };
+
+/**
+ * Every node of the workflow: n8n's node contexts (n8n-core's NodeExecutionContext, n8n 1.x and
+ * 2.x) keep the workflow they run in as `workflow`, whose `nodes` are all of its nodes by name.
+ */
+function everyNode(ctx: IExecuteFunctions): Neighbour[] | undefined {
+	const nodes = (ctx as unknown as { workflow?: { nodes?: unknown } }).workflow?.nodes;
+	if (typeof nodes !== 'object' || nodes === null) return undefined;
+	const name = ctx.getNode().name;
+	return Object.values(nodes as Record<string, Partial<Neighbour> | null>).filter(
+		(node): node is Neighbour =>
+			typeof node?.name === 'string' &&
+			typeof node.type === 'string' &&
+			node.name !== name &&
+			node.disabled !== true,
+	);
+}
 
 function connected(ctx: IExecuteFunctions): Neighbour[] {
 	const name = ctx.getNode().name;
@@ -71,7 +90,7 @@ function usesWorkflowScope(node: Neighbour): boolean {
 export function checkLayout(ctx: IExecuteFunctions, scope: DeduplicationScope): void {
 	const self = ctx.getNode();
 	const use = scope === 'node' ? 'its lock' : 'its keys';
-	for (const other of connected(ctx)) {
+	for (const other of everyNode(ctx) ?? connected(ctx)) {
 		let message: string | undefined;
 		let description = '';
 		const otherScope = keyedScope(other, self.type);

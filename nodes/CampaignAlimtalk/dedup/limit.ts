@@ -1,8 +1,8 @@
 /**
  * The send limit (docs/deduplication.md, "Send limit"): at most `limit` messages from this node
- * per period. Per hour or day the places are slot entries in the node's row of keys, claimed in
- * the same round as the Deduplication Key (batch.ts); per execution they are a count that lives
- * only as long as the execution does.
+ * per period. Per hour or day the places are slot entries in the node's row of keys, taken in
+ * the same round as the Deduplication Key (places.ts, batch.ts); per execution they are a count
+ * that lives only as long as the execution does.
  */
 import { DateTime } from 'luxon';
 import type { IExecuteFunctions } from 'n8n-workflow';
@@ -42,75 +42,6 @@ export function periodOf(
 	const start = at.startOf(period);
 	const end = period === 'hour' ? start.plus({ hours: 1 }) : start.plus({ days: 1 });
 	return { startMs: start.toMillis(), endMs: end.toMillis(), resetsAt: end.toISO() ?? '' };
-}
-
-/** The slot entries of a period: one per message it may send, `limit:<period>:<start ms>:<n>`. */
-export function slotsOf(limit: StoreLimit, startMs: number): string[] {
-	return Array.from({ length: limit.limit }, (_, n) => `limit:${limit.period}:${startMs}:${n + 1}`);
-}
-
-/**
- * The slots of a round for one limit: the current period's, and those of the period two before
- * (taken back when the period is new). Not the period just before: a worker whose clock is a
- * little behind may still be counting in it (docs/deduplication.md, "Send limit").
- */
-export interface Pool {
-	slots: string[];
-	previous: string[];
-	resetsAt: string;
-}
-
-/** The pool of each ask (undefined: no store limit), the asks of one limit sharing one pool. */
-export function poolsOf(
-	limits: ReadonlyArray<StoreLimit | undefined>,
-	nowMs: number,
-): {
-	pools: Pool[];
-	ofAsk: Array<Pool | undefined>;
-} {
-	const byName = new Map<string, Pool>();
-	const ofAsk = limits.map((limit) => {
-		if (!limit) return undefined;
-		const { startMs, resetsAt } = periodOf(nowMs, limit.period, limit.zone);
-		const name = `${limit.limit}:${limit.period}:${startMs}`;
-		let pool = byName.get(name);
-		if (!pool) {
-			const before = periodOf(startMs - 1, limit.period, limit.zone).startMs;
-			const twoBefore = periodOf(before - 1, limit.period, limit.zone).startMs;
-			pool = { slots: slotsOf(limit, startMs), previous: slotsOf(limit, twoBefore), resetsAt };
-			byName.set(name, pool);
-		}
-		return pool;
-	});
-	return { pools: [...byName.values()], ofAsk };
-}
-
-/**
- * Gives the free slots (those the record call found new), lowest first, to the asks that would
- * send, in ask order; an ask that would send and finds none is `limited`. Returns each ask's slot
- * and the values to take back: the free slots not given and, in a period none of whose slots was
- * taken yet, the slots of the period two before (so that old periods do not fill the history).
- */
-export function allocate(
-	ofAsk: ReadonlyArray<Pool | undefined>,
-	sends: readonly boolean[],
-	isNew: (value: string) => boolean,
-): { slots: Array<string | undefined>; limited: boolean[]; takeBack: string[] } {
-	const free = new Map<Pool, string[]>();
-	for (const pool of new Set(ofAsk)) if (pool) free.set(pool, pool.slots.filter(isNew));
-	const slots: Array<string | undefined> = [];
-	const limited: boolean[] = [];
-	ofAsk.forEach((pool, n) => {
-		const slot = pool && sends[n] ? free.get(pool)?.shift() : undefined;
-		slots.push(slot);
-		limited.push(pool !== undefined && sends[n] && slot === undefined);
-	});
-	const takeBack: string[] = [];
-	for (const [pool, left] of free) {
-		takeBack.push(...left);
-		if (pool.slots.every(isNew)) takeBack.push(...pool.previous);
-	}
-	return { slots, limited, takeBack };
 }
 
 /**

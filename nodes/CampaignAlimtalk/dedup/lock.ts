@@ -22,7 +22,7 @@ import { Holder, LEASE_MS, LOCK_ENTRY } from './holder';
 import type { LockEnv, LockStore } from './store-calls';
 import { read, write } from './store-calls';
 
-export { Holder, LEASE_MS, LOCK_ENTRY } from './holder';
+export { Holder, LATE_CALL_MS, LEASE_MS, LOCK_ENTRY } from './holder';
 export type { LockEnv, LockStore } from './store-calls';
 export { bounded, DEFAULT_ENV } from './store-calls';
 
@@ -140,11 +140,8 @@ export async function acquire(
 			// The count stood still: a dead or slow holder, or a row of other data. One write tells.
 			probed = true;
 			const result = await write(env, node, async () => await store.record([LOCK_ENTRY]));
-			if (result.new.length > 0) {
-				await write(env, node, async () => await store.remove([LOCK_ENTRY]));
-				await notLock(store, env, node, lockScope);
-				last = -1;
-			}
+			if (result.new.length > 0) await notLockUnlessGone(store, env, node, lockScope);
+			if (result.new.length > 0) last = -1;
 		} else if (env.now() - changedAt >= STALE_LOCK_MS) {
 			await env.sleep(Math.floor(env.random() * TAKEOVER_JITTER_MS));
 			// Only a row that still stands where it stood is taken over: a change is a live holder.
@@ -163,6 +160,26 @@ function busyError(node: INode, waitedMs: number) {
 		`the deduplication lock stayed taken for ${Math.round(waitedMs / 1000)} s`,
 		'Nothing was sent. Another execution of this workflow held the lock all that time, or the database did not answer; run the workflow again.',
 	);
+}
+
+/**
+ * A probe found its entry new: the row holds other data, or it was deleted just before the probe
+ * (its holder let go) and the probe made it again. Only the probe's entry in it: the row is
+ * deleted again (no empty row is left, and no conflict is raised); else the probe's entry goes
+ * and the other data is a conflict.
+ */
+async function notLockUnlessGone(
+	store: LockStore,
+	env: LockEnv,
+	node: INode,
+	lockScope: DeduplicationScope,
+): Promise<void> {
+	if ((await read(env, node, store.count)) === 1) {
+		await write(env, node, store.clear);
+		return;
+	}
+	await write(env, node, async () => await store.remove([LOCK_ENTRY]));
+	await notLock(store, env, node, lockScope);
 }
 
 /** A row of other data where the lock belongs. */
@@ -194,9 +211,12 @@ export async function release(
 	env: LockEnv,
 	node: INode,
 ): Promise<Released> {
+	// A store call of this holder given up on may still land: the lock stays, beating, until it
+	// settled (at most LATE_CALL_MS); one that may still land leaves the row to the waiters.
+	const quiet = await holder.quiet();
 	await holder.stop();
 	const leased = () => env.now() - holder.beatAt < LEASE_MS;
-	if (holder.state === 'lost' || !leased()) return 'left';
+	if (!quiet || holder.busy || holder.state === 'lost' || !leased()) return 'left';
 	try {
 		const count = holder.state === 'foreign' ? Infinity : await read(env, node, store.count);
 		if (!leased()) return 'left'; // the answer came after the lease: the row may be another's by now

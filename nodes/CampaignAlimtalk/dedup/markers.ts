@@ -6,9 +6,9 @@
  * - `sent`: the service answered success. The key's own stored form, as recorded by earlier
  *   versions of the node (which recorded a key when it was sent or might have been).
  * - `claim`: a request for it was about to leave and its answer is not recorded yet.
- * - `slot(s)`: that claim may still be in flight during the half hour `s`; a claim records every
- *   slot from a minute before its start to the end of the longest send (2 with the defaults, 5
- *   at the longest settings the node allows).
+ * - `minute(m)`: the minute the claim was made, while its send may still be under way: a key
+ *   found claimed is asked about the minutes of the longest send plus a clock margin
+ *   (starts.ts), so a claim left by a crash reads "in flight" no longer than that.
  * - `hour(h)`: the hour the claim was made, kept with it, so that an unconfirmed send can be
  *   told when it started.
  * `sent` is asked before `claim` is recorded and recorded after it, so it is forgotten last; a
@@ -18,7 +18,7 @@ import type { TransportSettings } from '../../shared/transport';
 import { MAX_BACKOFF_MS } from '../../shared/transport';
 import { storedKey } from './options';
 
-export const SLOT_MS = 30 * 60000;
+export const MINUTE_MS = 60000;
 const HOUR_MS = 3600000;
 /** How far back the hour of an unconfirmed claim is looked for. */
 export const HOURS_BACK = 48;
@@ -38,30 +38,24 @@ export function longestSendMs(settings: TransportSettings): number {
 	);
 }
 
-/** The store values of one key; the time-bound ones are made for the round's clock (`at`). */
+/** The store values of one key; the time-bound ones are made for the round's clock. */
 export interface KeyMarkers {
 	sent: string;
 	claim: string;
 	/** The hour marker of a claim made now. */
 	hour: string;
-	/** The slot marker of the half hour it is now: present while a claim may be in flight. */
-	now: string;
-	/** The slot markers a claim made now records, from CLOCK_SKEW_MS before to the end of the longest send. */
-	slots: string[];
+	/** The minute marker of a claim made now. */
+	minute: string;
 }
 
-export function markersOf(key: string, nowMs: number, longestMs: number): KeyMarkers {
+export function markersOf(key: string, nowMs: number): KeyMarkers {
 	const sent = storedKey(key);
 	const claim = `claim:${sent}`;
-	const first = Math.floor((nowMs - CLOCK_SKEW_MS) / SLOT_MS);
-	const last = Math.floor((nowMs + longestMs + CLOCK_SKEW_MS) / SLOT_MS);
-	const slot = (s: number) => `${claim}:s${s}`;
 	return {
 		sent,
 		claim,
 		hour: hourMarker(claim, Math.floor(nowMs / HOUR_MS)),
-		now: slot(Math.floor(nowMs / SLOT_MS)),
-		slots: Array.from({ length: last - first + 1 }, (_, i) => slot(first + i)),
+		minute: minuteMarker(claim, Math.floor(nowMs / MINUTE_MS)),
 	};
 }
 
@@ -69,38 +63,63 @@ function hourMarker(claim: string, hour: number): string {
 	return `${claim}:h${hour}`;
 }
 
-/** The hour markers a claim made in the last HOURS_BACK hours may have, newest first, with their hours. */
-export function hoursBack(
-	markers: KeyMarkers,
-	nowMs: number,
-): Array<{ value: string; startMs: number }> {
+function minuteMarker(claim: string, minute: number): string {
+	return `${claim}:m${minute}`;
+}
+
+/** A time a claim may have been made at, and the marker that would say so. */
+export interface StartProbe {
+	value: string;
+	startMs: number;
+	/** A minute marker: the claim may still be in flight. */
+	inFlight: boolean;
+}
+
+/**
+ * The markers of a claim found in the store: the minutes in which a send still under way may
+ * have started (the longest send `longestMs` plus CLOCK_SKEW_MS each side, newest first), then
+ * the hours of the last HOURS_BACK, newest first.
+ */
+export function startProbes(markers: KeyMarkers, nowMs: number, longestMs: number): StartProbe[] {
+	const last = Math.floor((nowMs + CLOCK_SKEW_MS) / MINUTE_MS);
+	const first = Math.floor((nowMs - longestMs - CLOCK_SKEW_MS) / MINUTE_MS);
+	const minutes = Array.from({ length: last - first + 1 }, (_, i) => ({
+		value: minuteMarker(markers.claim, last - i),
+		startMs: (last - i) * MINUTE_MS,
+		inFlight: true,
+	}));
 	const current = Math.floor(nowMs / HOUR_MS);
-	return Array.from({ length: HOURS_BACK }, (_, i) => ({
+	const hours = Array.from({ length: HOURS_BACK }, (_, i) => ({
 		value: hourMarker(markers.claim, current - i),
 		startMs: (current - i) * HOUR_MS,
+		inFlight: false,
 	}));
+	return [...minutes, ...hours];
 }
 
 /** What a claim keeps in the store while its send is under way (all but `sent`), oldest first. */
 export function claimed(markers: KeyMarkers): string[] {
-	return [...markers.slots, markers.hour, markers.claim];
+	return [markers.hour, markers.minute, markers.claim];
 }
 
-/** What the store said of a key, from the values its record call found new. */
-export type Verdict = 'send' | 'sent' | 'inFlight' | 'unconfirmed' | 'limited';
+/**
+ * What the store said of a key, from the values its record call found new. `claimed`: another
+ * claim stands; when it was made (starts.ts) tells `inFlight` from `unconfirmed`.
+ */
+export type Verdict = 'send' | 'sent' | 'claimed' | 'inFlight' | 'unconfirmed' | 'limited';
 
 /**
  * A claim wins over `sent`: a `sent` probe left beside another execution's claim (its round cut
  * short) must never make the message read as sent. A confirmed send has `sent` and no claim.
  */
 export function verdictOf(markers: KeyMarkers, isNew: (value: string) => boolean): Verdict {
-	if (!isNew(markers.claim)) return isNew(markers.now) ? 'unconfirmed' : 'inFlight';
+	if (!isNew(markers.claim)) return 'claimed';
 	return isNew(markers.sent) ? 'send' : 'sent';
 }
 
 /** The values a record call adds for a key: `sent` first, so that a claim made now outlives it. */
 export function asked(markers: KeyMarkers): string[] {
-	return [markers.sent, markers.now, ...claimed(markers)];
+	return [markers.sent, ...claimed(markers)];
 }
 
 /** Of what a record call added for a key, the values to take back (all but the claim it keeps). */
@@ -115,16 +134,17 @@ export function takeBack(
 
 /**
  * What the end of a claimed send writes: a confirmation records `sent` and takes the claim
- * back; a kept claim (delivery unknown) loses its slots; a release takes everything back. Keep
- * and release also take back `sent`: while this claim stood nobody else could send the message,
- * so a `sent` there is a probe another round left behind, and must not outlive the claim.
+ * back; a kept claim (delivery unknown) loses its minute, so that it reads unconfirmed at once;
+ * a release takes everything back. Keep and release also take back `sent`: while this claim
+ * stood nobody else could send the message, so a `sent` there is a probe another round left
+ * behind, and must not outlive the claim.
  */
 export function finished(
 	markers: KeyMarkers,
 	fate: 'confirm' | 'keep' | 'release',
 ): { facts: string[]; removals: string[] } {
 	if (fate === 'confirm') return { facts: [markers.sent], removals: claimed(markers) };
-	if (fate === 'keep') return { facts: [], removals: [...markers.slots, markers.sent] };
+	if (fate === 'keep') return { facts: [], removals: [markers.minute, markers.sent] };
 	return { facts: [], removals: [...claimed(markers), markers.sent] };
 }
 
@@ -139,6 +159,8 @@ export interface Answer {
 	slot?: string;
 	/** When the send limit's period ends (for `limited`). */
 	resetsAt?: string;
-	/** For an unconfirmed claim, the start of the hour it was made in (null: looked for, not found). */
+	/** For a claim found (in flight or unconfirmed): when it was made, to the minute or the hour (null: looked for, not found). */
 	claimedAt?: number | null;
+	/** Whether `claimedAt` is a minute (the claim may still be in flight) or only an hour. */
+	claimedToMinute?: boolean;
 }

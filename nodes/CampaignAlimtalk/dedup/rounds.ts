@@ -7,7 +7,7 @@
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
 import { conflictError } from './errors';
 import type { Holder, LockEnv, LockStore } from './lock';
-import { ACQUIRE_DEADLINE_MS, acquire, bounded, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
+import { ACQUIRE_DEADLINE_MS, acquire, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
 
 export interface Row {
 	ctx: IExecuteFunctions;
@@ -49,10 +49,7 @@ export const LEASE_LOST = 'the deduplication lock was lost during the round';
  * which starts none once the lease ran out and trusts no answer that came after it.
  */
 export class Lease {
-	constructor(
-		private readonly holder: Holder,
-		private readonly env: LockEnv,
-	) {}
+	constructor(private readonly holder: Holder) {}
 
 	get valid(): boolean {
 		return this.holder.valid;
@@ -60,7 +57,7 @@ export class Lease {
 
 	async call<T>(work: () => Promise<T>): Promise<T> {
 		if (!this.holder.valid) throw new Error(LEASE_LOST);
-		const value = await bounded(this.env, work);
+		const value = await this.holder.call(work);
 		if (!this.holder.valid) throw new Error(LEASE_LOST);
 		return value;
 	}
@@ -99,7 +96,7 @@ async function runRound(
 		return;
 	}
 	holder.start();
-	const lease = new Lease(holder, env);
+	const lease = new Lease(holder);
 	const ran: Job[] = [];
 	const outcomes: unknown[] = [];
 	for (const job of round) {

@@ -27,8 +27,9 @@ import { readKey } from './options';
 import type { Failure } from '../../shared/outcome';
 
 export { IN_PROGRESS_CODE, NO_KEY_CODE, UNCONFIRMED_CODE } from './fields';
-/** How often an item waiting for another execution's send looks again. */
+/** How soon an item waiting for another execution's send looks again (doubling up to WAIT_MAX_MS). */
 const WAIT_POLL_MS = 500;
+const WAIT_MAX_MS = 8000;
 
 export class DedupSession {
 	/** Item index -> its key (sendable items only). */
@@ -54,8 +55,8 @@ export class DedupSession {
 	/** The places of a send limit per execution (limit.ts). */
 	private readonly places: ExecutionPlaces | undefined;
 
-	/** For an unconfirmed earlier send: the start of the hour it was claimed in (null: not found in 48 hours). */
-	private readonly claimedAt = new Map<number, number | null>();
+	/** For an earlier claim found: when it was made, to the minute or the hour (at null: not found in 48 hours). */
+	private readonly claimedAt = new Map<number, { at: number | null; toMinute: boolean }>();
 
 	private readonly fates = new Map<number, KeyFate>();
 
@@ -154,6 +155,7 @@ export class DedupSession {
 
 	private async claimInStore(i: number, key: string | undefined): Promise<boolean> {
 		const deadline = monotonicNow() + this.transport.timeoutMs;
+		let wait = WAIT_POLL_MS;
 		for (;;) {
 			const asked = await this.askUnlessStopped(i, key);
 			if ('error' in asked) {
@@ -163,7 +165,8 @@ export class DedupSession {
 			const { verdict, claimedAt } = asked.answer;
 			if (verdict === 'send') this.hold(i, asked.answer);
 			if (verdict === 'limited') this.resetsAt.set(i, asked.answer.resetsAt);
-			if (claimedAt !== undefined) this.claimedAt.set(i, claimedAt);
+			const toMinute = asked.answer.claimedToMinute === true;
+			if (claimedAt !== undefined) this.claimedAt.set(i, { at: claimedAt, toMinute });
 			if (verdict !== 'inFlight') {
 				this.verdicts.set(i, verdict);
 				return verdict === 'send';
@@ -174,7 +177,9 @@ export class DedupSession {
 				this.verdicts.set(i, 'inProgress');
 				return false;
 			}
-			await pause(Math.min(left, WAIT_POLL_MS * (0.5 + Math.random())), stop);
+			// Waits back off: each look is a lock round for every process of the workflow.
+			await pause(Math.min(left, wait * (0.5 + Math.random())), stop);
+			wait = Math.min(WAIT_MAX_MS, wait * 2);
 		}
 	}
 

@@ -47,8 +47,14 @@ function sendOutcome(
 		// reported here instead of failing the node (a re-run would send the others twice).
 		const reason = (stop ?? result) as (Error & { context?: IDataObject }) | undefined;
 		const code = String((reason?.context?.campaignCode as string) ?? NOT_SENT_CODE);
-		const message = `Not sent: ${reason?.message ?? 'the node stopped'}`;
-		return failed({ code, message, ...identity, ...keyFields }, i);
+		// Its own failure after an attempt that may have reached the service (transport/client.ts).
+		const own = result as (Error & { context?: IDataObject }) | undefined;
+		const doubt = own?.context?.deliveryUnknown === true;
+		const message = doubt
+			? `Maybe sent: an earlier attempt may have reached the service, then: ${own?.message}`
+			: `Not sent: ${reason?.message ?? 'the node stopped'}`;
+		const unknown = doubt ? { deliveryUnknown: true } : {};
+		return failed({ code, message, ...identity, ...keyFields, ...unknown }, i);
 	}
 	if (result.code === '0') {
 		const response = (result.body ?? null) as IDataObject;

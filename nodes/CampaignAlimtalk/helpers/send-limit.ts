@@ -16,7 +16,7 @@ import { LIMIT_PERIODS } from '../dedup/limit';
 export const limitOptions: INodeProperties[] = [
 	numberOption(
 		SEND_LIMIT_OPTION,
-		`At most this many messages go out from this node in the Send Limit Period (0 or empty: no limit; up to ${MAX_SEND_LIMIT}, since every store round records one entry per place). The rest go to Failed, unsent, with code sendLimitReached. Skipped duplicates and refused sends do not count; a message whose delivery is unknown does. Per hour or day it holds across executions and workers (kept in n8n's database with the Deduplication Key's lock).`,
+		`At most this many messages go out from this node in the Send Limit Period (0 or empty: no limit; up to ${MAX_SEND_LIMIT}: one entry per place is kept in the period). The rest go to Failed, unsent, with code sendLimitReached. Skipped duplicates and refused sends do not count; a message whose delivery is unknown does. Per hour or day it holds across executions and workers (kept in n8n's database with the Deduplication Key's lock).`,
 	),
 	{
 		displayName: 'Send Limit Period',

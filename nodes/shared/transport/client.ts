@@ -137,8 +137,15 @@ export class CampaignClient implements Redactor {
 				);
 				continue;
 			}
-			if (step === 'throw') throw this.error(result, call);
-			return result;
+			// A send an earlier attempt of which may have reached the service is never a certain
+			// failure, whatever the last attempt said: its delivery is unknown.
+			const doubt = call.safety === 'unsafe' && mayHaveLeft && result.code !== '0';
+			if (step === 'throw') {
+				const error = this.error(result, call);
+				if (doubt) error.context.deliveryUnknown = true;
+				throw error;
+			}
+			return doubt ? { ...result, deliveryUnknown: true } : result;
 		}
 	}
 

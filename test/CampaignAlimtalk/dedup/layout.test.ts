@@ -48,7 +48,7 @@ describe('nodes that share a deduplication record', () => {
 		},
 	} as unknown as INodeType;
 
-	async function withRemoveDuplicates(scope: string, keyScope: string) {
+	async function withRemoveDuplicates(scope: string, keyScope: string, wired = true) {
 		const rd: INode = {
 			id: 'rd',
 			name: 'Remove Duplicates',
@@ -60,10 +60,12 @@ describe('nodes that share a deduplication record', () => {
 		const send = sendNode(NODE_NAME, 'node-under-test', { ...KEYED, deduplicationScope: keyScope });
 		return await runWorkflow({
 			nodes: [sourceOf([order(1)]), rd, send],
-			connections: {
-				Source: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] },
-				'Remove Duplicates': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
-			},
+			connections: wired
+				? {
+						Source: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] },
+						'Remove Duplicates': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+					}
+				: { Source: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 			credentials: { campaignApi: good() as never },
 			extraTypes: { 'n8n-nodes-base.removeDuplicates': removeDuplicates },
 		});
@@ -79,6 +81,38 @@ describe('nodes that share a deduplication record', () => {
 			expect(fx.sb.state.sent).toHaveLength(0);
 		},
 	);
+
+	it.each(['node', 'workflow'])(
+		'Remove Duplicates with scope "Workflow" connected to nothing, and a key of scope %s: refused before sending',
+		async (keyScope) => {
+			const { error } = await withRemoveDuplicates('workflow', keyScope, false);
+			expect(error?.message).toMatch(
+				/the Remove Duplicates node "Remove Duplicates" keeps its history/,
+			);
+			expect(fx.sb.state.sent).toHaveLength(0);
+		},
+	);
+
+	it('two keyed send tools of one AI Agent (ai_tool) sharing the workflow record: refused before sending', async () => {
+		const agent: INode = { ...sourceOf([]), id: 'agent', name: 'AI Agent', position: [600, 0] };
+		const shared = { ...KEYED, deduplicationScope: 'workflow' };
+		const { error } = await runWorkflow({
+			nodes: [
+				sourceOf([order(1)]),
+				sendNode(NODE_NAME, 'node-under-test', shared),
+				sendNode('Second Tool', 'second-tool', shared),
+				agent,
+			],
+			connections: {
+				Source: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+				[NODE_NAME]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+				'Second Tool': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			},
+			credentials: { campaignApi: good() as never },
+		});
+		expect(error?.message).toMatch(/the node "Second Tool" also has a Deduplication Key/);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
 
 	it('Remove Duplicates with scope "Node" shares nothing: sent', async () => {
 		const { error } = await withRemoveDuplicates('node', 'node');

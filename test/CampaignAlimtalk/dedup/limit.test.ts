@@ -5,13 +5,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import {
 	ExecutionPlaces,
-	allocate,
 	limitedFailure,
 	periodOf,
-	poolsOf,
 	roomFor,
-	slotsOf,
 } from '../../../nodes/CampaignAlimtalk/dedup/limit';
+import { Places, slotName } from '../../../nodes/CampaignAlimtalk/dedup/places';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -65,43 +63,52 @@ describe('the slots of a period and their allocation', () => {
 	const limit = { limit: 3, period: 'hour' as const, zone: 'UTC' };
 	const now = at('2026-05-10T13:42:10Z');
 
-	it('names one slot per place, by period and start', () => {
-		const start = at('2026-05-10T13:00:00Z');
-		expect(slotsOf(limit, start)).toEqual([
-			`limit:hour:${start}:1`,
-			`limit:hour:${start}:2`,
-			`limit:hour:${start}:3`,
-		]);
+	const start = at('2026-05-10T13:00:00Z');
+	const slot = (n: number, from = start) => slotName('hour', from, n);
+
+	it('names one slot per place, by period and start (as earlier versions did)', () => {
+		expect(slot(2)).toBe(`limit:hour:${start}:2`);
 	});
 
-	it('asks of one limit share one pool; the old period it cleans is two hours before', () => {
-		const { pools, ofAsk } = poolsOf([limit, undefined, limit], now);
-		expect(pools).toHaveLength(1);
-		expect(ofAsk[0]).toBe(ofAsk[2]);
-		expect(ofAsk[1]).toBeUndefined();
-		expect(pools[0].previous[0]).toBe(`limit:hour:${at('2026-05-10T11:00:00Z')}:1`);
-		expect(pools[0].resetsAt).toBe('2026-05-10T14:00:00.000Z');
+	it('asks about slot 1 and a few more than the sends need, not the whole period', () => {
+		const big = { ...limit, limit: 1000 };
+		const places = new Places([big, undefined, big], now, () => 0.5);
+		const asked = places.probe([0, 2]);
+		expect(asked[0]).toBe(slot(1));
+		expect(asked).toHaveLength(2 + 3);
+		expect(new Set(asked).size).toBe(asked.length);
+		expect(places.resetsAt(0)).toBe('2026-05-10T14:00:00.000Z');
+		expect(places.resetsAt(1)).toBeUndefined();
 	});
 
-	it('gives the free slots in ask order to the asks that would send; the rest are limited', () => {
-		const { ofAsk, pools } = poolsOf([limit, limit, limit, limit], now);
-		const [s1, s2, s3] = pools[0].slots;
-		const used = new Set([s2]); // one place taken by an earlier round
-		const given = allocate(ofAsk, [true, false, true, true], (v) => !used.has(v));
-		expect(given.slots).toEqual([s1, undefined, s3, undefined]);
-		expect(given.limited).toEqual([false, false, false, true]);
-		expect(given.takeBack).toEqual([]);
+	it('gives the free slots, lowest first and within each ask’s limit; the rest are limited', () => {
+		const places = new Places([limit, { ...limit, limit: 1 }, limit, limit], now);
+		const asked = places.probe([0, 1, 2, 3], true);
+		expect(asked.sort()).toEqual([slot(1), slot(2), slot(3)]);
+		const used = new Set([slot(2)]); // one place taken by an earlier round
+		places.note(asked, (v) => !used.has(v));
+		expect(places.give([1, 0, 2, 3])).toEqual([2, 3]);
+		expect(places.slots).toEqual([slot(3), slot(1), undefined, undefined]);
+		expect(places.takeBack()).toEqual([1, 2, 3].map((n) => slot(n, at('2026-05-10T11:00:00Z')))); // the period is new (slot 1 was free): the period two before goes
 	});
 
-	it('takes back the free slots not given, and the previous period only when the period is new', () => {
-		const { ofAsk, pools } = poolsOf([limit], now);
-		const [s1, s2, s3] = pools[0].slots;
-		const fresh = allocate(ofAsk, [true], () => true);
-		expect(fresh.slots).toEqual([s1]);
-		expect(fresh.takeBack).toEqual([s2, s3, ...pools[0].previous]);
-		const used = new Set([s1]);
-		const later = allocate(ofAsk, [false], (v) => !used.has(v));
-		expect(later.takeBack).toEqual([s2, s3]);
+	it('asks of different limits in one period share one pool: a slot is given once', () => {
+		const places = new Places([limit, { ...limit, limit: 5 }], now);
+		const asked = places.probe([0, 1], true);
+		expect(asked).toHaveLength(5);
+		places.note(asked, () => true);
+		expect(places.give([0, 1])).toEqual([]);
+		expect(places.slots).toEqual([slot(1), slot(2)]);
+		expect(places.takeBack().slice(0, 3)).toEqual([slot(3), slot(4), slot(5)]);
+	});
+
+	it('when the first slots asked were all taken, asks about every slot left', () => {
+		const places = new Places([{ ...limit, limit: 100 }], now, () => 0);
+		const first = places.probe([0]);
+		places.note(first, () => false);
+		expect(places.give([0])).toEqual([0]);
+		const second = places.probe([0]);
+		expect(second).toHaveLength(100 - first.length);
 	});
 
 	it('keeps ten entries of room per place of a limit per hour or day, none per execution', () => {

@@ -7,7 +7,7 @@
  */
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { claimed, longestSendMs, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
+import { claimed, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
 import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
 import { keyFate } from '../../../nodes/CampaignAlimtalk/dedup/session';
 import { ProcessedDataStore } from '../../support/dedup-store';
@@ -31,7 +31,7 @@ const sentTo = (n: number) => fx.sb.state.sent.filter((m) => m.phoneNumber === p
 
 /** Resolves once the claim of `key` is in the node's row of keys. */
 async function claimedInStore(key: string): Promise<void> {
-	const claim = ProcessedDataStore.hash(markersOf(key, Date.now(), 60000).claim);
+	const claim = ProcessedDataStore.hash(markersOf(key, Date.now()).claim);
 	for (let i = 0; i < 500; i++) {
 		if ((fx.store.entries(WF, 'n:node-under-test') ?? []).includes(claim)) return;
 		await delay(10);
@@ -138,8 +138,7 @@ describe('the Deduplication Key, round three', () => {
 		const offset = target - real();
 		const spy = jest.spyOn(Date, 'now').mockImplementation(() => real() + offset);
 		try {
-			const longest = longestSendMs({ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 });
-			const ahead = markersOf('order-1', Date.now() + 50000, longest);
+			const ahead = markersOf('order-1', Date.now() + 50000);
 			await fx.store.checkProcessedAndRecord(claimed(ahead), 'node', NODE_ROW, {
 				mode: 'entries',
 			});
@@ -155,10 +154,9 @@ describe('the Deduplication Key, round three', () => {
 	});
 
 	it('thirty unconfirmed keys in one round: the store calls stay small (hour lookups bounded, removes in pieces)', async () => {
-		const longest = longestSendMs({ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 });
 		const keys = Array.from({ length: 30 }, (_, n) => `order-${n}`);
 		const crashed = keys.flatMap((key) => {
-			const markers = markersOf(key, Date.now() - 3 * 3600000, longest);
+			const markers = markersOf(key, Date.now() - 3 * 3600000);
 			return [markers.hour, markers.claim]; // claims of a process that died three hours ago
 		});
 		await fx.store.checkProcessedAndRecord(crashed, 'node', NODE_ROW, { mode: 'entries' });
@@ -223,7 +221,7 @@ describe('the Deduplication Key, round three', () => {
 });
 
 describe('what a send that ended without an answer does to its key', () => {
-	it('keeps the key of a request aborted by a stopped execution (no service code): it may have left', () => {
+	it('keeps the key of a request aborted by a stopped execution (no service code), releases one refused on its only attempt', () => {
 		const node = {
 			id: 'n',
 			name: 'Send',
@@ -237,5 +235,15 @@ describe('what a send that ended without an answer does to its key', () => {
 		const refused = new NodeApiError(node, { message: 'refused' }, { message: 'refused' });
 		refused.context.campaignCode = '1405';
 		expect(keyFate(refused)).toBe('release');
+	});
+
+	it('keeps the key of a service code that follows an attempt that may have left (only a certain failure releases)', () => {
+		const node = { id: 'n', name: 'Send', type: ALIMTALK_TYPE, typeVersion: 1 } as INode;
+		const busy = new NodeApiError(node, { message: 'busy' }, { message: 'busy' });
+		busy.context.campaignCode = '-1005';
+		busy.context.deliveryUnknown = true;
+		expect(keyFate(busy)).toBe('keep');
+		expect(keyFate({ code: '7002', deliveryUnknown: true })).toBe('keep');
+		expect(keyFate({ code: '7002', deliveryUnknown: false })).toBe('release');
 	});
 });

@@ -16,13 +16,13 @@ const SETTINGS = { maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 };
 const fx = dedupFixture();
 const { send, sentPhones } = sendsOf(fx, FAST_KEYED);
 
-/** What an execution killed during the send of `key` leaves in the store: its claim (and, while it may still run, its slots). */
+/** What an execution killed during the send of `key` leaves in the store: its claim, its hour and (while it may still run) its minute. */
 async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
-	const markers = markersOf(key, Date.now(), longestSendMs(SETTINGS));
+	const markers = markersOf(key, Date.now() - (inFlight ? 0 : longestSendMs(SETTINGS) + 120000));
 	const values = [
-		markers.claim,
 		...(hour ? [markers.hour] : []),
-		...(inFlight ? markers.slots : []),
+		...(inFlight ? [markers.minute] : []),
+		markers.claim,
 	];
 	await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
 }
@@ -33,7 +33,7 @@ function thisHour(): { iso: string; words: string } {
 	const end = new Date(Date.parse(start) + 3600000).toISOString();
 	return {
 		iso: start,
-		words: `started between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`,
+		words: `claimed this Deduplication Key between ${start.slice(11, 16)} and ${end.slice(11, 16)} UTC on ${start.slice(0, 10)}`,
 	};
 }
 
@@ -56,7 +56,7 @@ describe('what a redelivered event is answered', () => {
 			expect.objectContaining({
 				code: 'earlierSendUnconfirmed',
 				deduplicationKey: 'order-3',
-				message: expect.stringContaining('started more than 48 hours ago'),
+				message: expect.stringContaining('claimed this Deduplication Key more than 48 hours ago'),
 			}),
 		]);
 		expect(out[1][1].json.earlierSendStartedAt).toBeUndefined();
@@ -67,6 +67,29 @@ describe('what a redelivered event is answered', () => {
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
 	});
 
+	it('a message in flight holds 3 entries in the row of keys (hour, minute, claim); a confirmed one 1 (sent)', async () => {
+		fx.sb.configure({ latencyMs: 400 });
+		const running = send([order(1)]);
+		const row = () => fx.store.keys(WF, 'n:node-under-test');
+		for (let i = 0; i < 300 && fx.sb.requests.length === 0; i++) await delay(5);
+		expect(fx.sb.requests).toHaveLength(1); // its request is in flight
+		expect(row()).toHaveLength(3);
+		await running;
+		expect(row()).toEqual([ProcessedDataStore.hash(markersOf('order-1', Date.now()).sent)]);
+	});
+
+	it('a claim left by a crash reads in flight no longer than the longest send plus the clock margin', async () => {
+		// Claimed (with its minute) 2.5 minutes longer ago than a send of these settings can last.
+		const markers = markersOf('order-1', Date.now() - longestSendMs(SETTINGS) - 150000);
+		const values = [markers.hour, markers.minute, markers.claim];
+		await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
+		const { out } = await send([order(1)]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({ code: 'earlierSendUnconfirmed', deliveryUnknown: true }),
+		]);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
 	it('a claim of an execution that may still be sending: waited for up to the timeout, then Failed, delivery unknown', async () => {
 		await crashedClaim('order-1', true);
 		const { out } = await send([order(1)]);
@@ -75,7 +98,9 @@ describe('what a redelivered event is answered', () => {
 				code: 'earlierSendInProgress',
 				deliveryUnknown: true,
 				deduplicationKeyKept: true,
-				message: expect.stringMatching(/no answer after 1 s/),
+				message: expect.stringMatching(
+					/claimed this Deduplication Key at \d\d:\d\d UTC on \d{4}-\d\d-\d\d and had not confirmed it after 1 s of waiting/,
+				),
 			}),
 		]);
 		expect(out[0]).toHaveLength(0);
@@ -214,12 +239,18 @@ describe('what a redelivered event is answered', () => {
 
 	it('a round cut short between its two store calls (the process killed) never makes a message read as sent', async () => {
 		const real = fx.store.removeProcessed.bind(fx.store);
-		fx.store.removeProcessed = async () => {
-			throw new Error('the process died here'); // the record call landed, the remove call never ran
+		let failures = 0;
+		fx.store.removeProcessed = async (...args) => {
+			if (args[1] !== 'node') return await real(...args);
+			failures++; // the record call landed; no remove call of this process ever runs
+			throw new Error('the process died here');
 		};
 		try {
 			const { error } = await send([order(1)]);
 			expect(error?.message).toMatch(/deduplication store failed/);
+			// Its next round (the take-back of what the cut round added) dies too.
+			for (let i = 0; i < 200 && failures < 2; i++) await delay(10);
+			expect(failures).toBe(2);
 		} finally {
 			fx.store.removeProcessed = real;
 		}
@@ -230,5 +261,25 @@ describe('what a redelivered event is answered', () => {
 			expect.objectContaining({ deliveryUnknown: true, deduplicationKey: 'order-1' }),
 		]);
 		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
+	it('a round whose remove call failed in a process that lives on: its claim is taken back, the message is sent once', async () => {
+		const real = fx.store.removeProcessed.bind(fx.store);
+		let failures = 0;
+		fx.store.removeProcessed = async (...args) => {
+			if (args[1] !== 'node' || failures > 0) return await real(...args);
+			failures++;
+			throw new Error('Connection terminated unexpectedly');
+		};
+		try {
+			const { error } = await send([order(1)]);
+			expect(error?.message).toMatch(/deduplication store failed/);
+		} finally {
+			fx.store.removeProcessed = real;
+		}
+		expect(failures).toBe(1);
+		const { out } = await send([order(1)]);
+		expect(jsonOf(out[0])).toEqual([expect.objectContaining({ status: 'sent' })]);
+		expect(fx.sb.state.sent).toHaveLength(1);
 	});
 });

@@ -103,7 +103,7 @@ describe('Alimtalk send with a Deduplication Key', () => {
 				deduplicationKey: 'order-1',
 				deduplicationKeyKept: true,
 				message: expect.stringMatching(
-					/started between \d\d:00 and \d\d:00 UTC on \d{4}-\d\d-\d\d, never got the service's answer recorded, so it may or may not have been delivered/,
+					/claimed this Deduplication Key between \d\d:00 and \d\d:00 UTC on \d{4}-\d\d-\d\d and did not confirm it \(the service did not answer, or n8n stopped during that send\), so it may or may not have been delivered/,
 				),
 				earlierSendStartedAt: expect.stringMatching(/T\d\d:00:00\.000Z$/),
 				hint: expect.stringMatching(/new Deduplication Key/),

@@ -23,6 +23,7 @@ import {
 import { delay, path, ROOT } from '../../support/node';
 import { installStore, ProcessedDataStore } from '../../support/dedup-store';
 import { runOrdered } from '../../../nodes/CampaignAlimtalk/helpers/pool';
+import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/dedup/limit';
 import { mulberry32 } from '../../../sandbox/faults';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../sandbox/server';
 import { phone } from '../support';
@@ -175,6 +176,8 @@ const RACE_WF = 'race-workflow';
 const NODE = nodeOf('send-node', 'Send', 'campaignAlimtalk');
 export const CONTEXT = { workflow: { id: RACE_WF }, node: NODE } as never;
 const LOCK_PATH = '../../../nodes/CampaignAlimtalk/dedup/rounds';
+const BATCH_PATH = '../../../nodes/CampaignAlimtalk/dedup/batch';
+type BatchModule = typeof import('../../../nodes/CampaignAlimtalk/dedup/batch');
 
 type UnderLock = (
 	ctx: IExecuteFunctions,
@@ -195,9 +198,12 @@ export const race = {
 /** A copy of the lock's modules, as another process has, with its own store calls (stallable). */
 export function processCopy(name: string) {
 	let underLock: UnderLock | undefined;
+	let batch: BatchModule | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		underLock = (require(LOCK_PATH) as { underLock: UnderLock }).underLock;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		batch = require(BATCH_PATH) as BatchModule;
 	});
 	const copy = { name, stallUntil: 0 };
 	const stall = async () => {
@@ -256,8 +262,24 @@ export function processCopy(name: string) {
 	const stallFor = (ms: number) => {
 		copy.stallUntil = Date.now() + ms;
 	};
-	return { name, ctx, hold, stallFor };
+	/** This process's store rounds on the node's row of keys (scope "node", History Size 1,000). */
+	const row = { ctx, scope: 'node' as const, historySize: 1000 };
+	/** Asks about `key` in this process's next round, as a send does just before its request. */
+	const ask = async (key: string | undefined, longestMs = 60000, limit?: StoreLimit) =>
+		await (batch as BatchModule).ask(row, key, longestMs, limit);
+	/** Queues values to record and to take back in this process's next round, and waits for it. */
+	const write = async (facts: string[], removals: string[]) => {
+		const owner = {} as { lost?: unknown };
+		(batch as BatchModule).queue(row, owner, facts, removals);
+		await (batch as BatchModule).flush(row);
+		return owner;
+	};
+	return { name, ctx, hold, stallFor, ask, write };
 }
+
+/** The keys row of the race workflow (scope "node" of the race's node). */
+export const keysRow = () => race.store.entries(RACE_WF, `n:${NODE.id}`) ?? [];
+export const KEYS_ROW_ID = `${RACE_WF}\u0000n:${NODE.id}`;
 
 /** Advances the fake clock until `work` settles (or `limitMs` of fake time pass). */
 export async function settle<T>(

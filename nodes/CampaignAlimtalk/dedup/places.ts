@@ -1,0 +1,153 @@
+/**
+ * The places of a Send Limit per hour or day in one store round (docs/deduplication.md, "Send
+ * limit"). A place is a slot entry `limit:<period>:<start ms>:<n>` in the row of keys; the store
+ * only answers "was it recorded?" by recording it, so a slot asked about that comes back new is
+ * taken. A round therefore asks about few slots: slot 1 (new: the period is new) and a few more
+ * than its sends need, at random among those it has not asked about; when those are not enough,
+ * more (as many as the free share seen so far says are needed), at most MAX_CALLS times, the last
+ * time every slot left. A round cut before it takes back what it did not give keeps only those
+ * few places. Asks of one period share one pool whatever their limit (a limit changed while
+ * executions run): a send with limit L takes a free slot n <= L, so one slot is never given twice.
+ */
+import type { StoreLimit } from './limit';
+import { periodOf } from './limit';
+
+/** Slots asked about beyond what the sends need. */
+const SPARE = 3;
+/** At most this many record calls of slots in a round beyond its first (the last asks about every slot left). */
+export const MAX_CALLS = 3;
+
+export function slotName(period: string, startMs: number, n: number): string {
+	return `limit:${period}:${startMs}:${n}`;
+}
+
+interface Pool {
+	period: 'hour' | 'day';
+	startMs: number;
+	/** The largest limit of the asks of this pool. */
+	max: number;
+	resetsAt: string;
+	/** The start of the period two before (its slots are taken back once per period). */
+	twoBeforeMs: number;
+	/** Slot numbers asked about this round, and those found free (not yet given). */
+	asked: Set<number>;
+	free: number[];
+	found: number;
+	/** Slot 1 came back new: the first round of the period. */
+	fresh: boolean;
+}
+
+/** A round's places: every pool of its asks, what it asked about and what it gave. */
+export class Places {
+	private readonly pools: Pool[] = [];
+
+	/** Each ask's pool (undefined: no limit kept in the store). */
+	private readonly ofAsk: Array<Pool | undefined>;
+
+	/** Each ask's slot, once given. */
+	readonly slots: Array<string | undefined>;
+
+	/** Every slot value that came back new this round (taken back when the round fails). */
+	readonly added: string[] = [];
+
+	constructor(
+		private readonly limits: ReadonlyArray<StoreLimit | undefined>,
+		nowMs: number,
+		private readonly random: () => number = Math.random,
+	) {
+		const byName = new Map<string, Pool>();
+		this.ofAsk = limits.map((limit) => {
+			if (!limit) return undefined;
+			const { startMs, resetsAt } = periodOf(nowMs, limit.period, limit.zone);
+			const name = `${limit.period}:${startMs}`;
+			let pool = byName.get(name);
+			if (!pool) {
+				const before = periodOf(startMs - 1, limit.period, limit.zone).startMs;
+				const twoBeforeMs = periodOf(before - 1, limit.period, limit.zone).startMs;
+				const fields = { period: limit.period, startMs, max: 0, resetsAt, twoBeforeMs };
+				pool = { ...fields, asked: new Set(), free: [], found: 0, fresh: false };
+				byName.set(name, pool);
+				this.pools.push(pool);
+			}
+			pool.max = Math.max(pool.max, limit.limit);
+			return pool;
+		});
+		this.slots = limits.map(() => undefined);
+	}
+
+	/** When the period of ask `n` ends. */
+	resetsAt(n: number): string | undefined {
+		return this.ofAsk[n]?.resetsAt;
+	}
+
+	/** The slots to ask about next for the asks in `waiting` (`all`: every slot not asked about yet). */
+	probe(waiting: readonly number[], all = false): string[] {
+		const values: string[] = [];
+		for (const pool of this.pools) {
+			const want = waiting.filter((n) => this.ofAsk[n] === pool).length;
+			if (want === 0) continue;
+			const left = Array.from({ length: pool.max }, (_, i) => i + 1).filter(
+				(n) => !pool.asked.has(n),
+			);
+			const share = pool.asked.size === 0 ? 1 : pool.found / pool.asked.size;
+			const count = all || share === 0 ? left.length : Math.ceil(want / share) + SPARE;
+			const picked = left.includes(1) ? [1] : [];
+			const others = left.filter((n) => n !== 1);
+			while (picked.length < Math.min(count, left.length)) {
+				picked.push(others.splice(Math.floor(this.random() * others.length), 1)[0]);
+			}
+			picked.forEach((n) => pool.asked.add(n));
+			values.push(...picked.map((n) => slotName(pool.period, pool.startMs, n)));
+		}
+		return values;
+	}
+
+	/** Notes what a record call said of the slots asked about (`isNew`). */
+	note(values: readonly string[], isNew: (value: string) => boolean): void {
+		for (const value of values) {
+			if (!isNew(value)) continue;
+			this.added.push(value);
+			const parts = value.split(':');
+			const pool = this.pools.find(
+				(p) => p.period === parts[1] && String(p.startMs) === parts[2],
+			) as Pool;
+			const n = Number(parts[3]);
+			pool.found++;
+			pool.free.push(n);
+			if (n === 1) pool.fresh = true;
+		}
+		for (const pool of this.pools) pool.free.sort((x, y) => x - y);
+	}
+
+	/** Gives each ask in `waiting`, in order, the lowest free slot within its limit; returns those still without one. */
+	give(waiting: readonly number[]): number[] {
+		return waiting.filter((n) => {
+			const pool = this.ofAsk[n] as Pool;
+			const limit = (this.limits[n] as StoreLimit).limit;
+			const at = pool.free.findIndex((slot) => slot <= limit);
+			if (at === -1) return true;
+			const [slot] = pool.free.splice(at, 1);
+			this.slots[n] = slotName(pool.period, pool.startMs, slot);
+			return false;
+		});
+	}
+
+	/** Whether ask `n` has a limit kept in the store. */
+	limited(n: number): boolean {
+		return this.ofAsk[n] !== undefined;
+	}
+
+	/**
+	 * What the round's remove call takes back: the free slots not given and, in the first round of
+	 * a period, the slots of the period two before (not the one just before: a worker whose clock
+	 * is a little behind may still count in it).
+	 */
+	takeBack(): string[] {
+		return this.pools.flatMap((pool) => [
+			...pool.free.map((n) => slotName(pool.period, pool.startMs, n)),
+			...(pool.fresh
+				? Array.from({ length: pool.max }, (_, i) => slotName(pool.period, pool.twoBeforeMs, i + 1))
+				: []),
+		]);
+	}
+}
