@@ -14,6 +14,7 @@ import { MAX_CALLS, Places } from './places';
 import type { Lease, Row } from './rounds';
 import { rowId, underLock } from './rounds';
 import { bounded, DEFAULT_ENV } from './store-calls';
+import { serviceCodeOf, withServiceCode } from '../../shared/codes';
 
 export const STORE_FAILED_CODE = 'deduplicationStoreFailed';
 /** At most this many values go in one remove call: n8n 2.41.1 removes one value at a time. */
@@ -276,7 +277,7 @@ async function round(row: Row, batch: Batch): Promise<void> {
 /** A round that failed: its asks get the error, its writes are tried once more, then dropped. */
 function failed(row: Row, batch: Batch, recorded: Recorded, error: unknown): void {
 	const wrapped = storeError(row.ctx.getNode(), error);
-	wrapped.context.campaignCode ??= STORE_FAILED_CODE;
+	if (serviceCodeOf(wrapped) === undefined) withServiceCode(wrapped, STORE_FAILED_CODE);
 	// Without `taken` the lock was never taken: nothing of what waits was written.
 	const { taken, added } = recorded;
 	const { asks, waiters, writes } = taken ?? take(row, batch);

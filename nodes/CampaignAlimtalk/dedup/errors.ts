@@ -1,6 +1,6 @@
 import type { DeduplicationScope, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { STOPPED_CODE, STOPPED_INFO } from '../../shared/codes';
+import { STOPPED_CODE, STOPPED_INFO, withServiceCode } from '../../shared/codes';
 
 /** The first n8n release whose nodes can use its deduplication store (n8n-core 1.64.0). */
 export const MIN_N8N_VERSION = '1.64.0';
@@ -45,8 +45,7 @@ export function conflictError(
 						description: 'Nothing was sent. Run the workflow again; if it persists, report it.',
 					},
 				);
-	error.context.campaignCode = CONFLICT_CODE;
-	return error;
+	return withServiceCode(error, CONFLICT_CODE);
 }
 
 /** An ask stopped waiting for its answer because the execution was stopped (nothing sent). */
@@ -54,6 +53,5 @@ export function stoppedError(node: INode): NodeOperationError {
 	const error = new NodeOperationError(node, STOPPED_INFO.message, {
 		description: STOPPED_INFO.hint,
 	});
-	error.context.campaignCode = STOPPED_CODE;
-	return error;
+	return withServiceCode(error, STOPPED_CODE);
 }

@@ -5,6 +5,7 @@
 import type { DeduplicationHelperFunctions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { MIN_N8N_VERSION } from './errors';
+import { serviceCodeOf } from '../../shared/codes';
 
 /** What a send's outcome means for its key: sent, maybe sent (kept unconfirmed), certainly not sent. */
 export type KeyFate = 'confirm' | 'keep' | 'release';
@@ -22,9 +23,8 @@ export function keyFate(
 ): KeyFate {
 	if (result === undefined) return 'release';
 	if (result instanceof Error) {
-		const context = (result as { context?: { campaignCode?: unknown; deliveryUnknown?: unknown } })
-			.context;
-		const certain = typeof context?.campaignCode === 'string' && context.deliveryUnknown !== true;
+		const context = (result as { context?: { deliveryUnknown?: unknown } }).context;
+		const certain = serviceCodeOf(result) !== undefined && context?.deliveryUnknown !== true;
 		return certain ? 'release' : 'keep';
 	}
 	if (result.code === '0') return 'confirm';

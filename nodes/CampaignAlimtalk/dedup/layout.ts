@@ -17,6 +17,7 @@
 import type { DeduplicationScope, IExecuteFunctions, NodeTypeAndVersion } from 'n8n-workflow';
 import { CONFLICT_CODE } from './errors';
 import { NodeOperationError } from 'n8n-workflow';
+import { withServiceCode } from '../../shared/codes';
 
 const REMOVE_DUPLICATES = 'n8n-nodes-base.removeDuplicates';
 const STORE_OPERATIONS = ['removeItemsSeenInPreviousExecutions', 'clearDeduplicationHistory'];
@@ -108,7 +109,6 @@ export function checkLayout(ctx: IExecuteFunctions, scope: DeduplicationScope): 
 		const error = new NodeOperationError(self, `Deduplication Key: ${message}`, {
 			description: `${description} Nothing was sent. Two nodes writing one record would lose each other's writes (README, "Sending once across executions").`,
 		});
-		error.context.campaignCode = CONFLICT_CODE;
-		throw error;
+		throw withServiceCode(error, CONFLICT_CODE);
 	}
 }

@@ -8,7 +8,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { CODES, KEY_REQUIRED_CODE } from '../../shared/codes';
+import { CODES, KEY_REQUIRED_CODE, withServiceCode } from '../../shared/codes';
 import { hasDeduplicationKey } from '../dedup/options';
 
 /** Throws the refusal when the node has no Deduplication Key; called only in tool mode (send.ts). */
@@ -16,6 +16,5 @@ export function refuseKeylessTool(ctx: IExecuteFunctions): void {
 	if (hasDeduplicationKey(ctx)) return;
 	const { message, hint } = CODES[KEY_REQUIRED_CODE];
 	const error = new NodeOperationError(ctx.getNode(), message, { description: hint });
-	error.context.campaignCode = KEY_REQUIRED_CODE;
-	throw error;
+	throw withServiceCode(error, KEY_REQUIRED_CODE);
 }

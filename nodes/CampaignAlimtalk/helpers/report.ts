@@ -10,6 +10,7 @@ import { resultWords } from '../../shared/transport';
 import type { DedupSession } from '../dedup/session';
 import type { Prepared } from './prepare';
 import type { Sent } from './sending';
+import { serviceCodeOf } from '../../shared/codes';
 
 /** What a repeat of item `first` (same Deduplication Key, same execution) reports: that item's fate. */
 function repeatOf(
@@ -46,7 +47,7 @@ function sendOutcome(
 		// The node stopped after some messages went out: those stay on Success, the rest are
 		// reported here instead of failing the node (a re-run would send the others twice).
 		const reason = (stop ?? result) as (Error & { context?: IDataObject }) | undefined;
-		const code = String((reason?.context?.campaignCode as string) ?? NOT_SENT_CODE);
+		const code = serviceCodeOf(reason) ?? NOT_SENT_CODE;
 		// Its own failure after an attempt that may have reached the service (transport/client.ts).
 		const own = result as (Error & { context?: IDataObject }) | undefined;
 		const doubt = own?.context?.deliveryUnknown === true;

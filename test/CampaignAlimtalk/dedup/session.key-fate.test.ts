@@ -9,6 +9,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { claimed, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
 import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
+import { withServiceCode } from '../../../nodes/shared/codes';
 import { keyFate } from '../../../nodes/CampaignAlimtalk/dedup/session';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
@@ -233,14 +234,14 @@ describe('what a send that ended without an answer does to its key', () => {
 		const aborted = new NodeApiError(node, { message: 'canceled' }, { message: 'canceled' });
 		expect(keyFate(aborted)).toBe('keep');
 		const refused = new NodeApiError(node, { message: 'refused' }, { message: 'refused' });
-		refused.context.campaignCode = '1405';
+		withServiceCode(refused, '1405');
 		expect(keyFate(refused)).toBe('release');
 	});
 
 	it('keeps the key of a service code that follows an attempt that may have left (only a certain failure releases)', () => {
 		const node = { id: 'n', name: 'Send', type: ALIMTALK_TYPE, typeVersion: 1 } as INode;
 		const busy = new NodeApiError(node, { message: 'busy' }, { message: 'busy' });
-		busy.context.campaignCode = '-1005';
+		withServiceCode(busy, '-1005');
 		busy.context.deliveryUnknown = true;
 		expect(keyFate(busy)).toBe('keep');
 		expect(keyFate({ code: '7002', deliveryUnknown: true })).toBe('keep');
