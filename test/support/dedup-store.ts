@@ -39,6 +39,12 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	/** Milliseconds one database step takes (random in [min, max]). */
 	latency = { min: 0, max: 2 };
 
+	/**
+	 * Awaited by every write after the call's read (insert, update): a test slows a call there, so
+	 * that its whole-row write lands late, over whatever was written meanwhile.
+	 */
+	beforeWrite: () => Promise<void> = async () => undefined;
+
 	/** Resolves once no lock row is left in `workflowId` (a lock round may end after its executions). */
 	async lockReleased(workflowId: string, context = ''): Promise<boolean> {
 		for (let i = 0; i < 200 && this.rows.has(`${workflowId}\u0000${context}`); i++) await delay(10);
@@ -49,6 +55,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		this.rows.clear();
 		this.steps = 0;
 		this.latency = { min: 0, max: 2 };
+		this.beforeWrite = async () => undefined;
 	}
 
 	static context(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
@@ -95,6 +102,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	}
 
 	private async insert(id: string, row: Row): Promise<void> {
+		await this.beforeWrite();
 		await this.step();
 		if (this.rows.has(id)) {
 			throw new Error(
@@ -105,6 +113,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	}
 
 	private async update(id: string, row: Row): Promise<void> {
+		await this.beforeWrite();
 		await this.step();
 		if (this.rows.has(id)) this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
 	}
