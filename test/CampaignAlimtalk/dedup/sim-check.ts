@@ -157,7 +157,8 @@ export function findingsOf(played: Played, lines: string[]): string {
 	}
 	if (has(INVARIANTS.stuckLimit)) found.push('3 (a Send Limit stuck)');
 	if (has(INVARIANTS.emptyRow) || has(INVARIANTS.conflict)) found.push('4 (an empty lock row)');
-	if (has(INVARIANTS.blocked)) found.push('7 (the window after a crash)');
+	if (has(INVARIANTS.blocked))
+		found.push('7 (a claim in flight past the longest send: a crash, or a cut round, 3)');
 	if (has(INVARIANTS.hung) || has(INVARIANTS.probeFailed))
 		found.push('a wait or a probe that failed');
 	return `finding ${found.join(', ')}`;

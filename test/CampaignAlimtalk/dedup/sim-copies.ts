@@ -26,17 +26,10 @@ function freshCopy(): INodeType {
 }
 
 /**
- * Copies of processes that ended their schedule alive, for the next schedules (loading one takes
- * long). Such a copy holds nothing: the node keeps no state between executions, and its lock
- * queue is empty once no execution waits on it. A crashed process's copy is never reused.
+ * A new copy for every process of every schedule: a copy kept from an earlier schedule would
+ * carry what that process learnt of a store that no longer exists, and a seed would not replay
+ * alone as it ran in a series.
  */
-const spare: INodeType[] = [];
-
 export function processCopy(): INodeType {
-	return spare.pop() ?? freshCopy();
-}
-
-/** Keeps `copy` (of a process that ended its schedule alive) for a later process. */
-export function spareCopy(copy: INodeType): void {
-	spare.push(copy);
+	return freshCopy();
 }

@@ -11,7 +11,7 @@ import { mulberry32 } from '../../../sandbox/faults';
 import { ALIMTALK_TYPE, WF, phone } from './support';
 import type { FaultRates, Process } from './sim-world';
 import { installSkewedClocks } from './sim-clock';
-import { SKEW_MS, World, recycle } from './sim-world';
+import { SKEW_MS, World } from './sim-world';
 
 /** The two keyed nodes a schedule may have, each with its own campaign (its messages). */
 export const NODES = [
@@ -253,10 +253,6 @@ export async function play(seed: number): Promise<Played> {
 	const fresh = Array.from({ length: s.limit ?? 1 }, (_, i) => 100 + i);
 	const probe = execute(world, s, world.process('probe'), [...used, ...fresh]);
 	await advanceUntil(() => probe.done, 10 * 60000);
-	// The probe's lock queue ends after its pause before another round (rounds.ts): let it end.
-	const drained = Date.now() + 2000;
-	await advanceUntil(() => Date.now() >= drained, 2000);
-	if (probe.done && hung === 0) recycle(world);
 	return { schedule: s, world, outcomes, hung, probe, fresh };
 }
 

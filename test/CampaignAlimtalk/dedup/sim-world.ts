@@ -32,7 +32,7 @@ import type {
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { AsyncLocalStorage, delay } from '../../support/node';
 import { running, trueNow } from './sim-clock';
-import { processCopy, spareCopy } from './sim-copies';
+import { processCopy } from './sim-copies';
 import { mulberry32 } from '../../../sandbox/faults';
 
 /** How far the wall clocks of two processes may disagree (each is off by up to half of it). */
@@ -80,11 +80,6 @@ export interface SentMessage {
 
 const slowCall = new AsyncLocalStorage<number>();
 const never = <T>() => new Promise<T>(() => undefined);
-
-/** Gives back the copies of every process of `world` that did not crash. */
-export function recycle(world: World): void {
-	for (const proc of world.processes) if (!proc.dead) spareCopy(proc.copy);
-}
 
 export class World {
 	readonly store = new ProcessedDataStore();
