@@ -15,8 +15,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
 import * as childProcess from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
-export { http, net, fs, path, os, childProcess };
+export { http, net, fs, path, os, childProcess, AsyncLocalStorage };
 
 /** The repository root. */
 export const ROOT = path.resolve(__dirname, '..');
@@ -25,6 +26,14 @@ export const env = process.env;
 
 export const delay = (ms: number): Promise<void> =>
 	new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Replaces the global Date (a test that gives each simulated process its own wall clock). */
+export function replaceDate(date: DateConstructor): void {
+	globalThis.Date = date;
+}
+
+/** Resolves on the next turn of the event loop (after every promise job queued before it). */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A timer that can be cancelled (for latency and hangs in the sandbox). */
 export function timer(ms: number, fn: () => void): { cancel: () => void } {

@@ -24,16 +24,41 @@ const fx = dedupFixture();
 const { good, send, sentPhones } = sendsOf(fx, {});
 const HOURLY = { sendLimit: 2, sendLimitPeriod: 'hour' };
 const triggers = () => fx.sb.requests.filter((r) => r.path.endsWith('/trigger')).length;
-/** Settles once `condition` holds, or after 20 s (the test's assertions then tell). */
-const until = async (condition: () => boolean) => {
-	const deadline = Date.now() + 20000;
-	while (!condition() && Date.now() < deadline) await delay(20);
+/** Settles once `condition` holds; fails the test, naming what it waited for, after 20 s of polls. */
+const until = async (what: string, condition: () => boolean) => {
+	for (let polls = 0; !condition(); polls++) {
+		if (polls >= 1000) throw new Error(`still waiting after 20 s for ${what}`);
+		await delay(20);
+	}
 };
-const nextHour = () => {
-	const d = new Date();
-	d.setUTCMinutes(60, 0, 0);
-	return d.toISOString();
-};
+/**
+ * The wall clock stands still at 10:20 UTC on a fixed day for every test (timers, pauses and the
+ * monotonic clock run for real): an hour boundary never falls between a send and its assertions.
+ */
+const FIXED_NOW = Date.parse('2026-03-10T10:20:00.000Z');
+const nextHour = () => '2026-03-10T11:00:00.000Z';
+beforeEach(() => {
+	jest.useFakeTimers({
+		now: FIXED_NOW,
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+});
+afterEach(() => jest.useRealTimers());
 
 describe('Alimtalk send with a send limit', () => {
 	it('2 per hour, 5 items: 2 sent, 3 on Failed unsent with sendLimitReached, 2 requests', async () => {
@@ -156,9 +181,8 @@ describe('Alimtalk send with a send limit', () => {
 		});
 		const resets = String(run.outputs(NODE_NAME)[1][0].json.sendLimitResetsAt);
 		expect(resets).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000\+05:30$/);
-		const ms = Date.parse(resets) - Date.now();
-		expect(ms).toBeGreaterThan(0);
-		expect(ms).toBeLessThanOrEqual(3600000);
+		// 10:20 UTC is 15:50 in Kolkata: the hour there ends at 16:00, 10:30 UTC.
+		expect(resets).toBe('2026-03-10T16:00:00.000+05:30');
 	});
 
 	it('per execution: every run of the node in one execution shares it; the next execution starts again', async () => {
@@ -207,8 +231,8 @@ describe('Alimtalk send with a send limit', () => {
 		expect(triggers()).toBe(0);
 		// The round still gives the stopped ask a slot; its late answer is released in a round of its own.
 		const slots = () => fx.store.keys(WF, 'n:node-under-test').length;
-		await until(() => slots() > 0);
-		await until(() => slots() === 0);
+		await until('the stopped ask to be given its slot', () => slots() > 0);
+		await until('that slot to be released', () => slots() === 0);
 		expect(await fx.store.lockReleased(WF)).toBe(true);
 		fx.store.latency = { min: 0, max: 2 };
 		const again = await send([order(2)], { sendLimit: 1, sendLimitPeriod: 'hour' });

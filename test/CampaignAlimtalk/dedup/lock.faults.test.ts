@@ -3,6 +3,7 @@
  * round three"), replayed exactly on a fake clock (lock-harness.ts). Each test failed on the lock
  * before this round.
  */
+import { HEARTBEAT_MS } from '../../../nodes/CampaignAlimtalk/dedup/holder';
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
@@ -30,7 +31,16 @@ describe('the deduplication lock under faults', () => {
 		await jest.advanceTimersByTimeAsync(750);
 		holds.push(third.hold(100)); // waits for the second
 		const all = await settle(Promise.allSettled(holds));
-		expect(all.status).toBe('fulfilled');
+		expect(failed).toBe(true); // the fault fired: a delete landed and reported an error
+		expect(all).toEqual({
+			status: 'fulfilled',
+			value: [
+				{ status: 'fulfilled', value: undefined },
+				{ status: 'fulfilled', value: undefined },
+				{ status: 'fulfilled', value: undefined },
+			],
+		});
+		expect(race.entries).toEqual(['first', 'second', 'third']);
 		expect(race.overlaps).toEqual([]);
 	});
 
@@ -49,15 +59,20 @@ describe('the deduplication lock under faults', () => {
 	it('a heartbeat that landed but reported an error is still the holder’s own: released, and the next round runs', async () => {
 		const holder = processCopy('holder');
 		const real = holder.ctx.helpers.checkProcessedAndRecord;
+		let beatFailed = false;
 		Object.assign(holder.ctx.helpers, {
 			checkProcessedAndRecord: async (...args: Parameters<typeof real>) => {
 				const result = await real(...args);
-				if (String(args[0][0]).includes(':beat:0'))
+				if (String(args[0][0]).includes(':beat:0')) {
+					beatFailed = true;
 					throw new Error('Connection terminated unexpectedly');
+				}
 				return result;
 			},
 		});
-		expect(await settle(holder.hold(3000))).toMatchObject({ status: 'fulfilled' });
+		// Held for three heartbeats: the first one surely runs (and lands, and reports an error).
+		expect(await settle(holder.hold(3 * HEARTBEAT_MS))).toMatchObject({ status: 'fulfilled' });
+		expect(beatFailed).toBe(true);
 		expect(lockRow()).toBeUndefined();
 		expect(await settle(processCopy('next').hold(10))).toMatchObject({ status: 'fulfilled' });
 	});
