@@ -1,12 +1,44 @@
 /**
- * A worker killed (SIGKILL, as an out-of-memory kill or a lost container would) in the middle of
- * a long Alimtalk send run. Measures how n8n marks the execution, what reached the service, and
- * what running the same input again sends; asserts what the README's "Running in queue mode"
- * section says about a crashed worker.
+ * Faults in queue mode, on one cluster (PostgreSQL, Redis, main, webhook process, two workers
+ * of 10 executions each), in this order:
+ * - PostgreSQL restarted (`pg_ctl restart -m fast`), Redis restarted (shut down without saving,
+ *   started again after 3 s), PostgreSQL down for 20 s: each 8 s into 200 webhook events fired
+ *   20 at a time to a send keyed on the event id and, at the same time, to the same send without
+ *   a key; then all 200 delivered again to both once the system answers. With the key: none sent
+ *   twice, none that never reached the service answered as sent or duplicate, every event sent
+ *   once or answered as not sent. Without a key: measured (test/support `record`, section
+ *   `faults`), not asserted.
+ * - A worker killed (SIGKILL, as an out-of-memory kill or a lost container would) in the middle
+ *   of a long Alimtalk send run: how n8n marks the execution, what reached the service, and what
+ *   running the same input again sends (what the README's "Running in queue mode" says about a
+ *   crashed worker). Last: it leaves one worker.
+ * The cluster runs with n8n 3.0's settings (scripts/queue/cluster.js): unverified packages off,
+ * manual executions on the workers.
  */
 import * as wf from '../../scripts/queue/workflows';
 import { delay, fs, path, ROOT } from '../support/node';
-import { record, startQueueCluster, type QueueCluster } from './support';
+import {
+	deployRound,
+	events,
+	expectKeyKept,
+	FAULT_AFTER_MS,
+	FAULT_EVENTS,
+	FAULT_IN_FLIGHT,
+	FAULT_LATENCY_MS,
+	answerFigures,
+	httpFigures,
+	injectFault,
+	keyedVerdict,
+	record,
+	sendFigures,
+	sentPerEvent,
+	settle,
+	startQueueCluster,
+	webhookReady,
+	withRunData,
+	type Fault,
+	type QueueCluster,
+} from './support';
 
 const MESSAGES = 400;
 const CAMPAIGN = 'QUEUE-CRASH';
@@ -14,16 +46,123 @@ const CAMPAIGN = 'QUEUE-CRASH';
 let c: QueueCluster;
 
 beforeAll(async () => {
-	c = await startQueueCluster({
-		workers: 2,
-		sandboxLatencyMs: 40,
-		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
-	});
+	c = await startQueueCluster({ workers: 2, concurrency: 10, sandboxLatencyMs: 20 });
 	c.sandbox.addCampaign(CAMPAIGN);
 });
 
 afterAll(async () => {
 	await c?.stop();
+});
+
+/** The highest execution id so far (0 when none). */
+async function lastExecutionId(): Promise<number> {
+	const [row] = await c.db.query<{ id: number | null }>(
+		'SELECT max(id::int) AS id FROM execution_entity',
+	);
+	return row?.id ?? 0;
+}
+
+/**
+ * One fault round (see the top of this file); returns the keyed workflow's verdict and the figures
+ * of both workflows.
+ */
+async function faultRound(fault: Fault, name: string, n: number) {
+	const round = await deployRound(c, name, n);
+	const both = [round.keyed, round.keyless];
+	const bodies = events(`fault-${n}`, FAULT_EVENTS);
+	const eventIds = bodies.map((b) => b.eventId);
+	const before = await lastExecutionId();
+	const fire = () =>
+		Promise.all(
+			both.map((w) =>
+				c.fireWebhooks(w.path, bodies, { concurrency: FAULT_IN_FLIGHT, timeoutMs: 60000 }),
+			),
+		);
+	c.sandbox.configure({ latencyMs: FAULT_LATENCY_MS });
+	const started = Date.now();
+	const first = fire();
+	// 8 s in, once the sends are under way (on a busy machine the first ones start later).
+	const sentSoFar = () => both.map((w) => sendFigures(c, w.campaign, eventIds).messages);
+	await delay(FAULT_AFTER_MS);
+	while (sentSoFar()[0] + sentSoFar()[1] === 0 && Date.now() - started < 120000) await delay(200);
+	const atFault = sentSoFar();
+	const faultAtMs = Date.now() - started;
+	await injectFault(c, fault);
+	const [firstKeyed, firstKeyless] = await first;
+	for (const w of both) await webhookReady(c.webhookUrl(w.path));
+	const afterFirst = await settle(c, [round.keyed.id, round.keyless.id], { sinceId: before });
+	const sentAfterFirst = both.map((w) => sendFigures(c, w.campaign, eventIds));
+
+	// The caller delivers every event again, the service answering at its usual pace.
+	c.sandbox.configure({ latencyMs: 20 });
+	const redeliveredAfter = await lastExecutionId();
+	const [againKeyed, againKeyless] = await fire();
+	const accepted = [...againKeyed.statuses, ...againKeyless.statuses].filter((s) => s === 200);
+	await settle(c, [round.keyed.id, round.keyless.id], {
+		sinceId: redeliveredAfter,
+		expected: accepted.length,
+		quietMs: 60000,
+	});
+	const records = async (id: string) =>
+		withRunData(c, await c.db.executions({ workflowId: id, sinceId: before }));
+	const [keyedRuns, keylessRuns] = [await records(round.keyed.id), await records(round.keyless.id)];
+	const split = (runs: typeof keyedRuns) => ({
+		firstDelivery: answerFigures(runs.filter((r) => r.id <= redeliveredAfter)),
+		redelivery: answerFigures(runs.filter((r) => r.id > redeliveredAfter)),
+	});
+	const refused = new Set(eventIds.filter((_, i) => againKeyed.statuses[i] !== 200));
+	const verdict = keyedVerdict(
+		sentPerEvent(c.sandbox, round.keyed.campaign),
+		eventIds,
+		keyedRuns,
+		redeliveredAfter,
+		refused,
+	);
+	const figures = {
+		faultAtMs,
+		sentWhenTheFaultLanded: { keyed: atFault[0], keyless: atFault[1] },
+		leftUnfinishedAfterFirstDelivery: afterFirst
+			.filter((r) => !['success', 'error', 'crashed', 'canceled'].includes(r.status))
+			.map((r) => `${r.id} ${r.status}`).length,
+		keyed: {
+			http: { first: httpFigures(firstKeyed.statuses), again: httpFigures(againKeyed.statuses) },
+			afterFirstDelivery: sentAfterFirst[0],
+			...split(keyedRuns),
+			...verdict.figures,
+		},
+		keyless: {
+			http: {
+				first: httpFigures(firstKeyless.statuses),
+				again: httpFigures(againKeyless.statuses),
+			},
+			afterFirstDelivery: sentAfterFirst[1],
+			afterRedelivery: sendFigures(c, round.keyless.campaign, eventIds),
+			...split(keylessRuns),
+		},
+	};
+	record('faults', { [fault]: figures });
+	return { verdict, figures, atFault };
+}
+
+describe('infrastructure faults while 200 webhook events run (keyed and keyless sends side by side)', () => {
+	test.each([
+		{ fault: 'postgres-restart' as const, name: 'PGRESTART', n: 1 },
+		{ fault: 'redis-restart' as const, name: 'REDIS', n: 2 },
+		{ fault: 'postgres-down-20s' as const, name: 'PGDOWN', n: 3 },
+	])(
+		'$fault: with the key, none sent twice, none never sent answered as sent, every event sent once or answered as not sent',
+		async ({ fault, name, n }) => {
+			const { verdict, atFault } = await faultRound(fault, name, n);
+			// The fault landed while sends were under way.
+			const sentAtFault = atFault[0] + atFault[1];
+			expect(sentAtFault).toBeGreaterThan(0);
+			expect(sentAtFault).toBeLessThan(2 * FAULT_EVENTS);
+			expectKeyKept(
+				verdict.problems,
+				path.join(ROOT, 'test-artifacts', 'queue', `fault-${fault}-problems.json`),
+			);
+		},
+	);
 });
 
 const sentPhones = (): string[] =>
@@ -38,6 +177,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 120000): Pr
 }
 
 test('a worker killed mid-send: the execution fails, what was sent stays sent, a re-run sends everything again', async () => {
+	c.sandbox.configure({ latencyMs: 40 });
 	const id = await c.createWorkflow(
 		wf.sendRunWorkflow({ count: MESSAGES, campaignKey: CAMPAIGN, concurrency: 2 }),
 	);
