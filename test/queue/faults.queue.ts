@@ -37,6 +37,7 @@ import {
 	webhookReady,
 	withRunData,
 	type Fault,
+	type RoundWorkflow,
 	type QueueCluster,
 } from './support';
 
@@ -62,86 +63,97 @@ async function lastExecutionId(): Promise<number> {
 	return row?.id ?? 0;
 }
 
+type Workflows = [RoundWorkflow, RoundWorkflow];
+type Bodies = ReturnType<typeof events>;
+
+/** Both workflows get every event, 20 in flight each; resolves with their HTTP answers. */
+function fireBoth(both: Workflows, bodies: Bodies) {
+	return Promise.all(
+		both.map((w) =>
+			c.fireWebhooks(w.path, bodies, { concurrency: FAULT_IN_FLIGHT, timeoutMs: 60000 }),
+		),
+	);
+}
+
 /**
- * One fault round (see the top of this file); returns the keyed workflow's verdict and the figures
- * of both workflows.
+ * The first delivery, with the fault injected 8 s in once the sends are under way (on a busy
+ * machine the first ones start later); waits until the system answers and the executions settle.
  */
-async function faultRound(fault: Fault, name: string, n: number) {
-	const round = await deployRound(c, name, n);
-	const both = [round.keyed, round.keyless];
-	const bodies = events(`fault-${n}`, FAULT_EVENTS);
+async function deliverUnderFault(fault: Fault, both: Workflows, bodies: Bodies, before: number) {
 	const eventIds = bodies.map((b) => b.eventId);
-	const before = await lastExecutionId();
-	const fire = () =>
-		Promise.all(
-			both.map((w) =>
-				c.fireWebhooks(w.path, bodies, { concurrency: FAULT_IN_FLIGHT, timeoutMs: 60000 }),
-			),
-		);
 	c.sandbox.configure({ latencyMs: FAULT_LATENCY_MS });
 	const started = Date.now();
-	const first = fire();
-	// 8 s in, once the sends are under way (on a busy machine the first ones start later).
+	const first = fireBoth(both, bodies);
 	const sentSoFar = () => both.map((w) => sendFigures(c, w.campaign, eventIds).messages);
 	await delay(FAULT_AFTER_MS);
 	while (sentSoFar()[0] + sentSoFar()[1] === 0 && Date.now() - started < 120000) await delay(200);
 	const atFault = sentSoFar();
 	const faultAtMs = Date.now() - started;
 	await injectFault(c, fault);
-	const [firstKeyed, firstKeyless] = await first;
+	const answers = await first;
 	for (const w of both) await webhookReady(c.webhookUrl(w.path));
-	const afterFirst = await settle(c, [round.keyed.id, round.keyless.id], { sinceId: before });
-	const sentAfterFirst = both.map((w) => sendFigures(c, w.campaign, eventIds));
+	const rows = await settle(c, [both[0].id, both[1].id], { sinceId: before });
+	const unfinished = rows.filter(
+		(r) => !['success', 'error', 'crashed', 'canceled'].includes(r.status),
+	).length;
+	const sent = both.map((w) => sendFigures(c, w.campaign, eventIds));
+	return { answers, atFault, faultAtMs, unfinished, sent };
+}
 
-	// The caller delivers every event again, the service answering at its usual pace.
+/** The caller delivers every event again, the service answering at its usual pace. */
+async function deliverAgain(both: Workflows, bodies: Bodies) {
 	c.sandbox.configure({ latencyMs: 20 });
 	const redeliveredAfter = await lastExecutionId();
-	const [againKeyed, againKeyless] = await fire();
-	const accepted = [...againKeyed.statuses, ...againKeyless.statuses].filter((s) => s === 200);
-	await settle(c, [round.keyed.id, round.keyless.id], {
+	const answers = await fireBoth(both, bodies);
+	const accepted = [...answers[0].statuses, ...answers[1].statuses].filter((s) => s === 200);
+	await settle(c, [both[0].id, both[1].id], {
 		sinceId: redeliveredAfter,
 		expected: accepted.length,
 		quietMs: 60000,
 	});
-	const records = async (id: string) =>
-		withRunData(c, await c.db.executions({ workflowId: id, sinceId: before }));
-	const [keyedRuns, keylessRuns] = [await records(round.keyed.id), await records(round.keyless.id)];
-	const split = (runs: typeof keyedRuns) => ({
-		firstDelivery: answerFigures(runs.filter((r) => r.id <= redeliveredAfter)),
-		redelivery: answerFigures(runs.filter((r) => r.id > redeliveredAfter)),
-	});
-	const refused = new Set(eventIds.filter((_, i) => againKeyed.statuses[i] !== 200));
+	return { answers, redeliveredAfter };
+}
+
+/**
+ * One fault round (see the top of this file); returns the keyed workflow's verdict and the figures
+ * of both workflows (also recorded under `faults`).
+ */
+async function faultRound(fault: Fault, name: string, n: number) {
+	const round = await deployRound(c, name, n);
+	const both: Workflows = [round.keyed, round.keyless];
+	const bodies = events(`fault-${n}`, FAULT_EVENTS);
+	const eventIds = bodies.map((b) => b.eventId);
+	const before = await lastExecutionId();
+	const first = await deliverUnderFault(fault, both, bodies, before);
+	const { answers: again, redeliveredAfter } = await deliverAgain(both, bodies);
+	const runs = await Promise.all(
+		both.map(async (w) =>
+			withRunData(c, await c.db.executions({ workflowId: w.id, sinceId: before })),
+		),
+	);
 	const verdict = keyedVerdict(
 		sentPerEvent(c.sandbox, round.keyed.campaign),
 		eventIds,
-		keyedRuns,
+		runs[0],
 		redeliveredAfter,
-		refused,
+		new Set(eventIds.filter((_, i) => again[0].statuses[i] !== 200)),
 	);
+	const figuresOf = (i: 0 | 1) => ({
+		http: { first: httpFigures(first.answers[i].statuses), again: httpFigures(again[i].statuses) },
+		afterFirstDelivery: first.sent[i],
+		afterRedelivery: sendFigures(c, both[i].campaign, eventIds),
+		firstDelivery: answerFigures(runs[i].filter((r) => r.id <= redeliveredAfter)),
+		redelivery: answerFigures(runs[i].filter((r) => r.id > redeliveredAfter)),
+	});
 	const figures = {
-		faultAtMs,
-		sentWhenTheFaultLanded: { keyed: atFault[0], keyless: atFault[1] },
-		leftUnfinishedAfterFirstDelivery: afterFirst
-			.filter((r) => !['success', 'error', 'crashed', 'canceled'].includes(r.status))
-			.map((r) => `${r.id} ${r.status}`).length,
-		keyed: {
-			http: { first: httpFigures(firstKeyed.statuses), again: httpFigures(againKeyed.statuses) },
-			afterFirstDelivery: sentAfterFirst[0],
-			...split(keyedRuns),
-			...verdict.figures,
-		},
-		keyless: {
-			http: {
-				first: httpFigures(firstKeyless.statuses),
-				again: httpFigures(againKeyless.statuses),
-			},
-			afterFirstDelivery: sentAfterFirst[1],
-			afterRedelivery: sendFigures(c, round.keyless.campaign, eventIds),
-			...split(keylessRuns),
-		},
+		faultAtMs: first.faultAtMs,
+		sentWhenTheFaultLanded: { keyed: first.atFault[0], keyless: first.atFault[1] },
+		leftUnfinishedAfterFirstDelivery: first.unfinished,
+		keyed: { ...figuresOf(0), ...verdict.figures },
+		keyless: figuresOf(1),
 	};
 	record('faults', { [fault]: figures });
-	return { verdict, figures, atFault };
+	return { verdict, figures, atFault: first.atFault };
 }
 
 describe('infrastructure faults while 200 webhook events run (keyed and keyless sends side by side)', () => {
