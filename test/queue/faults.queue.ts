@@ -89,7 +89,10 @@ async function deliverUnderFault(fault: Fault, both: Workflows, bodies: Bodies, 
 	while (sentSoFar()[0] + sentSoFar()[1] === 0 && Date.now() - started < 120000) await delay(200);
 	const atFault = sentSoFar();
 	const faultAtMs = Date.now() - started;
+	const service = fault === 'redis-restart' ? c.redis : c.postgres;
+	const pidBefore = service.pid;
 	await injectFault(c, fault);
+	const restarted = service.pid !== pidBefore;
 	const answers = await first;
 	for (const w of both) await webhookReady(c.webhookUrl(w.path));
 	const rows = await settle(c, [both[0].id, both[1].id], { sinceId: before });
@@ -97,7 +100,7 @@ async function deliverUnderFault(fault: Fault, both: Workflows, bodies: Bodies, 
 		(r) => !['success', 'error', 'crashed', 'canceled'].includes(r.status),
 	).length;
 	const sent = both.map((w) => sendFigures(c, w.campaign, eventIds));
-	return { answers, atFault, faultAtMs, unfinished, sent };
+	return { answers, atFault, faultAtMs, restarted, unfinished, sent };
 }
 
 /** The caller delivers every event again, the service answering at its usual pace. */
@@ -153,7 +156,7 @@ async function faultRound(fault: Fault, name: string, n: number) {
 		keyless: figuresOf(1),
 	};
 	record('faults', { [fault]: figures });
-	return { verdict, figures, atFault: first.atFault };
+	return { verdict, figures, atFault: first.atFault, restarted: first.restarted };
 }
 
 describe('infrastructure faults while 200 webhook events run (keyed and keyless sends side by side)', () => {
@@ -164,8 +167,16 @@ describe('infrastructure faults while 200 webhook events run (keyed and keyless 
 	])(
 		'$fault: with the key, none sent twice, none never sent answered as sent, every event sent once or answered as not sent',
 		async ({ fault, name, n }) => {
-			const { verdict, atFault } = await faultRound(fault, name, n);
-			// The fault landed while sends were under way.
+			const { verdict, atFault, restarted } = await faultRound(fault, name, n);
+			// The fault landed while sends were under way: a new server process, and (Redis) n8n
+			// saw its connection drop.
+			expect(restarted).toBe(true);
+			if (fault === 'redis-restart') {
+				const lost = [c.main, c.webhook, ...c.workers]
+					.filter((p) => /Lost Redis connection/.test(p?.log() ?? ''))
+					.map((p) => p?.name);
+				expect(lost.length).toBeGreaterThan(0);
+			}
 			const sentAtFault = atFault[0] + atFault[1];
 			expect(sentAtFault).toBeGreaterThan(0);
 			expect(sentAtFault).toBeLessThan(2 * FAULT_EVENTS);
