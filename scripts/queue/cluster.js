@@ -92,6 +92,12 @@ function workerSpecs(workers) {
  *   package       what `npm install` gets in every user folder: a tarball path or a registry spec;
  *                 false installs nothing (the caller's env makes n8n install it)
  *   env           extra environment for every n8n process; mainEnv only for main
+ *
+ * Every installation runs with n8n 3.0's settings (on n8n 2.41 they are set by hand): no install of
+ * unverified packages (N8N_UNVERIFIED_PACKAGES_ENABLED=false, from scripts/runtime/paths.js, which
+ * the environment-managed install's test overrides where it must) and manual executions on the
+ * workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true on main: 3.0 removes the setting and always
+ * does so).
  *   home          HOME for every n8n process (for an ~/.npmrc)
  *   credentials   `[{ id, name, type, data }]` imported before main starts
  *   workflows     workflow JSON files imported before main starts; publish: their ids to activate
@@ -204,6 +210,7 @@ async function startCluster(options = {}) {
 				N8N_SECURE_COOKIE: 'false',
 				N8N_RUNNERS_BROKER_PORT: await port(),
 				...rt.ownerEnv(paths, secrets.ownerPassword),
+				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 				...mainEnv,
 			},
 		});

@@ -11,6 +11,19 @@
 const path = require('node:path');
 const { parseRunData } = require('../runtime/index.js');
 
+/** How long a query keeps trying to reach a PostgreSQL that is restarting or down. */
+const RECONNECT_MS = 120000;
+
+/** Errors of a lost or refused connection (as opposed to a bad query). */
+function isConnectionError(error) {
+	return (
+		['ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P03'].includes(error.code) ||
+		/Connection terminated|Client has encountered a connection error|not queryable|timeout expired/i.test(
+			error.message,
+		)
+	);
+}
+
 /** Execution statuses after which n8n no longer touches the record. */
 const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
@@ -40,17 +53,46 @@ const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
  */
 async function openDatabase(paths, postgres) {
 	const { Client } = require(path.join(paths.dir, 'node_modules', 'pg'));
-	const client = new Client({
-		host: postgres.host,
-		port: postgres.port,
-		user: postgres.user,
-		password: postgres.password,
-		database: postgres.database,
-	});
-	await client.connect();
+	let client;
 	let closed = false;
+	const connect = async () => {
+		const fresh = new Client({
+			host: postgres.host,
+			port: postgres.port,
+			user: postgres.user,
+			password: postgres.password,
+			database: postgres.database,
+			connectionTimeoutMillis: 5000,
+		});
+		// A server restarted under it ends the session: noted here (an unhandled 'error' event
+		// would end the test process), and the next query connects again.
+		fresh.on('error', () => {
+			if (client === fresh) client = undefined;
+		});
+		await fresh.connect();
+		client = fresh;
+	};
+	await connect();
 
-	const query = async (sql, params = []) => (await client.query(sql, params)).rows;
+	/**
+	 * One query; across a restart or an outage of PostgreSQL (the fault rounds cause them) it
+	 * connects again and retries, for up to RECONNECT_MS.
+	 */
+	const query = async (sql, params = []) => {
+		const until = Date.now() + RECONNECT_MS;
+		for (;;) {
+			try {
+				if (!client) await connect();
+				return (await client.query(sql, params)).rows;
+			} catch (error) {
+				if (closed || !isConnectionError(error) || Date.now() > until) throw error;
+				const broken = client;
+				client = undefined;
+				await broken?.end().catch(() => undefined);
+				await new Promise((r) => setTimeout(r, 500));
+			}
+		}
+	};
 
 	/** Execution records, oldest first; `workflowId` and `sinceId` narrow them down. */
 	const executions = async ({ workflowId, sinceId = 0 } = {}) =>
@@ -106,7 +148,7 @@ async function openDatabase(paths, postgres) {
 		close: async () => {
 			if (closed) return;
 			closed = true;
-			await client.end().catch(() => undefined);
+			await client?.end().catch(() => undefined);
 		},
 	};
 }

@@ -86,12 +86,13 @@ function generatedPassword() {
 /**
  * A throwaway PostgreSQL: initdb in a temporary folder, `postgres` in the foreground on a free
  * 127.0.0.1 port (no Unix socket outside that folder), one database, and a password made for
- * this run (scram-sha-256; no trust authentication). stop() shuts it down (fast mode) and
- * removes the folder.
+ * this run (scram-sha-256; no trust authentication). restart() is `pg_ctl restart -m fast` with
+ * an optional pause while it is down; stop() shuts it down (fast mode) and removes the folder.
  * @typedef {object} ServiceHandle
  * @property {string} host
  * @property {number} port
- * @property {number} pid
+ * @property {number} pid  the running server's (a new one after restart())
+ * @property {(options?: { downMs?: number }) => Promise<void>} restart  stops the server (PostgreSQL: `pg_ctl stop -m fast`; Redis: `SHUTDOWN NOSAVE`), waits `downMs`, starts it again on the same port with the same data (Redis: none)
  * @property {() => Promise<void>} stop
  * @typedef {ServiceHandle & { user: string, password: string, database: string }} PostgresHandle
  * @param {{ database?: string, user?: string }} [options]
@@ -144,8 +145,6 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 			'listen_addresses=127.0.0.1',
 			'-c',
 			`unix_socket_directories=${tmp.dir}`,
-		];
-		args.push(
 			'-c',
 			'fsync=off',
 			'-c',
@@ -154,31 +153,49 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 			'full_page_writes=off',
 			'-c',
 			'max_connections=200',
-		);
-		service = spawnService(path.join(bin, 'postgres'), args, {
-			cwd: tmp.dir,
-			env,
-			signal: 'SIGINT', // fast shutdown
-			logFile: path.join(tmp.dir, 'postgres.log'),
-			...owner,
-		});
+		];
 		const probe = async () =>
 			runAs(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], { env }).then(
 				() => true,
 			);
-		await waitForPort(port, { probe, child: service.child, name: 'PostgreSQL' });
+		const launch = async () => {
+			service = spawnService(path.join(bin, 'postgres'), args, {
+				cwd: tmp.dir,
+				env,
+				signal: 'SIGINT', // fast shutdown
+				logFile: path.join(tmp.dir, 'postgres.log'),
+				...owner,
+			});
+			await waitForPort(port, { probe, child: service.child, name: 'PostgreSQL' });
+		};
+		await launch();
 		await runAs(
 			path.join(bin, 'createdb'),
 			['-h', '127.0.0.1', '-p', String(port), '-U', user, database],
 			{ env },
 		);
+		// `pg_ctl stop -m fast` (what `pg_ctl restart -m fast` does first): open sessions are
+		// ended, the server shuts down cleanly; then the same server starts again, same port.
+		const pgStop = () =>
+			runAs(path.join(bin, 'pg_ctl'), ['stop', '-m', 'fast', '-w', '-D', dataDir], {
+				cwd: tmp.dir,
+				env,
+				...owner,
+			}).then(() => service.exited);
 		return {
 			host: '127.0.0.1',
 			port,
 			user,
 			password,
 			database,
-			pid: service.child.pid,
+			get pid() {
+				return service.child.pid;
+			},
+			restart: async ({ downMs = 0 } = {}) => {
+				await pgStop();
+				await sleep(downMs);
+				await launch();
+			},
 			stop: async () => {
 				await service.stop();
 				tmp.remove();
@@ -228,27 +245,18 @@ async function startRedis() {
 		'--daemonize',
 		'no',
 	];
-	const service = spawnService(binary, args, {
-		cwd: tmp.dir,
-		logFile: path.join(tmp.dir, 'redis.log'),
-		...owner,
-	});
-	const probe = () =>
-		new Promise((resolve) => {
-			const socket = net.connect(port, '127.0.0.1');
-			let reply = '';
-			socket.on('data', (d) => {
-				reply += d;
-				if (reply.split('\r\n').length > 2) {
-					socket.destroy();
-					resolve(reply.startsWith('+OK\r\n+PONG'));
-				}
-			});
-			socket.once('error', () => resolve(false));
-			socket.once('connect', () => socket.write(`AUTH ${password}\r\nPING\r\n`));
+	let service;
+	const probe = () => redisCommand(port, password, 'PING').then((reply) => reply === '+PONG');
+	const launch = async () => {
+		service = spawnService(binary, args, {
+			cwd: tmp.dir,
+			logFile: path.join(tmp.dir, 'redis.log'),
+			...owner,
 		});
-	try {
 		await waitForPort(port, { probe, child: service.child, name: 'Redis' });
+	};
+	try {
+		await launch();
 	} catch (error) {
 		await service.stop();
 		tmp.remove();
@@ -258,12 +266,52 @@ async function startRedis() {
 		host: '127.0.0.1',
 		port,
 		password,
-		pid: service.child.pid,
+		get pid() {
+			return service.child.pid;
+		},
+		// `SHUTDOWN NOSAVE`: Redis exits at once and, saving nothing, comes back empty (whatever
+		// was queued is gone); started again after `downMs` on the same port.
+		restart: async ({ downMs = 0 } = {}) => {
+			await redisCommand(port, password, 'SHUTDOWN NOSAVE').catch(() => undefined);
+			await service.exited;
+			await sleep(downMs);
+			await launch();
+		},
 		stop: async () => {
 			await service.stop();
 			tmp.remove();
 		},
 	};
 }
+
+/**
+ * Sends one command to the Redis at 127.0.0.1:port after AUTH; resolves with the command's reply
+ * line (`+PONG`), or with '' when the connection closes first (as after SHUTDOWN).
+ */
+function redisCommand(port, password, command) {
+	return new Promise((resolve, reject) => {
+		const socket = net.connect(port, '127.0.0.1');
+		let reply = '';
+		const timer = setTimeout(() => socket.destroy(new Error('no answer from Redis')), 5000);
+		const done = (value) => {
+			clearTimeout(timer);
+			socket.destroy();
+			resolve(value);
+		};
+		socket.on('data', (d) => {
+			reply += d;
+			const lines = reply.split('\r\n');
+			if (lines.length > 2) done(lines[0] === '+OK' ? lines[1] : lines[0]);
+		});
+		socket.once('close', () => done(''));
+		socket.once('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		socket.once('connect', () => socket.write(`AUTH ${password}\r\n${command}\r\n`));
+	});
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 module.exports = { ensureServices, startPostgres, startRedis };

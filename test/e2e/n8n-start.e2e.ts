@@ -86,6 +86,25 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 		expect(creds.body).not.toContain(sb.apiKey);
 	});
 
+	// Every n8n of these tests runs with unverified packages off (scripts/runtime/paths.js), n8n
+	// 3.0's default: the package in ~/.n8n/nodes loads on 2.41 (the test above), and the Community
+	// Nodes panel refuses to install it (this package is not verified by n8n).
+	test("with unverified packages off (n8n 3.0's default), the Community Nodes panel refuses to install the package", async () => {
+		const res = await rt.httpRequest('POST', `${n8n.url}/rest/community-packages`, {
+			headers: { cookie },
+			body: { name: rt.PACKAGE_NAME },
+			timeoutMs: 120000,
+		});
+		expect(res.status).toBeGreaterThanOrEqual(400);
+		expect(res.body).toContain('Installation of unverified community packages is forbidden!');
+		// The package installed into the user folder still serves its nodes.
+		const after = await rt.httpRequest('GET', `${n8n.url}/types/nodes.json`, {
+			headers: { cookie },
+		});
+		const names = (JSON.parse(after.body) as Json[]).map((t) => String(t.name));
+		expect(names).toEqual(expect.arrayContaining(NODES.map((n) => `${TYPE_PREFIX}${n.name}`)));
+	});
+
 	test("n8n's own credential test tells a working key from a wrong or expired one", async () => {
 		const check = async (apiKey: string, baseUrl = sb.baseUrl) => {
 			const res = await rt.httpRequest('POST', `${n8n.url}/rest/credentials/test`, {

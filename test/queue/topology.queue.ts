@@ -30,8 +30,7 @@ beforeAll(async () => {
 	c = await startQueueCluster({
 		workers: 2,
 		extraCredentials: [agentExampleCredential(model.baseUrl)],
-		// Manual runs go to the workers too (they stay on main without this).
-		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+		// Manual runs go to the workers too (n8n 3.0's behaviour, set by the cluster on 2.41).
 	});
 });
 

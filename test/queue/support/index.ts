@@ -3,6 +3,7 @@
  * - cluster.ts: startQueueCluster, n8n in queue mode around the API sandbox,
  * - dedup.ts: the Deduplication Key rounds (workflow, events, kill-round verdict),
  * - two-nodes.ts: the rounds with two keyed send nodes in one workflow,
+ * - faults.ts: the infrastructure fault rounds (PostgreSQL, Redis restarted or down),
  * - `record` below: measured figures.
  *
  * Measured figures of the queue-mode tests (counts, statuses, durations), collected in
@@ -13,6 +14,7 @@ import { fs, path, ROOT } from '../../support/node';
 
 export * from './cluster';
 export * from './dedup';
+export * from './faults';
 export * from './two-nodes';
 
 const FILE = path.join(ROOT, 'test-artifacts', 'queue', 'figures.json');
