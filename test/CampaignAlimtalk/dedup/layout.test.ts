@@ -4,7 +4,7 @@
  * failed on the Deduplication Key before that round.
  */
 import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
-import { NODE_NAME, runWorkflow, sourceOf } from '../../support/engine';
+import { NODE_NAME, loadPackage, runWorkflow, sourceOf } from '../../support/engine';
 import { KEYED, dedupFixture, order, phone, runSend, sendNode, sendsOf } from './support';
 
 const fx = dedupFixture();
@@ -111,6 +111,29 @@ describe('nodes that share a deduplication record', () => {
 			credentials: { campaignApi: good() as never },
 		});
 		expect(error?.message).toMatch(/the node "Second Tool" also has a Deduplication Key/);
+		expect(fx.sb.state.sent).toHaveLength(0);
+	});
+
+	it('a keyed send beside a keyed send tool (the tool copy of the same node type) sharing the workflow record: refused before sending', async () => {
+		const agent: INode = { ...sourceOf([]), id: 'agent', name: 'AI Agent', position: [600, 0] };
+		const shared = { ...KEYED, deduplicationScope: 'workflow' };
+		const tool = sendNode('Send Tool', 'send-tool', shared);
+		const { error } = await runWorkflow({
+			nodes: [
+				sourceOf([order(1)]),
+				sendNode(NODE_NAME, 'node-under-test', shared),
+				{ ...tool, type: `${tool.type}Tool` },
+				agent,
+			],
+			connections: {
+				Source: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+				'Send Tool': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			},
+			credentials: { campaignApi: good() as never },
+			// The tool copy never runs here: its type is the send's, under the name n8n gives a copy.
+			extraTypes: { [`${tool.type}Tool`]: loadPackage().nodes.get(tool.type) as INodeType },
+		});
+		expect(error?.message).toMatch(/the node "Send Tool" also has a Deduplication Key/);
 		expect(fx.sb.state.sent).toHaveLength(0);
 	});
 
