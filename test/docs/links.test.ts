@@ -5,15 +5,7 @@
  * the file, the line and the link.
  */
 import { ROOT, fs, path } from '../support/node';
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-function slug(heading: string): string {
-	return heading
-		.replace(/`/g, '')
-		.toLowerCase()
-		.replace(/[^\p{L}\p{N}\s_-]/gu, '')
-		.replace(/\s/g, '-');
-}
+import { slug } from './support';
 
 /** The lines of a Markdown text outside fenced code blocks, with their numbers. */
 function proseLines(text: string): Array<{ line: string; number: number }> {

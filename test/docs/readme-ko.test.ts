@@ -42,6 +42,7 @@
  *     `#anchor` at a heading of the file it names (GitHub's slugs).
  */
 import { ROOT, fs, path } from '../support/node';
+import { slug } from './support';
 
 const EN_FILE = 'README.md';
 const KO_FILE = 'README.ko.md';
@@ -175,15 +176,6 @@ function requiredTokens(body: string): string[] {
 	for (const m of noCode.replace(/\*\*/g, ' ').matchAll(/(?<![*\w])\*([^*]+?)\*(?![*\w])/g))
 		if (isUiName(m[1])) tokens.add(m[1].trim());
 	return [...tokens];
-}
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-function slug(heading: string): string {
-	return heading
-		.replace(/`/g, '')
-		.toLowerCase()
-		.replace(/[^\p{L}\p{N}\s_-]/gu, '')
-		.replace(/\s/g, '-');
 }
 
 function anchors(text: string): Set<string> {

@@ -10,16 +10,8 @@
  * test-artifacts/e2e/dedup-doubt.
  */
 import * as rt from '../../scripts/runtime';
-import { fs, path } from '../support/node';
-import {
-	ARTIFACTS,
-	importWorkflows,
-	runExample,
-	sb,
-	setupN8n,
-	userFolder,
-	type Json,
-} from './support';
+import { fs } from '../support/node';
+import { importWorkflows, sendItems, sb, setupN8n, userFolder, type Json } from './support';
 
 setupN8n('dedup-doubt', { demo: false });
 
@@ -75,16 +67,6 @@ function workflow(id: string, order: Json): Json {
 	};
 }
 
-async function execute(id: string, label: string): Promise<{ success: Json[]; failed: Json[] }> {
-	const run = await runExample(id, label);
-	const items = { success: run.out('Send', 0), failed: run.out('Send', 1) };
-	fs.writeFileSync(
-		path.join(ARTIFACTS, `${label}.items.json`),
-		`${JSON.stringify(items, null, 2)}\n`,
-	);
-	return items;
-}
-
 /**
  * The trigger's first request goes through and its connection is then dropped; from the second
  * on, the campaign's sender profile is blocked (the service answers 7002, nothing sent), and with
@@ -136,7 +118,7 @@ describe('a doubt keeps its key in real n8n (n8n execute, SQLite)', () => {
 			await importWorkflows([workflow(id, order)]);
 
 			dropThenRefuse(code);
-			const first = await execute(id, `doubt-${code}-1`);
+			const first = await sendItems(id, `doubt-${code}-1`);
 			// The fault fired as described: one request processed and dropped, then the retries, each
 			// refused (a refusal ends the retries; an internal error is retried up to Max Retries).
 			const retry = [code === '7999' ? 'code7999' : null, status];
@@ -147,7 +129,7 @@ describe('a doubt keeps its key in real n8n (n8n execute, SQLite)', () => {
 			// The service healthy again: the same key is not sent a second time.
 			sb.configure({ faults: undefined });
 			sb.addCampaign('WELCOME', { requiredVariables: ['name'] });
-			const second = await execute(id, `doubt-${code}-2`);
+			const second = await sendItems(id, `doubt-${code}-2`);
 			// One message in all (the first attempt's), whatever the retries said.
 			expect(sb.state.sent.map((m) => m.phoneNumber)).toEqual([order.phone]);
 			expect(first.success).toEqual([]);

@@ -11,7 +11,7 @@ import { fs, path } from '../support/node';
 import {
 	ARTIFACTS,
 	importWorkflows,
-	runExample,
+	sendItems,
 	startBarrier,
 	sb,
 	setupN8n,
@@ -107,17 +107,6 @@ function workflow(id: string, source: Json[] | string, options: Json): Json {
 	};
 }
 
-/** Runs the workflow with `n8n execute`; returns the Send node's Success and Failed items. */
-async function execute(id: string, label: string): Promise<{ success: Json[]; failed: Json[] }> {
-	const run = await runExample(id, label);
-	const items = { success: run.out('Send', 0), failed: run.out('Send', 1) };
-	fs.writeFileSync(
-		path.join(ARTIFACTS, `${label}.items.json`),
-		`${JSON.stringify(items, null, 2)}\n`,
-	);
-	return items;
-}
-
 const sendsPerPhone = () => {
 	const counts: Record<string, number> = {};
 	for (const m of sb.state.sent) counts[m.phoneNumber] = (counts[m.phoneNumber] ?? 0) + 1;
@@ -146,7 +135,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 
 		// Run 1: the first request gets a server error after the message went out (delivery unknown).
 		sb.configure({ faults: { kinds: ['code7999'], firstN: 1, phase: 'after' } });
-		const first = await execute(WORKFLOW_ID, 'run-1');
+		const first = await sendItems(WORKFLOW_ID, 'run-1');
 		expect(
 			first.failed.map((j) => [
 				j.phoneNumber,
@@ -176,7 +165,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 		const unconfirmed = [[phone(0), 'earlierSendUnconfirmed', true, true]];
 		const failedOf = (run: { failed: Json[] }) =>
 			run.failed.map((j) => [j.phoneNumber, j.code, j.deliveryUnknown, j.deduplicationKeyKept]);
-		const second = await execute(WORKFLOW_ID, 'run-2');
+		const second = await sendItems(WORKFLOW_ID, 'run-2');
 		expect(failedOf(second)).toEqual(unconfirmed);
 		expect(second.success.map((j) => [j.phoneNumber, j.status])).toEqual([
 			[phone(1), 'skipped'],
@@ -186,7 +175,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 		]);
 
 		// Run 3: nothing left to send.
-		const third = await execute(WORKFLOW_ID, 'run-3');
+		const third = await sendItems(WORKFLOW_ID, 'run-3');
 		expect(failedOf(third)).toEqual(unconfirmed);
 		expect(third.success.map((j) => j.status)).toEqual([
 			'skipped',
@@ -213,7 +202,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 				match: (r) => r.path === TRIGGER_PATH,
 			},
 		});
-		const first = await execute(UNCONFIRMED_ID, 'unconfirmed-1');
+		const first = await sendItems(UNCONFIRMED_ID, 'unconfirmed-1');
 		expect(first).toEqual({
 			failed: [
 				expect.objectContaining({
@@ -234,7 +223,7 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 
 		// Execution 2, the fault gone: u0 stays unsent and is reported as unknown, u1 is a duplicate.
 		sb.configure({ faults: undefined });
-		const second = await execute(UNCONFIRMED_ID, 'unconfirmed-2');
+		const second = await sendItems(UNCONFIRMED_ID, 'unconfirmed-2');
 		expect(second).toEqual({
 			failed: [
 				expect.objectContaining({
@@ -269,8 +258,8 @@ describe("Deduplication Key on n8n's real store (n8n execute, SQLite)", () => {
 		try {
 			await importWorkflows([workflow(PARALLEL_ID, barrier.url, { concurrency: 5 })]);
 			const runs = await Promise.all([
-				execute(PARALLEL_ID, 'parallel-a'),
-				execute(PARALLEL_ID, 'parallel-b'),
+				sendItems(PARALLEL_ID, 'parallel-a'),
+				sendItems(PARALLEL_ID, 'parallel-b'),
 			]);
 			const counts = sendsPerPhone();
 			expect(Object.keys(counts)).toHaveLength(40);

@@ -153,6 +153,20 @@ export async function runExample(id: string, label = id) {
 	};
 }
 
+/** Runs a workflow with `n8n execute`; returns its Send node's Success and Failed items, kept as an artifact. */
+export async function sendItems(
+	id: string,
+	label: string,
+): Promise<{ success: Json[]; failed: Json[] }> {
+	const run = await runExample(id, label);
+	const items = { success: run.out('Send', 0), failed: run.out('Send', 1) };
+	fs.writeFileSync(
+		path.join(ARTIFACTS, `${label}.items.json`),
+		`${JSON.stringify(items, null, 2)}\n`,
+	);
+	return items;
+}
+
 /**
  * Registers the file's beforeAll (runtime, sandbox, user folder, package, credentials; with `demo`,
  * the default, the sandbox's demo data, the examples and the scratch workflows) and afterAll
