@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Failure, Outcome } from '../../shared/outcome';
-import { NOT_SENT_CODE, done, failed } from '../../shared/outcome';
+import { NOT_SENT_CODE, done, duplicate, failed } from '../../shared/outcome';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
 import type { Reading } from '../dedup/ledger';
@@ -29,7 +29,7 @@ function repeatOf(
 	i: number,
 ): Outcome {
 	const fields = { ...base, deduplicationKey: key ?? null, duplicateOfItem: firstIndex };
-	if (!('failed' in first)) return done({ ...fields, status: 'skipped', duplicate: true }, i);
+	if (!('failed' in first)) return duplicate({ ...fields, status: 'skipped', duplicate: true }, i);
 	const { code, message, deliveryUnknown } = first.failed;
 	return failed(
 		{
@@ -102,7 +102,7 @@ function outcomeOf(
 		case 'repeat':
 			return repeatOf(earlier[state.first], state.first, identity, state.key, i);
 		case 'duplicate':
-			return done({ ...identity, ...duplicateFields(state.key) }, i);
+			return duplicate({ ...identity, ...duplicateFields(state.key) }, i);
 		case 'keyless':
 		case 'unconfirmed':
 		case 'limited':
