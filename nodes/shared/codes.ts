@@ -36,9 +36,6 @@ export interface CodeInfo {
 /** The code of a send cut short by a stopped execution (see CODES). */
 export const STOPPED_CODE = 'EXECUTION_STOPPED';
 
-/** The code of a send refused as an AI-agent tool for want of a Deduplication Key (CampaignAlimtalk/helpers/guard.ts). */
-export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
-
 const CHECK_KEY =
 	'Check the API key in the Campaign API credential (site settings, key management).';
 const CONTACT = 'Contact the service operator to resolve it.';
@@ -71,17 +68,8 @@ const MISSING_PARAMETER =
 	'A required send parameter is missing (campaign key or a template variable)';
 const TWELVE_CHARACTERS =
 	'Send the number in the 12-character form, e.g. 821012345678, or turn on Convert Phone Numbers.';
-const CHECK_MEMBER = 'Check the member ID, or save the member first (Campaign Members).';
-const ONE_NUMBER = 'Keep one phone number under the member ID, or send to a phone number instead.';
-const REFUSING_MEMBER =
-	'Nothing was sent: Only Members Who Accept Messages is on and isReceive is false.';
 const STOPPED_SEND = `The execution was stopped while the send was under way: ${MAYBE_SENT}`;
-const LIMIT_HINT = 'Wait until sendLimitResetsAt, or raise the Send Limit option.';
 const STOPPED_HINT = `${CHECK_FIRST} With a Deduplication Key, the key stays kept, so running the same key again does not send it.`;
-const KEY_REQUIRED =
-	'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent';
-const SET_KEY =
-	"Set Options → Deduplication Key on the send tool, e.g. notice-{{ $fromAI('memberId') }}-{{ $now.toFormat('yyyy-MM-dd') }} (member and day: at most one message per member per day, whatever the model asks).";
 
 export const CODES: Readonly<Record<string, CodeInfo>> = {
 	// Custom data and member endpoints (docs/service-rules.md#codes)
@@ -130,18 +118,9 @@ export const CODES: Readonly<Record<string, CodeInfo>> = {
 	'7997': rejected('No message unit price is applied to the account', CONTACT),
 	'7998': deliveryUnknown(`The messaging provider API call failed: ${MAYBE_SENT}`, CONTACT),
 	'7999': deliveryUnknown(`Internal server error: ${MAYBE_SENT}`, CHECK_FIRST),
-	// Not codes of the service: a send to a member ID (Recipient: Member ID) whose lookup gives no
-	// one number to send to (docs/service-rules.md#send). Nothing is sent.
-	memberNotFound: rejected('No member record has this member ID', CHECK_MEMBER),
-	severalMemberRecords: rejected('Several member records have this member ID', ONE_NUMBER),
-	memberRefusesMessages: rejected('The member does not accept messages', REFUSING_MEMBER),
 	// Not a code of the service: an execution stopped (n8n's Stop button, or its execution timeout)
 	// while a send was under way (docs/service-rules.md#retries).
 	[STOPPED_CODE]: deliveryUnknown(STOPPED_SEND, STOPPED_HINT),
-	// Not a code of the service: a keyless send refused as a tool (docs/ai-agents.md).
-	[KEY_REQUIRED_CODE]: rejected(KEY_REQUIRED, SET_KEY),
-	// Not a code of the service: a send limit of the node was used up for its period (not sent).
-	sendLimitReached: rejected('The send limit is used up for this period (not sent)', LIMIT_HINT),
 };
 
 /** A stopped execution ends its reads and writes (and a send not under way yet) with these words. */

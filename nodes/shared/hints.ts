@@ -28,9 +28,8 @@ function failuresByCode(failed: readonly IDataObject[]): Array<[string, number]>
 	return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
-function countLine(done: string, success: IDataObject[], failed: IDataObject[]): string {
-	const skipped = success.filter((json) => json.duplicate === true).length;
-	const parts = [`${success.length - skipped} ${done}`];
+function countLine(done: string, success: number, skipped: number, failed: IDataObject[]): string {
+	const parts = [`${success - skipped} ${done}`];
 	if (skipped > 0) parts.push(`${skipped} skipped as duplicates`);
 	if (failed.length === 0) return `${parts.join(', ')}.`;
 	const codes = failuresByCode(failed);
@@ -50,21 +49,23 @@ export function writeHints(
 	source: Pick<Writes, 'done' | 'advice'>,
 	outcomes: readonly Outcome[],
 ): NodeExecutionHint[] {
-	const success: IDataObject[] = [];
+	let success = 0;
+	let skipped = 0;
 	const failed: IDataObject[] = [];
 	for (const outcome of outcomes) {
-		if ('done' in outcome) success.push(outcome.done);
-		else if ('failed' in outcome) failed.push(outcome.failed);
+		if ('done' in outcome) {
+			success++;
+			if (outcome.skipped === 'duplicate') skipped++;
+		} else if ('failed' in outcome) failed.push(outcome.failed);
 	}
-	const skipped = success.some((json) => json.duplicate === true);
-	if (failed.length === 0 && !skipped) return [];
+	if (failed.length === 0 && skipped === 0) return [];
 	const advice = source.advice ?? {};
 	const lines = failuresByCode(failed)
 		.filter(([code]) => advice[code] !== undefined)
 		.map(([code]) => `Code ${code}, ${advice[code].problem}: ${advice[code].change}`);
 	return [
 		{
-			message: [countLine(source.done.word, success, failed), ...lines].join('<br>'),
+			message: [countLine(source.done.word, success, skipped, failed), ...lines].join('<br>'),
 			type: failed.length > 0 ? 'warning' : 'info',
 			location: 'outputPane',
 		},

@@ -24,12 +24,12 @@ export interface Failure extends IDataObject {
 }
 
 /**
- * What became of some input items: `done` (a Success item, or a read's result; `duplicate: true`
- * among its fields says it was skipped as sent before), `failed` (a Failed item), or `error` (a
- * failure of the call that reached these items under "On Error: Continue": an error item each).
+ * What became of some input items: `done` (a Success item, or a read's result; with `skipped:
+ * 'duplicate'` a send skipped as sent before), `failed` (a Failed item), or `error` (a failure of
+ * the call that reached these items under "On Error: Continue": an error item each).
  */
 export type Outcome =
-	| { done: IDataObject; inputs: Inputs }
+	| { done: IDataObject; inputs: Inputs; skipped?: 'duplicate' }
 	| { failed: Failure; inputs: Inputs }
 	| { error: unknown; inputs: readonly number[] };
 
@@ -38,6 +38,11 @@ export const NOT_SENT_CODE = 'notSent';
 
 export function done(json: IDataObject, inputs: Inputs): Outcome {
 	return { done: json, inputs };
+}
+
+/** A send not made because its message was sent before: a Success item, skipped as a duplicate. */
+export function duplicate(json: IDataObject, inputs: Inputs): Outcome {
+	return { done: json, inputs, skipped: 'duplicate' };
 }
 
 export function failed(failure: Failure, inputs: Inputs): Outcome {

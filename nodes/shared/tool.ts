@@ -54,11 +54,11 @@ const DUPLICATE_ANSWER = {
 	message: 'Not sent again: a message with this Deduplication Key was already sent.',
 };
 
-function doneAnswer(fields: IDataObject, done: Done | undefined): IDataObject {
+function doneAnswer(fields: IDataObject, done: Done | undefined, skipped: boolean): IDataObject {
 	// The service's raw answer says nothing a model needs once the outcome is stated.
 	const json = { ...fields };
 	delete json.response;
-	const answer = json.duplicate === true ? DUPLICATE_ANSWER : (done?.answer ?? DONE_ANSWER);
+	const answer = skipped ? DUPLICATE_ANSWER : (done?.answer ?? DONE_ANSWER);
 	return envelope(answer, json);
 }
 
@@ -111,7 +111,7 @@ function answerJson(outcome: Outcome, operation: Gives): IDataObject {
 	const advice = operation.kind === 'write' ? operation.advice : undefined;
 	if ('done' in outcome)
 		return operation.kind === 'write'
-			? doneAnswer(outcome.done, operation.done)
+			? doneAnswer(outcome.done, operation.done, outcome.skipped === 'duplicate')
 			: dataOf(outcome.done);
 	if ('failed' in outcome) return failedAnswer(outcome.failed, advice);
 	return errorAnswer(outcome.error, advice);

@@ -8,8 +8,8 @@ import { DateTime } from 'luxon';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import { cancelSignalOf } from '../../shared/transport/pause';
+import { LIMIT_CODE } from '../helpers/codes';
 
-export const LIMIT_CODE = 'sendLimitReached';
 export type LimitPeriod = 'execution' | 'hour' | 'day';
 export const LIMIT_PERIODS: readonly LimitPeriod[] = ['execution', 'hour', 'day'];
 

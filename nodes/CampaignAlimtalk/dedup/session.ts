@@ -5,7 +5,7 @@
  * the workflow's deduplication lock (rounds.ts); one round writes every claim, confirmation and
  * release queued since the last one.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
 import { cancelSignalOf, isStopped, monotonicNow, pause } from '../../shared/transport/pause';
 import { stoppedError, storeError } from './errors';
@@ -17,59 +17,36 @@ import type { Asked, Owner } from './batch';
 import type { Row } from './rounds';
 import { ask, flush, queue } from './batch';
 import { checkLayout } from './layout';
-import type { KeyMarkers, Verdict } from './markers';
+import type { Answer, KeyMarkers, Verdict } from './markers';
+import type { Reading } from './ledger';
+import { Ledger } from './ledger';
 import { keyMissingFailure, unconfirmedFields } from './fields';
 import { finished, longestSendMs } from './markers';
 import type { DedupSettings } from './options';
 export type { KeyFate } from './fate';
 export { keyFate } from './fate';
 import { readKey } from './options';
-import type { Failure } from '../../shared/outcome';
 
 export { IN_PROGRESS_CODE, NO_KEY_CODE, UNCONFIRMED_CODE } from './fields';
 /** How soon an item waiting for another execution's send looks again (doubling up to WAIT_MAX_MS). */
 const WAIT_POLL_MS = 500;
 const WAIT_MAX_MS = 8000;
 
+/** When an earlier claim found was made, to the minute or the hour (at null: not found in 48 hours). */
+type Claimed = { at: number | null; toMinute: boolean };
+
 export class DedupSession {
-	/** Item index -> its key (sendable items only). */
-	private readonly keys = new Map<number, string>();
-
-	/** Items to be sent that have no key: not sent. */
-	private readonly keyless = new Set<number>();
-
-	/** Item index -> the earlier item of this execution with the same key. */
-	private readonly repeats = new Map<number, number>();
-
-	/** Items this execution claimed, with the markers of their claim. */
-	private readonly claims = new Map<number, KeyMarkers>();
-
-	private readonly verdicts = new Map<number, Verdict | 'inProgress'>();
-
-	/** Item index -> the send limit's slot its send holds (limit.ts). */
-	private readonly slots = new Map<number, string>();
-
-	/** For an item the send limit kept back: when the period ends. */
-	private readonly resetsAt = new Map<number, string | undefined>();
+	/** Every item's state (ledger.ts). */
+	private readonly ledger = new Ledger();
 
 	/** The places of a send limit per execution (limit.ts). */
 	private readonly places: ExecutionPlaces | undefined;
-
-	/** For an earlier claim found: when it was made, to the minute or the hour (at null: not found in 48 hours). */
-	private readonly claimedAt = new Map<number, { at: number | null; toMinute: boolean }>();
-
-	private readonly fates = new Map<number, KeyFate>();
-
-	/** Items whose claim round failed after it may have recorded their claim. */
-	private readonly mayRemain = new Set<number>();
 
 	/** This execution's writes, as the rounds know them: `lost` once a round dropped them (batch.ts). */
 	private readonly owner: Owner = {};
 
 	/** Answers queued for the next round and not yet known to be written. */
 	private queued = false;
-
-	private settleError: string | undefined;
 
 	private readonly longestMs: number;
 
@@ -119,14 +96,14 @@ export class DedupSession {
 		const firstOfKey = new Map<string, number>();
 		for (const i of sendable) {
 			const key = readKey(ctx, i);
-			if (key === undefined) {
-				session.keyless.add(i);
-				continue;
+			const first = key === undefined ? undefined : firstOfKey.get(key);
+			if (key === undefined)
+				session.ledger.set(i, { kind: 'keyless', failure: keyMissingFailure() });
+			else if (first !== undefined) session.ledger.set(i, { kind: 'repeat', key, first });
+			else {
+				firstOfKey.set(key, i);
+				session.ledger.set(i, { kind: 'unclaimed', key, mayRemain: false });
 			}
-			session.keys.set(i, key);
-			const first = firstOfKey.get(key);
-			if (first === undefined) firstOfKey.set(key, i);
-			else session.repeats.set(i, first);
 		}
 		return session;
 	}
@@ -137,11 +114,11 @@ export class DedupSession {
 	 * earlier send still under way in another execution is waited for, up to the request timeout.
 	 */
 	async claim(i: number): Promise<boolean> {
-		const key = this.keys.get(i);
-		if (this.keyed && (key === undefined || this.repeats.has(i))) return false;
+		const key = this.ledger.keyOf(i);
+		if (this.keyed && (key === undefined || this.ledger.get(i).kind === 'repeat')) return false;
 		// A send limit per execution: a place first, given back unless the message goes out.
 		if (this.places && !this.places.take(i)) {
-			this.verdicts.set(i, 'limited');
+			this.setLimited(i, undefined);
 			return false;
 		}
 		let send = false;
@@ -156,25 +133,24 @@ export class DedupSession {
 	private async claimInStore(i: number, key: string | undefined): Promise<boolean> {
 		const deadline = monotonicNow() + this.transport.timeoutMs;
 		let wait = WAIT_POLL_MS;
+		let claimed: Claimed | undefined;
 		for (;;) {
 			const asked = await this.askUnlessStopped(i, key);
 			if ('error' in asked) {
-				if (asked.claimMayRemain) this.mayRemain.add(i);
+				if (asked.claimMayRemain) this.ledger.set(i, { kind: 'unclaimed', key, mayRemain: true });
 				throw asked.error;
 			}
 			const { verdict, claimedAt } = asked.answer;
-			if (verdict === 'send') this.hold(i, asked.answer);
-			if (verdict === 'limited') this.resetsAt.set(i, asked.answer.resetsAt);
 			const toMinute = asked.answer.claimedToMinute === true;
-			if (claimedAt !== undefined) this.claimedAt.set(i, { at: claimedAt, toMinute });
+			if (claimedAt !== undefined) claimed = { at: claimedAt, toMinute };
 			if (verdict !== 'inFlight') {
-				this.verdicts.set(i, verdict);
+				this.decide(i, key, verdict, asked.answer, claimed);
 				return verdict === 'send';
 			}
 			const left = deadline - monotonicNow();
 			const stop = cancelSignalOf(this.ctx);
 			if (left <= 0 || isStopped(stop)) {
-				this.verdicts.set(i, 'inProgress');
+				this.decide(i, key, 'inProgress', asked.answer, claimed);
 				return false;
 			}
 			// Waits back off: each look is a lock round for every process of the workflow.
@@ -213,10 +189,35 @@ export class DedupSession {
 		return { error: stoppedError(this.ctx.getNode()), claimMayRemain: false };
 	}
 
+	/** Item `i`'s entry once its ask was answered with `verdict` (not in flight). */
+	private decide(
+		i: number,
+		key: string | undefined,
+		verdict: Verdict | 'inProgress',
+		answer: Answer,
+		claimed: Claimed | undefined,
+	): void {
+		if (verdict === 'send') this.hold(i, answer);
+		else if (verdict === 'limited') this.setLimited(i, answer.resetsAt);
+		else if (verdict === 'sent') this.ledger.set(i, { kind: 'duplicate', key });
+		else if (verdict === 'unconfirmed' || verdict === 'inProgress') {
+			const timeoutMs = this.transport.timeoutMs;
+			const failure = unconfirmedFields(verdict, key as string, claimed, timeoutMs);
+			this.ledger.set(i, { kind: 'unconfirmed', failure });
+		}
+	}
+
+	/** Item `i` kept back by the send limit (`resetsAt`: when its period ends). */
+	private setLimited(i: number, resetsAt: string | undefined): void {
+		if (!this.limit) return;
+		const failure = limitedFailure(this.limit, resetsAt, this.ledger.keyOf(i));
+		this.ledger.set(i, { kind: 'limited', failure });
+	}
+
 	/** What a `send` answer gave item `i`: its claim and its slot of the send limit. */
 	private hold(i: number, answer: { markers?: KeyMarkers; slot?: string }): void {
-		if (answer.markers) this.claims.set(i, answer.markers);
-		if (answer.slot !== undefined) this.slots.set(i, answer.slot);
+		const { markers, slot } = answer;
+		this.ledger.set(i, { kind: 'claimed', key: this.ledger.keyOf(i), markers, slot });
 	}
 
 	/**
@@ -225,10 +226,11 @@ export class DedupSession {
 	 */
 	finish(i: number, fate: KeyFate): void {
 		if (fate === 'release') this.places?.giveBack(i);
-		const markers = this.claims.get(i);
-		const slot = this.slots.get(i);
+		const entry = this.ledger.get(i);
+		if (entry.kind !== 'claimed') return;
+		const { markers, slot } = entry;
 		if (!markers && slot === undefined) return;
-		this.fates.set(i, fate);
+		this.ledger.set(i, { ...entry, fate });
 		const { facts, removals } = markers ? finished(markers, fate) : { facts: [], removals: [] };
 		if (slot !== undefined && fate === 'release') removals.push(slot);
 		if (facts.length + removals.length === 0) return;
@@ -243,63 +245,14 @@ export class DedupSession {
 			await flush(this.row);
 		} catch (error) {
 			// The sends are done: their items must still come out; they say what was not recorded.
-			this.settleError = storeError(this.ctx.getNode(), error).message;
+			this.ledger.settleError = storeError(this.ctx.getNode(), error).message;
 		}
-		if (this.owner.lost !== undefined && this.settleError === undefined)
-			this.settleError = storeError(this.ctx.getNode(), this.owner.lost).message;
+		if (this.owner.lost !== undefined && this.ledger.settleError === undefined)
+			this.ledger.settleError = storeError(this.ctx.getNode(), this.owner.lost).message;
 	}
 
-	/** The Failed fields of item `i` when the send limit kept it back, or undefined. */
-	limitedFields(i: number): Failure | undefined {
-		if (this.verdicts.get(i) !== 'limited' || !this.limit) return undefined;
-		return limitedFailure(this.limit, this.resetsAt.get(i), this.keys.get(i));
-	}
-
-	/** The Failed fields of item `i` when it was to be sent and has no key, or undefined. */
-	keyMissing(i: number): Failure | undefined {
-		if (!this.keyless.has(i)) return undefined;
-		return keyMissingFailure();
-	}
-
-	/** Item `i`'s Deduplication Key, if it has one. */
-	keyOf(i: number): string | undefined {
-		return this.keys.get(i);
-	}
-
-	/** The earlier item of this execution with the same key, if any. */
-	repeatOf(i: number): number | undefined {
-		return this.repeats.get(i);
-	}
-
-	/** Success fields of an item not sent because its message was sent before, or undefined. */
-	duplicateFields(i: number): IDataObject | undefined {
-		if (this.verdicts.get(i) !== 'sent') return undefined;
-		return { status: 'skipped', duplicate: true, deduplicationKey: this.keys.get(i) ?? null };
-	}
-
-	/** Failed fields of an item not sent because an earlier send of it is unconfirmed, or undefined. */
-	unconfirmedFields(i: number): Failure | undefined {
-		const verdict = this.verdicts.get(i);
-		if (verdict !== 'unconfirmed' && verdict !== 'inProgress') return undefined;
-		const key = this.keys.get(i) as string;
-		return unconfirmedFields(verdict, key, this.claimedAt.get(i), this.transport.timeoutMs);
-	}
-
-	/** The fields a Failed item of a sent-and-failed or unsent item carries about its key. */
-	failureFields(i: number): IDataObject {
-		if (!this.keys.has(i)) return {};
-		const fate = this.fates.get(i);
-		// A release that could not be written leaves the claim, and so may a claim round that failed
-		// after its record call: a later run reports it as unconfirmed.
-		const kept =
-			fate === 'keep' ||
-			this.mayRemain.has(i) ||
-			(this.settleError !== undefined && fate === 'release');
-		const error = this.settleError && this.claims.has(i) ? this.settleError : undefined;
-		return {
-			deduplicationKey: this.keys.get(i) as string,
-			deduplicationKeyKept: kept,
-			...(error ? { deduplicationError: error } : {}),
-		};
+	/** What the report reads of item `i` (ledger.ts). */
+	read(i: number): Reading {
+		return this.ledger.read(i);
 	}
 }

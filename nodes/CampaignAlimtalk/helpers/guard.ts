@@ -8,13 +8,14 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { CODES, KEY_REQUIRED_CODE, withServiceCode } from '../../shared/codes';
+import { withServiceCode } from '../../shared/codes';
+import { KEY_REQUIRED_CODE, SEND_CODES } from './codes';
 import { hasDeduplicationKey } from '../dedup/options';
 
 /** Throws the refusal when the node has no Deduplication Key; called only in tool mode (send.ts). */
 export function refuseKeylessTool(ctx: IExecuteFunctions): void {
 	if (hasDeduplicationKey(ctx)) return;
-	const { message, hint } = CODES[KEY_REQUIRED_CODE];
+	const { message, hint } = SEND_CODES[KEY_REQUIRED_CODE];
 	const error = new NodeOperationError(ctx.getNode(), message, { description: hint });
 	throw withServiceCode(error, KEY_REQUIRED_CODE);
 }

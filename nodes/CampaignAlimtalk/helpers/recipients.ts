@@ -11,6 +11,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { STOPPED_INFO } from '../../shared/codes';
+import { MEMBER_NOT_FOUND_CODE, MEMBER_REFUSES_CODE, SEVERAL_MEMBERS_CODE } from './codes';
 import type { ApiVersion } from '../../shared/members';
 import { MEMBER_PATHS, memberRecord, recordsOf, versionOf } from '../../shared/members';
 import { internationalMobile } from '../../shared/phone';
@@ -70,18 +71,21 @@ function resolve(
 	if (records.length === 0) {
 		const other =
 			found.records.length > 0 ? ' (the service answered records of another member ID)' : '';
-		return fail('memberNotFound', `no member record has ${who} (member API ${version})${other}`);
+		return fail(
+			MEMBER_NOT_FOUND_CODE,
+			`no member record has ${who} (member API ${version})${other}`,
+		);
 	}
 	if (records.length > 1) {
 		return fail(
-			'severalMemberRecords',
+			SEVERAL_MEMBERS_CODE,
 			`${records.length} member records have ${who} (member API ${version}), so which number to send to is not known`,
 		);
 	}
 	const stored = records[0].phoneNumber as string | null;
 	if (acceptingOnly && records[0].isReceive !== true) {
 		const words = `the member with ${who} does not accept messages (isReceive is false) and Only Members Who Accept Messages is on`;
-		return fail('memberRefusesMessages', words, stored);
+		return fail(MEMBER_REFUSES_CODE, words, stored);
 	}
 	const phoneNumber = internationalMobile(stored);
 	if (phoneNumber === undefined || phoneNumber.length !== PHONE_LENGTH) {

@@ -4,13 +4,21 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Failure, Outcome } from '../../shared/outcome';
-import { NOT_SENT_CODE, done, failed } from '../../shared/outcome';
+import { NOT_SENT_CODE, done, duplicate, failed } from '../../shared/outcome';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
+import type { Reading } from '../dedup/ledger';
 import type { DedupSession } from '../dedup/session';
 import type { Prepared } from './prepare';
 import type { Sent } from './sending';
 import { serviceCodeOf } from '../../shared/codes';
+
+/** Success fields of an item not sent because its message was sent before. */
+const duplicateFields = (key: string | undefined): IDataObject => ({
+	status: 'skipped',
+	duplicate: true,
+	deduplicationKey: key ?? null,
+});
 
 /** What a repeat of item `first` (same Deduplication Key, same execution) reports: that item's fate. */
 function repeatOf(
@@ -21,7 +29,7 @@ function repeatOf(
 	i: number,
 ): Outcome {
 	const fields = { ...base, deduplicationKey: key ?? null, duplicateOfItem: firstIndex };
-	if (!('failed' in first)) return done({ ...fields, status: 'skipped', duplicate: true }, i);
+	if (!('failed' in first)) return duplicate({ ...fields, status: 'skipped', duplicate: true }, i);
 	const { code, message, deliveryUnknown } = first.failed;
 	return failed(
 		{
@@ -71,9 +79,13 @@ function sendOutcome(
 	return failed(failure, i);
 }
 
+/** An item of a send without the Deduplication Key or the send limit: its own send, no key fields. */
+const OWN: Reading = { kind: 'own', keyFields: {} };
+
 /**
- * Item `i`'s outcome: its failed check, its missing key, the fate of the earlier item of this
- * execution with its key, sent before, an earlier send of it unconfirmed, or its own send.
+ * Item `i`'s outcome: its failed check, else what the ledger says of it (dedup/ledger.ts): its
+ * missing key, the fate of the earlier item of this execution with its key, sent before, an
+ * earlier send of it unconfirmed, kept back by the send limit, or its own send.
  */
 function outcomeOf(
 	entry: Prepared,
@@ -85,17 +97,19 @@ function outcomeOf(
 	if (!('send' in entry)) return failed(entry.failure, i);
 	const { campaignKey, phoneNumber, memberId } = entry.send;
 	const identity = { campaignKey, phoneNumber, ...(memberId !== undefined ? { memberId } : {}) };
-	const keyMissing = dedup?.keyMissing(i);
-	if (keyMissing) return failed({ ...keyMissing, ...identity }, i);
-	const first = dedup?.repeatOf(i);
-	if (first !== undefined) return repeatOf(earlier[first], first, identity, dedup?.keyOf(i), i);
-	const duplicate = dedup?.duplicateFields(i);
-	if (duplicate) return done({ ...identity, ...duplicate }, i);
-	const unconfirmed = dedup?.unconfirmedFields(i);
-	if (unconfirmed) return failed({ ...unconfirmed, ...identity }, i);
-	const limited = dedup?.limitedFields(i); // Send limit (dedup/limit.ts): not sent
-	if (limited) return failed({ ...limited, ...identity }, i);
-	return sendOutcome(sent.results[i], sent.stop, identity, dedup?.failureFields(i) ?? {}, i);
+	const state = dedup?.read(i) ?? OWN;
+	switch (state.kind) {
+		case 'repeat':
+			return repeatOf(earlier[state.first], state.first, identity, state.key, i);
+		case 'duplicate':
+			return duplicate({ ...identity, ...duplicateFields(state.key) }, i);
+		case 'keyless':
+		case 'unconfirmed':
+		case 'limited':
+			return failed({ ...state.failure, ...identity }, i);
+		case 'own':
+			return sendOutcome(sent.results[i], sent.stop, identity, state.keyFields, i);
+	}
 }
 
 /** Each item's outcome, in input order (a repeat reads the outcome of its earlier item). */

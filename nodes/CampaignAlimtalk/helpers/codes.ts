@@ -1,0 +1,52 @@
+/**
+ * The send's own codes, which are not the service's (those are in shared/codes.ts), with their
+ * words: a member ID that gives no one number to send to (recipients.ts), the refusal of a
+ * keyless send as a tool (guard.ts) and the Send Limit (dedup/limit.ts). What to change for each
+ * is in advice.ts; the Deduplication Key's codes are in dedup/fields.ts.
+ */
+import type { CodeInfo } from '../../shared/codes';
+
+/** The code of a send refused as an AI-agent tool for want of a Deduplication Key (guard.ts). */
+export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
+
+/** The code of an item the send limit kept back (dedup/limit.ts). */
+export const LIMIT_CODE = 'sendLimitReached';
+
+/** Recipient: Member ID, when the lookup gives no one number to send to (recipients.ts). */
+export const MEMBER_NOT_FOUND_CODE = 'memberNotFound';
+export const SEVERAL_MEMBERS_CODE = 'severalMemberRecords';
+export const MEMBER_REFUSES_CODE = 'memberRefusesMessages';
+
+const rejected = (message: string, hint: string): CodeInfo => ({
+	kind: 'rejected',
+	message,
+	hint,
+});
+
+const SET_KEY =
+	"Set Options → Deduplication Key on the send tool, e.g. notice-{{ $fromAI('memberId') }}-{{ $now.toFormat('yyyy-MM-dd') }} (member and day: at most one message per member per day, whatever the model asks).";
+
+/** Nothing is sent for any of them. */
+export const SEND_CODES: Readonly<Record<string, CodeInfo>> = {
+	[MEMBER_NOT_FOUND_CODE]: rejected(
+		'No member record has this member ID',
+		'Check the member ID, or save the member first (Campaign Members).',
+	),
+	[SEVERAL_MEMBERS_CODE]: rejected(
+		'Several member records have this member ID',
+		'Keep one phone number under the member ID, or send to a phone number instead.',
+	),
+	[MEMBER_REFUSES_CODE]: rejected(
+		'The member does not accept messages',
+		'Nothing was sent: Only Members Who Accept Messages is on and isReceive is false.',
+	),
+	// docs/ai-agents.md, "No keyless send as a tool"
+	[KEY_REQUIRED_CODE]: rejected(
+		'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent',
+		SET_KEY,
+	),
+	[LIMIT_CODE]: rejected(
+		'The send limit is used up for this period (not sent)',
+		'Wait until sendLimitResetsAt, or raise the Send Limit option.',
+	),
+};
