@@ -17,19 +17,21 @@ const fx = dedupFixture();
 const { send, sentPhones } = sendsOf(fx, FAST_KEYED);
 
 /** What an execution killed during the send of `key` leaves in the store: its claim, its hour and (while it may still run) its minute. */
-async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<void> {
-	const markers = markersOf(key, Date.now() - (inFlight ? 0 : longestSendMs(SETTINGS) + 120000));
+async function crashedClaim(key: string, inFlight: boolean, hour = true): Promise<number> {
+	const at = Date.now() - (inFlight ? 0 : longestSendMs(SETTINGS) + 120000);
+	const markers = markersOf(key, at);
 	const values = [
 		...(hour ? [markers.hour] : []),
 		...(inFlight ? [markers.minute] : []),
 		markers.claim,
 	];
 	await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
+	return at;
 }
 
-/** The hour it is now, as an unconfirmed send's message and field give it. */
-function thisHour(): { iso: string; words: string } {
-	const start = new Date(Math.floor(Date.now() / 3600000) * 3600000).toISOString();
+/** The hour of `at` (when a claim was made), as an unconfirmed send's message and field give it. */
+function hourOf(at: number): { iso: string; words: string } {
+	const start = new Date(Math.floor(at / 3600000) * 3600000).toISOString();
 	const end = new Date(Date.parse(start) + 3600000).toISOString();
 	return {
 		iso: start,
@@ -39,11 +41,11 @@ function thisHour(): { iso: string; words: string } {
 
 describe('what a redelivered event is answered', () => {
 	it('a claim whose execution died (never confirmed, its send long over): Failed, delivery unknown, when it started; nothing sent', async () => {
-		await crashedClaim('order-1', false);
+		const claimedAt = await crashedClaim('order-1', false);
 		await crashedClaim('order-3', false, false); // its hour is older than the node looks back
 		const { out, error } = await send([order(1), order(2), order(3)]);
 		expect(error).toBeUndefined();
-		const hour = thisHour();
+		const hour = hourOf(claimedAt);
 		expect(jsonOf(out[1])).toEqual([
 			expect.objectContaining({
 				code: 'earlierSendUnconfirmed',
