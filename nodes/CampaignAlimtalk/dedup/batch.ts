@@ -248,8 +248,16 @@ async function work(row: Row, batch: Batch, lease: Lease, recorded: Recorded): P
 	}));
 	const removeProbes = async (values: string[]) => await removeAll(inLease, row, values);
 	const longest = asks.map((entry) => entry.longestMs);
-	await findStarts(lease, row, answers, longest, now, historySize, removeProbes);
+	const leftBehind = (values: string[]) => takeBackLater(row, values);
+	await findStarts(lease, row, answers, longest, now, historySize, removeProbes, leftBehind);
 	return answers;
+}
+
+/** Values a call that failed may have left (a start lookup's probes): the next round takes them back, once. */
+function takeBackLater(row: Row, values: string[]): void {
+	const next = batchOf(row);
+	next.writes.push({ owner: {}, facts: [], removals: values, retried: true });
+	queueRound(row, next);
 }
 
 async function round(row: Row, batch: Batch): Promise<void> {
