@@ -21,10 +21,8 @@ import { findingsOf, violations } from './sim-check';
  * EMPTY THIS LIST once the engine of round four is merged: from then on every seed must pass.
  */
 const FAILING_BEFORE_ROUND_FOUR: Record<number, string> = {
-	29: "a late store write of another process's lock copies grows the lock row during a round; release (lock.ts) reads it as another node's data and reports a conflict, not deduplicationStoreFailed",
 	45: 'Send Limit: 5 fresh refused with 0 accepted and 3 in doubt; not yet told whether a cut round keeps its places or the invariant counts wrongly',
 	77: 'Send Limit: 6 fresh refused with 2 accepted and 2 in doubt; same as seed 45',
-	108: 'same as seed 29: a store fault in the lock row reported as a conflict',
 };
 
 const FIRST = Number(env.SIM_FIRST ?? 1);
