@@ -154,6 +154,8 @@ interface Recorded {
 	added: string[];
 	/** A record call failed: it may still have written. */
 	unknown: boolean;
+	/** What a call the round gave up on found new when its answer came late (while the lock was kept for it). */
+	late: string[];
 }
 
 /** One record call on the row of keys, with room for what it adds (its probes push out no older entry); the values found new. */
@@ -165,13 +167,20 @@ async function record(
 	recorded: Recorded,
 ): Promise<Set<string>> {
 	recorded.unknown = true;
-	const result = await lease.call(
-		async () =>
-			await row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
-				mode: 'entries',
-				maxEntries: historySize + values.length,
-			}),
-	);
+	let given = false;
+	const result = await lease.call(async () => {
+		const running = row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
+			mode: 'entries',
+			maxEntries: historySize + values.length,
+		});
+		// An answer after the round gave up on the call still says what it added (failed()).
+		running.then(
+			(late) => (given ? undefined : recorded.late.push(...late.new.map(String))),
+			() => undefined,
+		);
+		return await running;
+	});
+	given = true;
 	recorded.unknown = false;
 	return new Set(result.new.map(String));
 }
@@ -248,12 +257,20 @@ async function work(row: Row, batch: Batch, lease: Lease, recorded: Recorded): P
 	}));
 	const removeProbes = async (values: string[]) => await removeAll(inLease, row, values);
 	const longest = asks.map((entry) => entry.longestMs);
-	await findStarts(lease, row, answers, longest, now, historySize, removeProbes);
+	const leftBehind = (values: string[]) => takeBackLater(row, values);
+	await findStarts(lease, row, answers, longest, now, historySize, removeProbes, leftBehind);
 	return answers;
 }
 
+/** Values a call that failed may have left (a start lookup's probes): the next round takes them back, once. */
+function takeBackLater(row: Row, values: string[]): void {
+	const next = batchOf(row);
+	next.writes.push({ owner: {}, facts: [], removals: values, retried: true });
+	queueRound(row, next);
+}
+
 async function round(row: Row, batch: Batch): Promise<void> {
-	const recorded: Recorded = { added: [], unknown: false };
+	const recorded: Recorded = { added: [], unknown: false, late: [] };
 	try {
 		const answers = await underLock(
 			row.ctx,
@@ -286,9 +303,11 @@ function failed(row: Row, batch: Batch, recorded: Recorded, error: unknown): voi
 	waiters.forEach((waiter) => waiter.reject(wrapped));
 	for (const entry of writes) if (entry.retried) entry.owner.lost = wrapped;
 	const again = writes.filter((entry) => !entry.retried);
-	// Nothing of this round is sent: what its record calls added (claims, probes, places) is
-	// taken back in the next round, like a write of its own.
-	if (added.length > 0) again.push({ owner: {}, facts: [], removals: added, retried: false });
+	// Nothing of this round is sent: what its record calls added (claims, probes, places), known
+	// from their answers, late ones too, is taken back in the next round, like a write of its own.
+	const facts = new Set([KEYS_ROW_ENTRY, ...writes.flatMap((entry) => entry.facts)]);
+	const back = [...new Set([...added, ...recorded.late.filter((value) => !facts.has(value))])];
+	if (back.length > 0) again.push({ owner: {}, facts: [], removals: back, retried: false });
 	if (again.length === 0) return;
 	const next = batchOf(row);
 	next.writes.push(...again.map((entry) => ({ ...entry, retried: true })));

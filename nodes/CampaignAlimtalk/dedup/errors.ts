@@ -19,6 +19,15 @@ export function storeError(node: INode, error: unknown, description?: string): N
 	);
 }
 
+/** The lock's row changed under its holder by lock entries only: a database write that landed late (lock.ts). */
+export function lateWriteError(node: INode): NodeOperationError {
+	return storeError(
+		node,
+		"the deduplication lock's record changed while this execution held it (a database write that landed late)",
+		'Nothing was sent. Run the workflow again.',
+	);
+}
+
 export const CONFLICT_CODE = 'deduplicationConflict';
 
 /** The lock row holds another node's data, or data of another mode. */

@@ -5,6 +5,8 @@ import type { LockEnv, LockStore } from './store-calls';
 import { bounded } from './store-calls';
 
 export const LOCK_ENTRY = 'campaign-alimtalk-deduplication-lock';
+/** Beats of another lock beyond this holder's that a release takes for lock entries (200 s of beats). */
+const EXTRA_BEATS = 100;
 /** A holder whose last heartbeat is older than this starts no more work and keeps its hands off the row. */
 export const LEASE_MS = 10000;
 /** How often a holder adds a heartbeat entry. */
@@ -82,6 +84,16 @@ export class Holder {
 	entries(): string[] {
 		const beats = Array.from({ length: this.beats }, (_, i) => this.entry(i));
 		return [...Array.from({ length: this.copies }, () => LOCK_ENTRY), ...beats];
+	}
+
+	/**
+	 * Its entries and every lock entry a late write of another process may have put beside them
+	 * (`copies` more copies at most, the beats of a lock held EXTRA_BEATS beats longer): none of
+	 * them is another node's data.
+	 */
+	lockEntries(copies: number): string[] {
+		const beats = Array.from({ length: this.beats + EXTRA_BEATS }, (_, i) => this.entry(i));
+		return [...Array.from({ length: this.copies + copies }, () => LOCK_ENTRY), ...beats];
 	}
 
 	/** Adds a heartbeat every HEARTBEAT_MS until `stop`. */

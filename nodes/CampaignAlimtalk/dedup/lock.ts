@@ -195,8 +195,12 @@ async function notLock(
 	await write(env, node, store.clear);
 }
 
-/** What a release found: `released` (row deleted), `foreign` (other data was added), `left` (not deleted). */
-export type Released = 'released' | 'foreign' | 'left';
+/**
+ * What a release found: `released` (row deleted), `foreign` (other data was added), `late` (the
+ * row grew by lock entries only, or a call failed while telling: a store fault, not another
+ * node), `left` (not deleted).
+ */
+export type Released = 'released' | 'foreign' | 'late' | 'left';
 
 /**
  * Gives the lock up. The row is deleted only while the lease holds and the count is the holder's
@@ -225,11 +229,28 @@ export async function release(
 			return 'released';
 		}
 		if (count > holder.expected) {
-			await write(env, node, async () => await store.remove(holder.entries()));
-			return 'foreign';
+			await write(env, node, async () => await store.remove(holder.lockEntries(MAX_COPIES)));
+			return await foreignOrLate(env, node, store);
 		}
 	} catch {
 		// Left for the waiters: a delete that may have run is never repeated.
 	}
-	return holder.state === 'foreign' ? 'foreign' : 'left';
+	return holder.state === 'foreign' ? 'late' : 'left';
+}
+
+/**
+ * A row that grew while held, once the holder removed every lock entry (its own, and another
+ * process's it may hold): data left is another node's (a conflict); nothing left means the growth
+ * was lock entries another process's write carried in late (a store fault), and the row is
+ * deleted (no empty row stays).
+ */
+async function foreignOrLate(env: LockEnv, node: INode, store: LockStore): Promise<Released> {
+	try {
+		if ((await read(env, node, store.count)) > 0) return 'foreign';
+		await write(env, node, store.clear);
+	} catch {
+		// A store that failed while telling: reported as such; another node's data, if any, is
+		// found by the next look at the lock (acquire).
+	}
+	return 'late';
 }

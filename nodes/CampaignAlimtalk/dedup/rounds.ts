@@ -5,7 +5,7 @@
  * execution waits on it: nothing outlives the executions that use it.
  */
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
-import { conflictError } from './errors';
+import { conflictError, lateWriteError } from './errors';
 import type { Holder, LockEnv, LockStore } from './lock';
 import { ACQUIRE_DEADLINE_MS, acquire, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
 
@@ -114,9 +114,10 @@ async function runRound(
 		}
 	}
 	let failure: unknown;
-	if ((await release(holder, store, env, node)) === 'foreign') {
-		// Another node wrote into the lock's row meanwhile: this round was not exclusive.
-		failure = conflictError(node, lockScope);
+	const released = await release(holder, store, env, node);
+	if (released === 'foreign' || released === 'late') {
+		// Another node, or a late write of the store, changed the lock's row: not exclusive.
+		failure = released === 'foreign' ? conflictError(node, lockScope) : lateWriteError(node);
 		for (const job of ran) await job.undo?.().catch(() => undefined);
 	}
 	ran.forEach((job, index) => job.done(failure ?? outcomes[index]));

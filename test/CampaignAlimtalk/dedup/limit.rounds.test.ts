@@ -5,7 +5,8 @@
  * a process that dies after its record call, two limits in one round.
  */
 import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/dedup/limit';
-import { processCopy, raceFixture, settle } from './support';
+import { delay } from '../../support/node';
+import { KEYS_ROW_ID, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();
 
@@ -77,5 +78,19 @@ describe('a Send Limit in rounds cut short', () => {
 		});
 		// Two places of the period are used: three more at the limit of 5.
 		expect(await sends(a, 5, perDay(5))).toBe(3);
+	});
+	it('a record call answered after the round gave up on it: the places it took are taken back', async () => {
+		const [a, b] = [processCopy('A'), processCopy('B')];
+		await settle(a.ask('order-0')); // the row of keys exists (a later write is an update)
+		const slowed = { landed: false };
+		race.store.beforeWrite = async (id) => {
+			if (id !== KEYS_ROW_ID || slowed.landed) return;
+			await delay(20000); // far beyond the 8 s bound of one store call, within the 60 s kept for it
+			slowed.landed = true;
+		};
+		expect(await verdictOf(a, 'order-1', perDay(5))).toBe('error');
+		await settle(delay(60000)); // the late answer came; A's next round took back what it said
+		expect(slowed.landed).toBe(true);
+		expect(await sends(b, 5, perDay(5))).toBe(5);
 	});
 });

@@ -83,6 +83,34 @@ describe('the deduplication lock under contention', () => {
 		expect(undone).toBe(true);
 	});
 
+	it("another process's lock copies written late over the held row: a store failure, not a conflict; the round undone, no row left", async () => {
+		const holder = processCopy('holder');
+		let undone = false;
+		const result = await settle(
+			holder.hold(
+				50,
+				async () => {
+					// A create of another process that read the row before this lock existed lands now:
+					// n8n rewrites the row whole, with that process's copies (a create writes at most 32).
+					const row = ['workflow', CONTEXT] as const;
+					await race.store.clearAllProcessedItems(...row);
+					const copies = Array.from({ length: 30 }, () => LOCK_ENTRY);
+					await race.store.checkProcessedAndRecord(copies, ...row, { mode: 'entries' });
+				},
+				async () => {
+					undone = true;
+				},
+			),
+		);
+		expect(result).toMatchObject({
+			status: 'rejected',
+			reason: { message: expect.stringMatching(/deduplication store failed: .*landed late/) },
+		});
+		expect(String((result as { reason?: unknown }).reason)).not.toMatch(/another node/);
+		expect(undone).toBe(true);
+		expect(lockRow()).toBeUndefined();
+	});
+
 	it('an empty row is not a lock: two processes never both hold it', async () => {
 		await settle(
 			race.store.checkProcessedAndRecord(['someone'], 'workflow', CONTEXT, { mode: 'entries' }),

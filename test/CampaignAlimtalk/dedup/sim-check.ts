@@ -114,8 +114,9 @@ function probeViolations(played: Played, counts: Map<string, number>): string[] 
 	}
 	if (s.limit === undefined) return found;
 	for (const n of NODES.slice(0, s.nodes)) {
-		// Places the schedule may rightly have used: every accepted message, and every item
-		// whose fate is not certain (it may have left, or its round was cut).
+		// Places the schedule may rightly have used: every accepted message, every item whose fate
+		// is not certain (it may have left, or its round was cut), and the places record calls
+		// wrote before failing (their answer lost: docs/deduplication.md, "Send limit").
 		const accepted = [...counts.entries()]
 			.filter(([message]) => message.startsWith(`${n.campaign}|`))
 			.reduce((sum, [, k]) => sum + k, 0);
@@ -126,10 +127,11 @@ function probeViolations(played: Played, counts: Map<string, number>): string[] 
 		const freshLimited = limited.filter((i) =>
 			fresh.some((f) => i.phoneNumber === phone(f)),
 		).length;
-		const free = s.limit - accepted - doubtful - sentNow;
+		const lost = played.world.lostPlaces.get(n.name) ?? 0;
+		const free = s.limit - accepted - doubtful - lost - sentNow;
 		if (freshLimited > 0 && free > 0)
 			found.push(
-				`${INVARIANTS.stuckLimit}: ${n.campaign} limit ${s.limit}, ${accepted} accepted, ${doubtful} in doubt, ${sentNow} sent by the probe, yet ${freshLimited} fresh refused`,
+				`${INVARIANTS.stuckLimit}: ${n.campaign} limit ${s.limit}, ${accepted} accepted, ${doubtful} in doubt, ${lost} taken by calls that failed after writing, ${sentNow} sent by the probe, yet ${freshLimited} fresh refused`,
 			);
 	}
 	return found;

@@ -19,8 +19,14 @@ export const NODES = [
 	{ name: 'Send B', id: 'node-b', campaign: 'THANKS' },
 ];
 
-/** The clock margin the invariants allow beyond the longest send: clock skew and a lock round. */
-export const MARGIN_MS = SKEW_MS + 60000;
+/**
+ * How long after the last execution ended a claim may still read "in flight", beyond the
+ * schedule's longest send (docs/deduplication.md, "A crashed claim reads in flight for at most
+ * the longest send plus 2 minutes"): the engine's longest send adds a minute to record the
+ * answer, the window 2 minutes from the claim's minute, and a process's clock may run ahead of
+ * the probe's by half the skew (sim-run draws each skew within ±SKEW_MS / 2).
+ */
+export const MARGIN_MS = 60000 + 120000 + SKEW_MS / 2;
 /** The longest pause between two tries of one request (shared/transport/retry.ts). */
 const MAX_BACKOFF_MS = 30000;
 /** Every schedule runs on one day, far from its end: a period of "day" is the whole schedule. */

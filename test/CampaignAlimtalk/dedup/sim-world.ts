@@ -99,6 +99,13 @@ export class World {
 	/** How many store calls met each fault. */
 	readonly storeFaults = new Map<StoreFault, number>();
 
+	/**
+	 * Per node name: the Send Limit places (slot values) that record calls wrote, found new, and
+	 * then failed ('failAfter'): their answer never reaches the node, so it cannot take them back
+	 * (docs/deduplication.md, "Send limit": such places stay taken until the period ends).
+	 */
+	readonly lostPlaces = new Map<string, number>();
+
 	/** Set to false to heal every fault (the check after a schedule). */
 	faulty = true;
 
@@ -172,7 +179,12 @@ export class World {
 				items: string[],
 				scope: DeduplicationScope,
 				o: ICheckProcessedOptions,
-			) => await call(async () => await store.checkProcessedAndRecord(items, scope, data(), o)),
+			) =>
+				await this.storeCall(
+					proc,
+					async () => await store.checkProcessedAndRecord(items, scope, data(), o),
+					(result) => this.noteLost(ctx.getNode().name, result.new.map(String)),
+				),
 			removeProcessed: async (
 				items: string[],
 				scope: DeduplicationScope,
@@ -199,7 +211,17 @@ export class World {
 		});
 	}
 
-	private async storeCall<T>(proc: Process, work: () => Promise<T>): Promise<T> {
+	private noteLost(node: string, found: string[]): void {
+		const places = found.filter((value) => value.startsWith('limit:')).length;
+		this.lostPlaces.set(node, (this.lostPlaces.get(node) ?? 0) + places);
+	}
+
+	/** `landed`: told what a call that wrote and then failed found (its answer lost). */
+	private async storeCall<T>(
+		proc: Process,
+		work: () => Promise<T>,
+		landed?: (value: T) => void,
+	): Promise<T> {
 		if (proc.dead) return await never<T>();
 		const fault = this.draw<StoreFault>(this.rates.store, this.rates.storeKinds, 'ok');
 		this.storeFaults.set(fault, (this.storeFaults.get(fault) ?? 0) + 1);
@@ -217,6 +239,7 @@ export class World {
 		}
 		if (fault === 'lateAnswer') await delay(this.between(200, 9000));
 		if (fault === 'failAfter') {
+			landed?.(value);
 			await delay(1);
 			throw new Error('Connection terminated unexpectedly');
 		}

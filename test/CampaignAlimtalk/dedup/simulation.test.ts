@@ -20,7 +20,10 @@ import { findingsOf, violations } from './sim-check';
  * violations are printed on every run, never hidden; every other seed must hold every invariant.
  * EMPTY THIS LIST once the engine of round four is merged: from then on every seed must pass.
  */
-const FAILING_BEFORE_ROUND_FOUR: Record<number, string> = {};
+const FAILING_BEFORE_ROUND_FOUR: Record<number, string> = {
+	77: "Send Limit: p0's round took 4 places, its remove call failed and the round that was to take them back failed too (a database error, then a hang): that take-back is tried once, then dropped, so 3 places beyond the item in doubt stay taken (docs/deduplication.md, window 7); the invariant cannot see this yet",
+	247: 'outside the default 150 (SIM_SCHEDULES=400): a key sent twice, on the engine before these fixes too; not diagnosed by the deadline (its store faults include late writes: likely two lock holders, one whose lock-row create landed late, docs/deduplication.md window 3)',
+};
 
 const FIRST = Number(env.SIM_FIRST ?? 1);
 const COUNT = Number(env.SIM_SCHEDULES ?? 150);
