@@ -7,9 +7,8 @@
  */
 import * as wf from '../../../scripts/queue/workflows';
 import { delay, fs, path } from '../../support/node';
-import type { QueueCluster } from './cluster';
+import type { Json, QueueCluster } from './cluster';
 import { dedupWorkflow, sentPerEvent, webhookReady, type ExecutionRecord } from './dedup';
-import type { Json } from './cluster';
 
 export const FAULT_EVENTS = 200;
 export const FAULT_IN_FLIGHT = 20;
