@@ -26,53 +26,51 @@ const lookup = (items: string[]) =>
 	items.some((item) => /^claim:.*:m\d+$/.test(item)) &&
 	items.filter((item) => /^claim:.*:h\d+$/.test(item)).length >= 40;
 
-describe('a start lookup whose store call failed', () => {
-	it('its remove call failed: the minute probes it left are taken back, the claim reads unconfirmed again', async () => {
-		await oldClaim('order-1');
+/**
+ * Makes the first store call of a start lookup fail: its remove call before it lands, or its
+ * record call after it wrote. Returns how many calls failed and a function that puts the store back.
+ */
+function failFirstLookup(call: 'remove' | 'record'): {
+	failures: () => number;
+	restore: () => void;
+} {
+	let failures = 0;
+	const fail = () => {
+		failures++;
+		throw new Error('Connection terminated unexpectedly');
+	};
+	const isLookup = (args: unknown[]) =>
+		args[1] === 'node' && failures === 0 && lookup(args[0] as string[]);
+	if (call === 'remove') {
 		const real = fx.store.removeProcessed.bind(fx.store);
-		let failures = 0;
-		fx.store.removeProcessed = async (...args) => {
-			if (args[1] !== 'node' || failures > 0 || !lookup(args[0] as string[]))
-				return await real(...args);
-			failures++;
-			throw new Error('Connection terminated unexpectedly');
-		};
-		try {
-			const first = await send([order(1)]);
-			expect(jsonOf(first.out[1])).toEqual([
-				expect.objectContaining({ code: 'earlierSendUnconfirmed' }),
-			]);
-		} finally {
-			fx.store.removeProcessed = real;
-		}
-		expect(failures).toBe(1);
-		const { out } = await send([order(1)]);
-		expect(jsonOf(out[1])).toEqual([
-			expect.objectContaining({ code: 'earlierSendUnconfirmed', deliveryUnknown: true }),
-		]);
-		expect(fx.sb.state.sent).toHaveLength(0);
-	});
+		fx.store.removeProcessed = async (...args) => (isLookup(args) ? fail() : await real(...args));
+		return { failures: () => failures, restore: () => (fx.store.removeProcessed = real) };
+	}
+	const real = fx.store.checkProcessedAndRecord.bind(fx.store);
+	fx.store.checkProcessedAndRecord = async (...args) => {
+		const result = await real(...args);
+		return isLookup(args) ? fail() : result;
+	};
+	return { failures: () => failures, restore: () => (fx.store.checkProcessedAndRecord = real) };
+}
 
-	it('its record call wrote, then failed: the probes are taken back, the claim reads unconfirmed', async () => {
+describe('a start lookup whose store call failed', () => {
+	it.each([
+		['its remove call failed: the minute probes it left are taken back', 'remove'],
+		['its record call wrote, then failed: the probes are taken back', 'record'],
+	] as const)('%s, and the claim reads unconfirmed', async (_title, call) => {
 		await oldClaim('order-1');
-		const real = fx.store.checkProcessedAndRecord.bind(fx.store);
-		let failures = 0;
-		fx.store.checkProcessedAndRecord = async (...args) => {
-			const result = await real(...args);
-			if (args[1] !== 'node' || failures > 0 || !lookup(args[0] as string[])) return result;
-			failures++;
-			throw new Error('Connection terminated unexpectedly');
-		};
+		const fault = failFirstLookup(call);
 		try {
 			const first = await send([order(1)]);
 			expect(jsonOf(first.out[1])).toEqual([
-				// Taken as in flight and asked again: by then its probes are gone.
+				// A record call that failed is taken as in flight and asked again: its probes are gone by then.
 				expect.objectContaining({ code: 'earlierSendUnconfirmed' }),
 			]);
 		} finally {
-			fx.store.checkProcessedAndRecord = real;
+			fault.restore();
 		}
-		expect(failures).toBeGreaterThan(0);
+		expect(fault.failures()).toBe(1);
 		const { out } = await send([order(1)]);
 		expect(jsonOf(out[1])).toEqual([
 			expect.objectContaining({ code: 'earlierSendUnconfirmed', deliveryUnknown: true }),
