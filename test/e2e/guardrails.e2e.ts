@@ -15,7 +15,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as rt from '../../scripts/runtime';
-import { parseToolAnswers } from '../support/agent-example';
+import { answerStrings as strings, parseToolAnswers } from '../support/agent-example';
 import { startModelServer, type ModelServer } from '../support/model-server';
 import { delay, fs, path } from '../support/node';
 import * as e2e from './support';
@@ -180,15 +180,6 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 		expect(sentTo()).toEqual([A.sendForm, B.sendForm]);
 	});
 });
-
-/** Every string of a parsed answer, field names among them. */
-function strings(value: unknown): string[] {
-	if (typeof value === 'string') return [value];
-	if (Array.isArray(value)) return value.flatMap(strings);
-	if (value !== null && typeof value === 'object')
-		return Object.entries(value).flatMap(([name, field]) => [name, ...strings(field)]);
-	return [];
-}
 
 describe('MCP Server Trigger: a hostile model (member by member, consent, 5 per hour; Legacy Data Get)', () => {
 	let client: Client;

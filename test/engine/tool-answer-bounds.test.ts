@@ -6,6 +6,7 @@
  * envelope's `outcome` its own; and a Get tool stops reading as Get Many does.
  */
 import { useSandbox } from '../support';
+import { answerStrings as strings } from '../support/agent-example';
 import { runAsTool } from '../support/tools';
 
 const sb = useSandbox();
@@ -24,15 +25,6 @@ const get = (type: string, outputFormat: 'entry' | 'member') => ({
 	credentials: credentials(),
 	calls: [{ memberId: 'm-1' }],
 });
-
-/** Every string of a parsed answer, field names among them. */
-function strings(value: unknown): string[] {
-	if (typeof value === 'string') return [value];
-	if (Array.isArray(value)) return value.flatMap(strings);
-	if (value !== null && typeof value === 'object')
-		return Object.entries(value).flatMap(([name, field]) => [name, ...strings(field)]);
-	return [];
-}
 
 /** Planted data: `code` of 6,000 characters, 300 keys of 500, names and values to impersonate the envelope. */
 function planted(): Map<string, string | number> {

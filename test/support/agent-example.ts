@@ -45,3 +45,12 @@ export const AGENT_EXAMPLE_ANSWERS = [
 		},
 	],
 ];
+
+/** Every string of a parsed tool answer, field names among them (what a bound on strings must cover). */
+export function answerStrings(value: unknown): string[] {
+	if (typeof value === 'string') return [value];
+	if (Array.isArray(value)) return value.flatMap(answerStrings);
+	if (value !== null && typeof value === 'object')
+		return Object.entries(value).flatMap(([name, field]) => [name, ...answerStrings(field)]);
+	return [];
+}

@@ -8,6 +8,17 @@ import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './supp
 raceFixture();
 
 describe('the deduplication lock under contention', () => {
+	/** One holder's round during which `write` lands in the lock row; whether the round was undone. */
+	async function holdWhile(write: () => Promise<void>) {
+		let undone = false;
+		const result = await settle(
+			processCopy('holder').hold(50, write, async () => {
+				undone = true;
+			}),
+		);
+		return { result, undone };
+	}
+
 	it('several waiters taking over a dead lock at once: one holder at a time', async () => {
 		await settle(
 			race.store.checkProcessedAndRecord([LOCK_ENTRY, LOCK_ENTRY], 'workflow', CONTEXT, {
@@ -54,25 +65,15 @@ describe('the deduplication lock under contention', () => {
 	});
 
 	it('data another node writes into the lock row while it is held is kept, and the round stops before sending', async () => {
-		const holder = processCopy('holder');
-		let undone = false;
-		const result = await settle(
-			holder.hold(
-				50,
-				async () => {
-					// n8n's Remove Duplicates node with scope "Workflow", in the same workflow, at this moment.
-					await race.store.checkProcessedAndRecord(
-						['order-from-remove-duplicates'],
-						'workflow',
-						CONTEXT,
-						{ mode: 'entries' },
-					);
-				},
-				async () => {
-					undone = true;
-				},
-			),
-		);
+		// n8n's Remove Duplicates node with scope "Workflow", in the same workflow, at this moment.
+		const { result, undone } = await holdWhile(async () => {
+			await race.store.checkProcessedAndRecord(
+				['order-from-remove-duplicates'],
+				'workflow',
+				CONTEXT,
+				{ mode: 'entries' },
+			);
+		});
 		expect(lockRow()).toEqual([ProcessedDataStore.hash('order-from-remove-duplicates')]);
 		expect(result).toMatchObject({
 			status: 'rejected',
@@ -84,24 +85,14 @@ describe('the deduplication lock under contention', () => {
 	});
 
 	it("another process's lock copies written late over the held row: a store failure, not a conflict; the round undone, no row left", async () => {
-		const holder = processCopy('holder');
-		let undone = false;
-		const result = await settle(
-			holder.hold(
-				50,
-				async () => {
-					// A create of another process that read the row before this lock existed lands now:
-					// n8n rewrites the row whole, with that process's copies (a create writes at most 32).
-					const row = ['workflow', CONTEXT] as const;
-					await race.store.clearAllProcessedItems(...row);
-					const copies = Array.from({ length: 30 }, () => LOCK_ENTRY);
-					await race.store.checkProcessedAndRecord(copies, ...row, { mode: 'entries' });
-				},
-				async () => {
-					undone = true;
-				},
-			),
-		);
+		// A create of another process that read the row before this lock existed lands now: n8n
+		// rewrites the row whole, with that process's copies (a create writes at most 32).
+		const { result, undone } = await holdWhile(async () => {
+			const row = ['workflow', CONTEXT] as const;
+			await race.store.clearAllProcessedItems(...row);
+			const copies = Array.from({ length: 30 }, () => LOCK_ENTRY);
+			await race.store.checkProcessedAndRecord(copies, ...row, { mode: 'entries' });
+		});
 		expect(result).toMatchObject({
 			status: 'rejected',
 			reason: { message: expect.stringMatching(/deduplication store failed: .*landed late/) },
