@@ -2,7 +2,9 @@
  * The send's Deduplication Key in n8n's queue mode (test/queue/cluster.ts: PostgreSQL, Redis,
  * main, webhook process, two workers of 10 executions each), webhook events 20 in flight:
  * - redelivery: 300 distinct events, then the same 300 again: exactly 300 messages;
- * - concurrent copies: 300 events each delivered twice at the same moment: none sent twice;
+ * - concurrent copies: 300 events each delivered twice at the same moment: none sent twice, none
+ *   missing (an execution that fails saying nothing was sent has its event delivered again, as
+ *   the error tells an operator to; how many did is in the figures, `failedFirst`);
  * - a worker SIGKILLed mid-run, its failed executions retried, then all events delivered
  *   again: each sent exactly once or its redelivery answered on Failed with deliveryUnknown,
  *   none answered as sent without having been sent, none sent twice.
@@ -26,6 +28,7 @@ import {
 	ROUND_EVENTS,
 	roundFigures,
 	startQueueCluster,
+	unsuccessful,
 	tally,
 	twoNodeVerdict,
 	twoNodeWorkflow,
@@ -76,13 +79,38 @@ async function deliver(name: string, id: string, bodies: unknown[], already: num
 	});
 }
 
+/** The store failure a send reports before sending anything, which says to run it again. */
+const NOTHING_SENT = /^Nothing was sent\. /;
+
+/**
+ * Delivers `bodies`, then, as an operator does, delivers again once the events whose executions
+ * failed saying "Nothing was sent ... run the workflow again" (under this contention a lock
+ * round can find the lock's row rewritten by another process's late whole-row write:
+ * docs/deduplication.md, "The windows that remain"). Any other failure fails the test. Returns
+ * every execution and how many events needed the second delivery.
+ */
+async function deliverAsTold(name: string, id: string, bodies: Array<{ eventId: string }>) {
+	const rows = await deliver(name, id, bodies, 0);
+	const failed = await unsuccessful(c, rows);
+	expect(failed.filter((f) => !NOTHING_SENT.test(String(f.error?.description)))).toEqual([]);
+	const again = [...new Set(failed.map((f) => f.eventId))];
+	const redelivered = bodies
+		.filter((b) => again.includes(b.eventId))
+		.filter((b, n, all) => all.findIndex((o) => o.eventId === b.eventId) === n);
+	expect(redelivered.length).toBe(again.length); // every failed execution names its event
+	if (redelivered.length === 0) return { rows, failedFirst: 0 };
+	const all = await deliver(name, id, redelivered, rows.length);
+	expect(await unsuccessful(c, all.slice(rows.length))).toEqual([]);
+	return { rows: all, failedFirst: failed.length };
+}
+
 describe('Deduplication Key in queue mode (two workers, 20 executions in flight)', () => {
 	test(`redelivery: ${ROUND_EVENTS} events, then the same again: exactly ${ROUND_EVENTS} messages`, async () => {
 		const id = await deployed('DEDUP-REDELIVERY', 1);
 		const bodies = events('redeliver');
 		await deliver('DEDUP-REDELIVERY', id, bodies, 0);
 		const rows = await deliver('DEDUP-REDELIVERY', id, bodies, bodies.length);
-		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		expect(await unsuccessful(c, rows)).toEqual([]);
 		const result = tally(c.sandbox, 'DEDUP-REDELIVERY', bodies);
 		figures.redelivery = roundFigures(bodies.length, rows.length, result);
 		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({
@@ -97,10 +125,9 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 	test(`concurrent copies: ${ROUND_EVENTS} events each delivered twice at once`, async () => {
 		const id = await deployed('DEDUP-COPIES', 2);
 		const bodies = events('copy');
-		const rows = await deliver('DEDUP-COPIES', id, pairs(bodies), 0);
-		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		const { rows, failedFirst } = await deliverAsTold('DEDUP-COPIES', id, pairs(bodies));
 		const result = tally(c.sandbox, 'DEDUP-COPIES', bodies);
-		figures.concurrentCopies = roundFigures(bodies.length, rows.length, result);
+		figures.concurrentCopies = { ...roundFigures(bodies.length, rows.length, result), failedFirst };
 		expect(result.missing).toEqual([]);
 		expect(result.doubled).toEqual([]);
 	});
@@ -110,7 +137,7 @@ describe('Deduplication Key in queue mode (two workers, 20 executions in flight)
 		const id = await deployed('DEDUP-LIMIT', 6, { sendLimit: 2, sendLimitPeriod: 'hour' });
 		const bodies = events('limit', 40);
 		const rows = await deliver('DEDUP-LIMIT', id, bodies, 0);
-		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		expect(await unsuccessful(c, rows)).toEqual([]);
 		const result = tally(c.sandbox, 'DEDUP-LIMIT', bodies);
 		const workers = [...new Set(rows.map((r) => c.workerOf(r.id)))].sort();
 		figures.sendLimit = { events: bodies.length, sent: result.sent, workers };

@@ -12,7 +12,7 @@ import * as rt from '../../scripts/runtime';
 import { renamedCopy, startRegistry, type Registry } from '../../scripts/queue/registry';
 import * as wf from '../../scripts/queue/workflows';
 import { fs, os, path } from '../support/node';
-import { leftoversOf, record, startQueueCluster, type QueueCluster } from './support';
+import { leftoversOf, record, startQueueCluster, unsuccessful, type QueueCluster } from './support';
 
 const SCOPED = '@campaign-lab/n8n-nodes-campaign-messaging';
 
@@ -53,7 +53,7 @@ describe('the package missing on one worker', () => {
 		expect(failed.length).toBeGreaterThan(0);
 		expect(sent.length).toBeGreaterThan(0);
 		expect(failed.length + sent.length).toBe(events);
-		expect(sent.filter((r) => r.status !== 'success')).toEqual([]);
+		expect(await unsuccessful(c, sent)).toEqual([]);
 		// Nothing the worker without the package took succeeded or sent anything.
 		expect(failed.filter((r) => !['error', 'running'].includes(r.status))).toEqual([]);
 		expect(c.sandbox.state.sent).toHaveLength(sent.length);
@@ -153,7 +153,7 @@ describe('the operator install path: environment-managed packages from a private
 			{ concurrency: 4 },
 		);
 		const rows = await c.db.waitForExecutions({ workflowId: id, count: events });
-		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		expect(await unsuccessful(c, rows)).toEqual([]);
 		expect(new Set(rows.map((r) => c.workerOf(r.id)))).toEqual(new Set(['worker-1', 'worker-2']));
 		expect(c.sandbox.state.sent).toHaveLength(events);
 		record('envInstall', { package: SCOPED, checksum: integrity, events, startMs: c.startMs });

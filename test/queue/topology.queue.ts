@@ -14,7 +14,7 @@ import {
 } from '../support/agent-example';
 import { startModelServer, type ModelServer } from '../support/model-server';
 import { fs, path, ROOT } from '../support/node';
-import { record, startQueueCluster, type Json, type QueueCluster } from './support';
+import { record, startQueueCluster, unsuccessful, type Json, type QueueCluster } from './support';
 
 const EVENTS = 2000;
 const IN_FLIGHT = 20;
@@ -171,7 +171,7 @@ describe('webhook events in queue mode', () => {
 		});
 		const allDoneMs = Date.now() - firedAt;
 		expect(rows).toHaveLength(EVENTS);
-		expect(rows.filter((r) => r.status !== 'success')).toEqual([]);
+		expect(await unsuccessful(c, rows)).toEqual([]);
 		for (const row of rows) ranOn.set(row.id, c.workerOf(row.id));
 
 		const sent = c.sandbox.state.sent.filter((m) => m.campaignKey === 'QUEUE-LOAD');

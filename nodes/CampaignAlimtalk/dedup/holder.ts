@@ -31,6 +31,9 @@ export class Holder {
 
 	private beats = 0;
 
+	/** The last heartbeat's write failed and so did the count after it: it may have landed. */
+	private mayHaveLanded = false;
+
 	private stopped = false;
 
 	private beating: Promise<void> | undefined;
@@ -116,7 +119,7 @@ export class Holder {
 		const startedAt = this.env.now();
 		try {
 			if (!this.valid) return;
-			const count = await this.call(this.store.count);
+			const count = this.counted(await this.call(this.store.count));
 			if (!this.valid) return; // an answer that came after the lease: the row may be another's by now
 			if (count !== this.expected) {
 				this.state = count > this.expected ? 'foreign' : 'lost';
@@ -125,22 +128,35 @@ export class Holder {
 			// Counted as this holder's before it is written: a beat that lands but reports an error
 			// is still one of its entries, and its release removes it.
 			this.beats++;
+			this.mayHaveLanded = true;
+			const before = this.expected;
 			try {
 				await this.call(async () => await this.store.record([this.entry(this.beats - 1)]));
+				this.expected++;
+				this.mayHaveLanded = false;
 			} catch {
-				// Did it land? The count tells; anything but one more or none means the row changed.
-				const after = await this.call(this.store.count);
-				if (after === this.expected) return;
-				if (after !== this.expected + 1) {
-					this.state = after > this.expected + 1 ? 'foreign' : 'lost';
+				// Did it land? The count tells (one more, or none); when that read fails too, the next
+				// count does (`counted`). Anything else means the row changed.
+				const after = this.counted(await this.call(this.store.count));
+				if (after !== this.expected) {
+					this.state = after > this.expected ? 'foreign' : 'lost';
 					return;
 				}
 			}
-			this.expected++;
-			this.beatAt = startedAt;
+			if (this.expected > before) this.beatAt = startedAt;
 		} catch {
 			// A failed heartbeat is a missed one: the lease runs out unless the next one lands.
 		}
+	}
+
+	/**
+	 * A count of the row, read by this holder: one more than expected right after a heartbeat
+	 * that may have landed (its write and the count after it failed) is that heartbeat.
+	 */
+	counted(count: number): number {
+		if (this.mayHaveLanded && count === this.expected + 1) this.expected++;
+		this.mayHaveLanded = false;
+		return count;
 	}
 
 	private entry(beat: number): string {

@@ -222,7 +222,8 @@ export async function release(
 	const leased = () => env.now() - holder.beatAt < LEASE_MS;
 	if (!quiet || holder.busy || holder.state === 'lost' || !leased()) return 'left';
 	try {
-		const count = holder.state === 'foreign' ? Infinity : await read(env, node, store.count);
+		const count =
+			holder.state === 'foreign' ? Infinity : holder.counted(await read(env, node, store.count));
 		if (!leased()) return 'left'; // the answer came after the lease: the row may be another's by now
 		if (count === holder.expected) {
 			await write(env, node, store.clear);

@@ -133,6 +133,18 @@ export function takeBack(
 }
 
 /**
+ * Of the values a failed round found new, those a later round takes back: all but the `sent`
+ * probe of a key whose claim stood. By the time that later round runs, the claim's owner may have
+ * confirmed, writing that very value; a stray probe beside a claim is the owner's to take back
+ * (`finished`).
+ */
+export function laterTakeBack(found: string[], asked: KeyMarkers[]): string[] {
+	const isFound = new Set(found);
+	const stood = new Set(asked.filter((m) => !isFound.has(m.claim)).map((m) => m.sent));
+	return found.filter((value) => !stood.has(value));
+}
+
+/**
  * What the end of a claimed send writes: a confirmation records `sent` and takes the claim
  * back; a kept claim (delivery unknown) loses its minute, so that it reads unconfirmed at once;
  * a release takes everything back. Keep and release also take back `sent`: while this claim

@@ -4,15 +4,36 @@
  * finding 7), replayed on a fake clock with the race harness (support.ts): a failed remove call,
  * a process that dies after its record call, two limits in one round.
  */
+import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/dedup/batch';
 import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/dedup/limit';
+import { periodOf } from '../../../nodes/CampaignAlimtalk/dedup/limit';
+import { slotName } from '../../../nodes/CampaignAlimtalk/dedup/places';
+import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
-import { KEYS_ROW_ID, processCopy, race, raceFixture, settle } from './support';
+import {
+	failRemoves,
+	KEYS_ROW_ID,
+	keysRow,
+	processCopy,
+	race,
+	raceFixture,
+	settle,
+} from './support';
 
 raceFixture();
 
 const perDay = (limit: number): StoreLimit => ({ limit, period: 'day', zone: 'UTC' });
 
 type Copy = ReturnType<typeof processCopy>;
+
+/** How many of today's places (of a limit up to 50) the row of keys holds. */
+function placesTaken(): number {
+	const { startMs } = periodOf(Date.now(), 'day', 'UTC');
+	const row = new Set(keysRow());
+	return Array.from({ length: 50 }, (_, i) => slotName('day', startMs, i + 1)).filter((slot) =>
+		row.has(ProcessedDataStore.hash(slot)),
+	).length;
+}
 
 /** The verdict of one ask, on the fake clock. */
 async function verdictOf(copy: Copy, key: string, limit?: StoreLimit): Promise<string> {
@@ -30,30 +51,26 @@ async function sends(copy: Copy, count: number, limit: StoreLimit, from = 100): 
 	return sent;
 }
 
-/** Makes the first `times` remove calls of `copy` on the row of keys fail, as a database error would. */
-function failRemoves(copy: Copy, times = Infinity) {
-	const real = copy.ctx.helpers.removeProcessed;
-	const fired = { count: 0 };
-	Object.assign(copy.ctx.helpers, {
-		removeProcessed: async (...args: Parameters<typeof real>) => {
-			if (args[1] === 'node' && fired.count < times) {
-				fired.count++;
-				throw new Error('Connection terminated unexpectedly');
-			}
-			return await real(...args);
-		},
-	});
-	return fired;
-}
-
 describe('a Send Limit in rounds cut short', () => {
-	it('a round whose remove call failed takes its claim and its places back in the next round', async () => {
+	it('a round whose remove calls all failed: its claim and the place it gave come back in the next round; the places it only looked at stay taken', async () => {
 		const a = processCopy('A');
-		const fired = failRemoves(a, 1);
+		const fired = failRemoves(a, REMOVE_TRIES);
 		expect(await verdictOf(a, 'order-1', perDay(5))).toBe('error');
-		expect(fired.count).toBe(1); // the fault fired
-		// Its claim was taken back (the key is free, not unconfirmed) and so were its places.
+		expect(fired.count).toBe(REMOVE_TRIES); // the fault fired, on every try
+		// The claim was taken back (the key is free, not unconfirmed), and so was its place.
 		expect(await verdictOf(a, 'order-1', perDay(5))).toBe('send');
+		const looked = placesTaken() - 1; // beside the place order-1 holds now
+		expect(looked).toBeGreaterThan(0);
+		// Its remove may have landed: the places it only looked at may be another's by now, so
+		// they are not removed after the lock; they stay taken for the period.
+		expect(await sends(a, 6, perDay(5))).toBe(5 - 1 - looked);
+	});
+
+	it('a remove call that fails once is tried again within the round: nothing is lost', async () => {
+		const a = processCopy('A');
+		const fired = failRemoves(a, REMOVE_TRIES - 1);
+		expect(await verdictOf(a, 'order-1', perDay(5))).toBe('send');
+		expect(fired.count).toBe(REMOVE_TRIES - 1);
 		expect(await sends(a, 6, perDay(5))).toBe(4);
 	});
 

@@ -113,6 +113,33 @@ describe('the deduplication lock under faults', () => {
 	});
 });
 
+describe('a heartbeat whose answer was lost', () => {
+	it('landed, its answer and the count after it lost: still the holder’s own entry, the round stands and the row goes', async () => {
+		const holder = processCopy('holder');
+		const { checkProcessedAndRecord: record, getProcessedDataCount: count } = holder.ctx.helpers;
+		const fault = { beatLanded: false, countFailed: false };
+		Object.assign(holder.ctx.helpers, {
+			checkProcessedAndRecord: async (...args: Parameters<typeof record>) => {
+				const result = await record(...args);
+				if (fault.beatLanded || !String(args[0][0]).includes(':beat:')) return result;
+				fault.beatLanded = true; // the first heartbeat commits, then its answer is lost
+				throw new Error('Connection terminated unexpectedly');
+			},
+			getProcessedDataCount: async (...args: Parameters<typeof count>) => {
+				if (fault.beatLanded && !fault.countFailed) {
+					fault.countFailed = true; // and so is the count that would tell
+					throw new Error('Connection terminated unexpectedly');
+				}
+				return await count(...args);
+			},
+		});
+		const result = await settle(holder.hold(HEARTBEAT_MS + 1000));
+		expect(fault).toEqual({ beatLanded: true, countFailed: true }); // the faults fired
+		expect(result).toEqual({ status: 'fulfilled', value: undefined });
+		expect(lockRow()).toBeUndefined();
+	});
+});
+
 describe('the deduplication lock under contention', () => {
 	it('a waiter gets the lock after at most two rounds of a busy process', async () => {
 		const [busy, waiter] = [processCopy('busy'), processCopy('waiter')];

@@ -61,9 +61,8 @@ describe('a store call given up on that lands late', () => {
 			await delay(20000);
 			slowed.landed = true;
 		};
-		expect(await settle(a.ask('order-0'))).toMatchObject({
-			value: { error: expect.anything() },
-		});
+		// Tried again within the round (the lock held: the try that gave up may still land).
+		expect(await settle(a.ask('order-0'))).toMatchObject({ status: 'fulfilled' });
 		const second = await settle(b.ask('order-2'));
 		expect(second).toMatchObject({ value: { answer: { verdict: 'send' } } });
 		await settle(delay(30000));

@@ -7,6 +7,7 @@
  */
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/dedup/batch';
 import { claimed, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
 import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
 import { withServiceCode } from '../../../nodes/shared/codes';
@@ -101,10 +102,10 @@ describe('the Deduplication Key, round three', () => {
 	it('a failed round that carried another execution’s release: that execution says what became of its key', async () => {
 		fx.sb.addCampaign('BLOCKED', { templateState: 'blocked' });
 		const real = fx.store.removeProcessed.bind(fx.store);
-		let armed = false;
+		let armed = 0;
 		fx.store.removeProcessed = async (...args) => {
-			if (armed && args[1] === 'node') {
-				armed = false;
+			if (armed > 0 && args[1] === 'node') {
+				armed--; // every try of the round's remove call
 				throw new Error('Connection terminated unexpectedly');
 			}
 			return await real(...args);
@@ -118,7 +119,7 @@ describe('the Deduplication Key, round three', () => {
 			});
 			await claimedInStore('order-1');
 			await delay(200); // X's first request answered, X pausing
-			armed = true; // the next round, Y's, fails after taking X's release
+			armed = REMOVE_TRIES; // the next round, Y's, fails after taking X's release
 			const y = await send([order(3)]);
 			expect(y.error?.message).toMatch(/deduplication store failed/);
 			const { out } = await x;

@@ -30,7 +30,7 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { ProcessedDataStore } from '../../support/dedup-store';
-import { AsyncLocalStorage, delay } from '../../support/node';
+import { AsyncLocalStorage, delay, env } from '../../support/node';
 import { running, trueNow } from './sim-clock';
 import { processCopy } from './sim-copies';
 import { mulberry32 } from '../../../sandbox/faults';
@@ -106,6 +106,12 @@ export class World {
 	 */
 	readonly lostPlaces = new Map<string, number>();
 
+	/**
+	 * Every store call and its answer, by true time, when SIM_TRACE names a file to write it to
+	 * (simulation.test.ts): what a failing seed did, call by call.
+	 */
+	readonly trace: string[] | undefined = env.SIM_TRACE ? [] : undefined;
+
 	/** Set to false to heal every fault (the check after a schedule). */
 	faulty = true;
 
@@ -173,7 +179,8 @@ export class World {
 				node: ctx.getNode() as INode,
 			}) as unknown as ICheckProcessedContextData;
 		const store = this.store;
-		const call = async <T>(work: () => Promise<T>) => await this.storeCall(proc, work);
+		const call = async <T>(what: string, work: () => Promise<T>) =>
+			await this.storeCall(proc, what, work);
 		const helpers = {
 			checkProcessedAndRecord: async (
 				items: string[],
@@ -182,6 +189,7 @@ export class World {
 			) =>
 				await this.storeCall(
 					proc,
+					`record ${scope} ${JSON.stringify(items)}`,
 					async () => await store.checkProcessedAndRecord(items, scope, data(), o),
 					(result) => this.noteLost(ctx.getNode().name, result.new.map(String)),
 				),
@@ -189,11 +197,18 @@ export class World {
 				items: string[],
 				scope: DeduplicationScope,
 				o: ICheckProcessedOptions,
-			) => await call(async () => await store.removeProcessed(items, scope, data(), o)),
+			) =>
+				await call(
+					`remove ${scope} ${JSON.stringify(items)}`,
+					async () => await store.removeProcessed(items, scope, data(), o),
+				),
 			clearAllProcessedItems: async (scope: DeduplicationScope) =>
-				await call(async () => await store.clearAllProcessedItems(scope, data())),
+				await call(`clear ${scope}`, async () => await store.clearAllProcessedItems(scope, data())),
 			getProcessedDataCount: async (scope: DeduplicationScope, o: ICheckProcessedOptions) =>
-				await call(async () => await store.getProcessedDataCount(scope, data(), o)),
+				await call(
+					`count ${scope}`,
+					async () => await store.getProcessedDataCount(scope, data(), o),
+				),
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
 				await this.request(proc, options),
 		};
@@ -216,14 +231,34 @@ export class World {
 		this.lostPlaces.set(node, (this.lostPlaces.get(node) ?? 0) + places);
 	}
 
-	/** `landed`: told what a call that wrote and then failed found (its answer lost). */
+	/**
+	 * One store call (`what` names it in the trace); `landed`: told what a call that wrote and then
+	 * failed found (its answer lost).
+	 */
 	private async storeCall<T>(
 		proc: Process,
+		what: string,
 		work: () => Promise<T>,
 		landed?: (value: T) => void,
 	): Promise<T> {
 		if (proc.dead) return await never<T>();
 		const fault = this.draw<StoreFault>(this.rates.store, this.rates.storeKinds, 'ok');
+		if (!this.trace) return await this.faulted(proc, fault, work, landed);
+		const n = this.trace.length;
+		const note = (end: unknown) =>
+			this.trace?.push(`${trueNow()} ${proc.name} #${n} -> ${JSON.stringify(end)}`);
+		this.trace.push(`${trueNow()} ${proc.name} #${n} ${fault} ${what}`);
+		const outcome = this.faulted(proc, fault, work, landed);
+		outcome.then(note, (error: unknown) => note(String(error)));
+		return await outcome;
+	}
+
+	private async faulted<T>(
+		proc: Process,
+		fault: StoreFault,
+		work: () => Promise<T>,
+		landed?: (value: T) => void,
+	): Promise<T> {
 		this.storeFaults.set(fault, (this.storeFaults.get(fault) ?? 0) + 1);
 		let value: T;
 		if (fault === 'failBefore') {

@@ -277,6 +277,24 @@ export function processCopy(name: string) {
 	return { name, ctx, hold, stallFor, ask, write };
 }
 
+/**
+ * Makes the first `times` remove calls of `copy` on the row of keys fail before they reach the
+ * store, as a database error would; after the last of them, `copy` stalls for `stallMs`.
+ */
+export function failRemoves(copy: ReturnType<typeof processCopy>, times = Infinity, stallMs = 0) {
+	const real = copy.ctx.helpers.removeProcessed;
+	const fired = { count: 0 };
+	Object.assign(copy.ctx.helpers, {
+		removeProcessed: async (...args: Parameters<typeof real>) => {
+			if (args[1] !== 'node' || fired.count >= times) return await real(...args);
+			fired.count++;
+			if (fired.count === times && stallMs > 0) copy.stallFor(stallMs);
+			throw new Error('Connection terminated unexpectedly');
+		},
+	});
+	return fired;
+}
+
 /** The keys row of the race workflow (scope "node" of the race's node). */
 export const keysRow = () => race.store.entries(RACE_WF, `n:${NODE.id}`) ?? [];
 export const KEYS_ROW_ID = `${RACE_WF}\u0000n:${NODE.id}`;

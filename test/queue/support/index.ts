@@ -11,6 +11,7 @@
  * for speed: timings are recorded, not checked.
  */
 import { fs, path, ROOT } from '../../support/node';
+import type { Json } from './cluster';
 
 export * from './cluster';
 export * from './dedup';
@@ -34,4 +35,45 @@ export function record(section: string, values: Record<string, unknown>): void {
 		at: new Date().toISOString(),
 	};
 	fs.writeFileSync(FILE, `${JSON.stringify(all, null, '\t')}\n`);
+}
+
+/** What `unsuccessful` says of one execution that did not end in success. */
+export interface Unsuccessful {
+	id: number;
+	status: string;
+	/** The webhook event it ran for (`body.eventId`), when it had one. */
+	eventId?: string;
+	error?: { node?: string; message?: unknown; description?: unknown };
+}
+
+/**
+ * The executions that did not end in success, each with the error n8n stored for it (the node,
+ * message and description) and its webhook event, so that a failed round says why.
+ */
+export async function unsuccessful(
+	c: { db: { runData: (id: number) => Promise<unknown> } },
+	rows: Array<{ id: number; status: string }>,
+): Promise<Unsuccessful[]> {
+	return await Promise.all(
+		rows
+			.filter((r) => r.status !== 'success')
+			.map(async (r) => {
+				const data = (await c.db.runData(r.id).catch(() => undefined)) as Json | undefined;
+				const result = data?.resultData as Json | undefined;
+				const error = result?.error as Json | undefined;
+				const eventId = result?.runData?.Webhook?.[0]?.data?.main?.[0]?.[0]?.json?.body?.eventId;
+				return {
+					id: r.id,
+					status: r.status,
+					...(eventId === undefined ? {} : { eventId: String(eventId) }),
+					...(error && {
+						error: {
+							node: result?.lastNodeExecuted as string | undefined,
+							message: error.message,
+							description: error.description,
+						},
+					}),
+				};
+			}),
+	);
 }

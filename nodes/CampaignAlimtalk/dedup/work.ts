@@ -1,0 +1,202 @@
+/**
+ * The store work of one round on the row of keys, while the workflow's lock is held (batch.ts
+ * gathers the round, rounds.ts holds the lock): one record call that asks about every key and
+ * Send Limit place and writes the confirmations, the verdicts, the places given, one remove call
+ * that takes back the probes and the releases, and the start lookups of keys found claimed.
+ * What the round wrote is noted in `Recorded`, for batch.ts to take back when the round fails.
+ */
+import { storeError } from './errors';
+import { findStarts } from './starts';
+import type { Answer, KeyMarkers, Verdict } from './markers';
+import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from './markers';
+import type { StoreLimit } from './limit';
+import { MAX_CALLS, Places } from './places';
+import type { Lease, Row } from './rounds';
+
+/** A remove call of a round is tried this often while the lease holds. */
+export const REMOVE_TRIES = 3;
+/** At most this many values go in one remove call: n8n 2.41.1 removes one value at a time. */
+const REMOVE_CHUNK = 250;
+
+/** What a round works on: the asks (a key, a place, or both) and the writes queued for it. */
+export interface RoundWork {
+	asks: Array<{ key: string | undefined; longestMs: number; limit: StoreLimit | undefined }>;
+	writes: Array<{ facts: string[]; removals: string[] }>;
+	historySize: number;
+}
+
+/** What a round knows of what it wrote: for batch.ts to take back when it fails. */
+export interface Recorded {
+	/** Values the round's record calls found new (its claims, probes and places). */
+	added: string[];
+	/** A record call failed: it may still have written. */
+	unknown: boolean;
+	/** What a call the round gave up on found new when its answer came late (while the lock was kept for it). */
+	late: string[];
+	/** The markers of the keys the round asked about. */
+	markers: KeyMarkers[];
+	/** Send Limit places the round found free and gave back itself (its remove call may have landed). */
+	freed: string[];
+	/** The round's record and remove calls both ended well: the writes it carried are in the store. */
+	written: boolean;
+	/** Probes a failed start lookup may have left: the next round takes them back, once. */
+	leftBehind: string[];
+}
+
+export const recordedNothing = (): Recorded => ({
+	added: [],
+	unknown: false,
+	late: [],
+	markers: [],
+	freed: [],
+	written: false,
+	leftBehind: [],
+});
+
+/** Of the round's asks, in order: a key claimed by an earlier ask of the same round is in flight for the later ones. */
+function judge(
+	markers: Array<KeyMarkers | undefined>,
+	isNew: (value: string) => boolean,
+): Verdict[] {
+	const claims = new Set<string>();
+	return markers.map((entry) => {
+		if (!entry) return 'send';
+		const fresh = (value: string) => isNew(value) && !claims.has(value);
+		const verdict = verdictOf(entry, fresh);
+		if (verdict === 'send') claims.add(entry.claim);
+		return verdict;
+	});
+}
+
+/**
+ * Removes `values` in calls of at most REMOVE_CHUNK, each tried up to REMOVE_TRIES times while
+ * the lease holds: under the lock nobody else writes the row, so a remove that may have landed
+ * can run again (after the lock, its values may be another execution's: `failed`).
+ */
+async function removeAll(lease: Lease, row: Row, values: string[]): Promise<void> {
+	const mode = { mode: 'entries' as const };
+	for (let at = 0; at < values.length; at += REMOVE_CHUNK) {
+		const chunk = values.slice(at, at + REMOVE_CHUNK);
+		for (let tries = 1; ; tries++) {
+			const failure = await lease
+				.call(async () => await row.ctx.helpers.removeProcessed(chunk, row.scope, mode))
+				.then(
+					() => undefined,
+					(error: unknown) => error ?? new Error('the remove call failed'),
+				);
+			if (failure === undefined) break;
+			if (tries >= REMOVE_TRIES || !lease.valid) throw storeError(row.ctx.getNode(), failure);
+		}
+	}
+}
+
+/** One record call on the row of keys, with room for what it adds (its probes push out no older entry); the values found new. */
+async function record(
+	lease: Lease,
+	row: Row,
+	values: string[],
+	historySize: number,
+	recorded: Recorded,
+): Promise<Set<string>> {
+	recorded.unknown = true;
+	let given = false;
+	const result = await lease.call(async () => {
+		const running = row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
+			mode: 'entries',
+			maxEntries: historySize + values.length,
+		});
+		// An answer after the round gave up on the call still says what it added (batch.ts `failed`).
+		running.then(
+			(late) => (given ? undefined : recorded.late.push(...late.new.map(String))),
+			() => undefined,
+		);
+		return await running;
+	});
+	given = true;
+	recorded.unknown = false;
+	return new Set(result.new.map(String));
+}
+
+/**
+ * Gives the send limit's places to the asks judged `send` (places.ts): from the slots the
+ * round's first call asked about, then from further calls when those were not enough. An ask
+ * left without one becomes `limited`.
+ */
+async function givePlaces(
+	places: Places,
+	verdicts: Verdict[],
+	more: (values: string[]) => Promise<Set<string>>,
+): Promise<void> {
+	let waiting = places.give(
+		verdicts.map((_, n) => n).filter((n) => verdicts[n] === 'send' && places.limited(n)),
+	);
+	for (let call = 1; waiting.length > 0 && call <= MAX_CALLS; call++) {
+		const values = places.probe(waiting, call === MAX_CALLS);
+		if (values.length === 0) break;
+		const fresh = await more(values);
+		places.note(values, (value) => fresh.has(value));
+		waiting = places.give(waiting);
+	}
+	for (const n of waiting) verdicts[n] = 'limited';
+}
+
+/** The store work of one round, under the lock: record, judge, give places, take back, find starts. */
+export async function work(
+	row: Row,
+	taken: RoundWork,
+	lease: Lease,
+	recorded: Recorded,
+): Promise<Answer[]> {
+	const { asks, writes, historySize } = taken;
+	// The round's one clock: two asks of one round never straddle a slot or a period.
+	const now = Date.now();
+	const markers = asks.map((entry) =>
+		entry.key === undefined ? undefined : markersOf(entry.key, now),
+	);
+	recorded.markers = markers.filter((entry) => entry !== undefined);
+	const probes = markers.flatMap((entry) => (entry ? asked(entry) : []));
+	// The send limit's places (places.ts): a few slots in the same call.
+	const places = new Places(
+		asks.map((entry) => entry.limit),
+		now,
+	);
+	const slots = places.probe(asks.map((_, n) => n).filter((n) => places.limited(n)));
+	const facts = new Set(writes.flatMap((entry) => entry.facts));
+	const add = [...new Set([KEYS_ROW_ENTRY, ...facts, ...probes, ...slots])];
+	const fresh = add.length > 1 ? await record(lease, row, add, historySize, recorded) : new Set();
+	// A value this round takes back (a release, a confirmation, a failed round's values) is
+	// judged as gone already: a key released in the round is free, a confirmed one is sent.
+	const removals = new Set(writes.flatMap((entry) => entry.removals));
+	const isNew = (value: string) => (fresh.has(value) || removals.has(value)) && !facts.has(value);
+	recorded.added.push(...probes.filter(isNew));
+	places.note(slots, isNew);
+	const verdicts = judge(markers, isNew);
+	await givePlaces(places, verdicts, async (values) => {
+		const found = await record(lease, row, values, historySize, recorded);
+		return found;
+	});
+	recorded.added.push(...places.added);
+	const remove = new Set([...removals, ...places.takeBack()]);
+	const keep = new Set<string>();
+	markers.forEach((entry, n) => {
+		if (!entry) return;
+		for (const value of takeBack(entry, verdicts[n], isNew)) remove.add(value);
+		if (verdicts[n] === 'send') claimed(entry).forEach((value) => keep.add(value));
+	});
+	for (const value of [...keep, ...facts]) remove.delete(value);
+	for (const slot of places.slots) if (slot !== undefined) remove.delete(slot);
+	recorded.freed.push(...places.takeBack());
+	await removeAll(lease, row, [...remove]);
+	recorded.written = true;
+	const answers: Answer[] = verdicts.map((verdict, n) => ({
+		verdict,
+		markers: markers[n],
+		slot: places.slots[n],
+		resetsAt: places.resetsAt(n),
+	}));
+	const removeProbes = async (values: string[]) => await removeAll(lease, row, values);
+	const longest = asks.map((entry) => entry.longestMs);
+	const leftBehind = (values: string[]) => recorded.leftBehind.push(...values);
+	await findStarts(lease, row, answers, longest, now, historySize, removeProbes, leftBehind);
+	return answers;
+}
