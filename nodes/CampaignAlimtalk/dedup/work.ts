@@ -71,7 +71,7 @@ function judge(
 /**
  * Removes `values` in calls of at most REMOVE_CHUNK, each tried up to REMOVE_TRIES times while
  * the lease holds: under the lock nobody else writes the row, so a remove that may have landed
- * can run again (after the lock, its values may be another execution's: `failed`).
+ * can run again (after the lock, its values may be another execution's: batch.ts `takenBack`).
  */
 async function removeAll(lease: Lease, row: Row, values: string[]): Promise<void> {
 	const mode = { mode: 'entries' as const };
@@ -105,7 +105,7 @@ async function record(
 			mode: 'entries',
 			maxEntries: historySize + values.length,
 		});
-		// An answer after the round gave up on the call still says what it added (batch.ts `failed`).
+		// An answer after the round gave up on the call still says what it added (batch.ts `takenBack`).
 		running.then(
 			(late) => (given ? undefined : recorded.late.push(...late.new.map(String))),
 			() => undefined,
