@@ -12,7 +12,7 @@ import type { StoreLimit } from './limit';
 import type { Row } from './rounds';
 import { rowId, underLock } from './rounds';
 import type { Recorded } from './work';
-import { recordedNothing, work } from './work';
+import { recordedNothing, removeChunks, work } from './work';
 import { bounded, DEFAULT_ENV } from './store-calls';
 import { serviceCodeOf, withServiceCode } from '../../shared/codes';
 
@@ -121,12 +121,18 @@ function take(row: Row, batch: Batch): Taken {
 	return taken;
 }
 
-/** Values to take back in the next round, carried by at most `tries` rounds more. */
-function takeBackNext(row: Row, values: string[], rounds: number): void {
-	if (values.length === 0) return;
+/** Hands `writes` to the next round of this process. */
+function carry(row: Row, writes: Writes[]): void {
+	if (writes.length === 0) return;
 	const next = batchOf(row);
-	next.writes.push({ owner: {}, facts: [], removals: values, tries: WRITE_TRIES - rounds });
+	next.writes.push(...writes);
 	queueRound(row, next);
+}
+
+/** Values to take back in the next round, carried by at most `rounds` rounds. */
+function takeBackNext(row: Row, values: string[], rounds: number): void {
+	if (values.length > 0)
+		carry(row, [{ owner: {}, facts: [], removals: values, tries: WRITE_TRIES - rounds }]);
 }
 
 async function round(row: Row, batch: Batch): Promise<void> {
@@ -143,10 +149,12 @@ async function round(row: Row, batch: Batch): Promise<void> {
 			async () => {
 				// The round was not exclusive (another node's data or a late write in the lock's
 				// row): what it added is taken back at once, and nothing of it is sent.
-				const back = takenBack(recorded, taken?.writes ?? []);
 				const mode = { mode: 'entries' as const };
-				const remove = async () => await row.ctx.helpers.removeProcessed(back, row.scope, mode);
-				if (back.length > 0) await bounded(DEFAULT_ENV, remove);
+				for (const chunk of removeChunks(takenBack(recorded, taken?.writes ?? [])))
+					await bounded(
+						DEFAULT_ENV,
+						async () => await row.ctx.helpers.removeProcessed(chunk, row.scope, mode),
+					);
 			},
 		);
 		// The answers are given only once the round was exclusive to the end (rounds.ts).
@@ -177,12 +185,10 @@ function failed(row: Row, taken: Taken, locked: boolean, recorded: Recorded, err
 		? []
 		: writes.map((entry) => ({ ...entry, tries: entry.tries + 1 }));
 	for (const entry of tried) if (entry.tries >= WRITE_TRIES) entry.owner.lost = wrapped;
-	const again = tried.filter((entry) => entry.tries < WRITE_TRIES);
-	if (again.length > 0) {
-		const next = batchOf(row);
-		next.writes.push(...again);
-		queueRound(row, next);
-	}
+	carry(
+		row,
+		tried.filter((entry) => entry.tries < WRITE_TRIES),
+	);
 	// Nothing of this round is sent: what it added is taken back in the next round, like a write
 	// of its own.
 	takeBackNext(row, takenBack(recorded, writes), WRITE_TRIES);

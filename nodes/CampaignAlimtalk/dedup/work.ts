@@ -68,6 +68,14 @@ function judge(
 	});
 }
 
+/** `values` in pieces of at most REMOVE_CHUNK, one remove call each. */
+export function removeChunks(values: string[]): string[][] {
+	const chunks: string[][] = [];
+	for (let at = 0; at < values.length; at += REMOVE_CHUNK)
+		chunks.push(values.slice(at, at + REMOVE_CHUNK));
+	return chunks;
+}
+
 /**
  * Removes `values` in calls of at most REMOVE_CHUNK, each tried up to REMOVE_TRIES times while
  * the lease holds: under the lock nobody else writes the row, so a remove that may have landed
@@ -75,8 +83,7 @@ function judge(
  */
 async function removeAll(lease: Lease, row: Row, values: string[]): Promise<void> {
 	const mode = { mode: 'entries' as const };
-	for (let at = 0; at < values.length; at += REMOVE_CHUNK) {
-		const chunk = values.slice(at, at + REMOVE_CHUNK);
+	for (const chunk of removeChunks(values)) {
 		for (let tries = 1; ; tries++) {
 			const failure = await lease
 				.call(async () => await row.ctx.helpers.removeProcessed(chunk, row.scope, mode))
@@ -176,7 +183,8 @@ export async function work(
 		return found;
 	});
 	recorded.added.push(...places.added);
-	const remove = new Set([...removals, ...places.takeBack()]);
+	const freed = places.takeBack();
+	const remove = new Set([...removals, ...freed]);
 	const keep = new Set<string>();
 	markers.forEach((entry, n) => {
 		if (!entry) return;
@@ -185,7 +193,7 @@ export async function work(
 	});
 	for (const value of [...keep, ...facts]) remove.delete(value);
 	for (const slot of places.slots) if (slot !== undefined) remove.delete(slot);
-	recorded.freed.push(...places.takeBack());
+	recorded.freed.push(...freed);
 	await removeAll(lease, row, [...remove]);
 	recorded.written = true;
 	const answers: Answer[] = verdicts.map((verdict, n) => ({
