@@ -19,15 +19,16 @@ module.exports = {
 	// Neither the sandbox's own tests nor the docs tests (README.ko.md against README.md) load n8n,
 	// nor do the deduplication lock's races (a fake clock over the lock's own modules); the real
 	// 30-second takeover of an abandoned lock runs once, in `npm test`.
-	// The older lines (COMPAT_SUITES=engine, set by scripts/compat.js) leave out the generated,
-	// property-based hardening suites: they run on the newest line and in `npm test`.
+	// Nor the generated, property-based hardening suites: they run once, in `npm test`.
 	testPathIgnorePatterns: [
 		'/node_modules/',
 		'/test/sandbox-tests/',
 		'/test/docs/',
 		'/test/CampaignAlimtalk/dedup/lock\\.(races|faults|abandoned)\\.test\\.ts$',
-		...(process.env.COMPAT_SUITES === 'engine' ? ['/test/hardening/'] : []),
+		'/test/hardening/',
 	],
+	// One test process per line: scripts/compat.js runs two lines at a time.
+	maxWorkers: 1,
 	// n8n-core 1.x leaves a handle open after the last test (jest then never exits on its own).
 	forceExit: true,
 	// Some lines' dependencies require ES-module-only packages from CommonJS (n8n-core 2.0's

@@ -15,12 +15,13 @@
  * Prints one summary line per line (installed or cached, test counts, time) and exits non-zero
  * when any line fails.
  *
- * What runs where: the newest line (2.41, the dev tree's own n8n-core and n8n-workflow, here on
- * the Node 24 that n8n 2.41 requires) runs every suite of jest.compat.config.js; the older lines
- * run the engine suites, which are what differs from one line to the next, and leave out the
- * generated, property-based hardening suites (test/hardening/: the same properties through the
- * same engine, about 40% of a line's time). Two lines run at a time on a machine with two cores
- * or more (each jest in its own process; COMPAT_PARALLEL=1 runs them one after the other).
+ * What runs where: every line (the newest, 2.41, is the dev tree's own n8n-core and n8n-workflow,
+ * here on the Node 24 that n8n 2.41 requires) runs the engine suites, which are what differs from
+ * one line to the next. The generated, property-based hardening suites (test/hardening/: the same
+ * properties through the same engine, about 40% of a line's time) run once, in `npm test`, on the
+ * dev tree's n8n-core and n8n-workflow. Two lines run at a time on a machine with two cores or more
+ * (each jest in its own process, one test process each; COMPAT_PARALLEL=1 runs them one after the
+ * other).
  */
 'use strict';
 const fs = require('node:fs');
@@ -34,20 +35,18 @@ const { ensureInstalled, folderOf } = require('./runtime/cache-install');
  * The release lines tested. `core`/`workflow` are what that n8n release pins (n8n 2.34.2 pins
  * n8n-core 2.34.1, which does not install from this registry: 2.34.2 with its own n8n-workflow is
  * used). `node` is the Node major the line runs on (20 = the machine's own Node, 24 = the local
- * runtime's), as the n8n release's engines field asks. `suites`: `all` (every suite of
- * jest.compat.config.js) or `engine` (all but the hardening suites; see the top of this file).
+ * runtime's), as the n8n release's engines field asks.
  */
 const LINES = [
-	{ line: '2.41', n8n: '2.41.1', core: '2.41.1', workflow: '2.41.0', node: 24, suites: 'all' },
-	{ line: '2.34', n8n: '2.34.2', core: '2.34.2', workflow: '2.34.2', node: 24, suites: 'engine' },
-	{ line: '2.0', n8n: '2.0.0', core: '2.0.0', workflow: '2.0.0', node: 20, suites: 'engine' },
+	{ line: '2.41', n8n: '2.41.1', core: '2.41.1', workflow: '2.41.0', node: 24 },
+	{ line: '2.34', n8n: '2.34.2', core: '2.34.2', workflow: '2.34.2', node: 24 },
+	{ line: '2.0', n8n: '2.0.0', core: '2.0.0', workflow: '2.0.0', node: 20 },
 	{
 		line: '1.123',
 		n8n: '1.123.81',
 		core: '1.122.48',
 		workflow: '1.120.31',
 		node: 20,
-		suites: 'engine',
 	},
 ];
 
@@ -103,7 +102,7 @@ async function runLine(entry, nodeBin) {
 	try {
 		const result = await runtime.run(nodeBin, args, {
 			cwd: runtime.ROOT,
-			env: { ...process.env, COMPAT_DIR: lineDir(entry), COMPAT_SUITES: entry.suites },
+			env: { ...process.env, COMPAT_DIR: lineDir(entry) },
 			label: `jest (compat ${entry.line})`,
 		});
 		output = result.stderr;
@@ -130,7 +129,7 @@ async function runLine(entry, nodeBin) {
 /** One line's jest run; its summary line (PASS or FAIL, counts, times). */
 async function testLine({ entry, installMs, nodeBin, nodeVersion }) {
 	runtime.log(
-		`compat ${entry.line}: jest on Node ${nodeVersion} with n8n-core ${entry.core}, n8n-workflow ${entry.workflow} (${entry.suites === 'all' ? 'every suite' : 'the engine suites, no hardening'})`,
+		`compat ${entry.line}: jest on Node ${nodeVersion} with n8n-core ${entry.core}, n8n-workflow ${entry.workflow} (the engine suites)`,
 	);
 	const result = await runLine(entry, nodeBin);
 	if (result.code !== 0)
@@ -139,7 +138,7 @@ async function testLine({ entry, installMs, nodeBin, nodeVersion }) {
 		? `${result.counts.passed} passed, ${result.counts.failed} failed in ${result.counts.suites} suites`
 		: 'no results';
 	const line =
-		`${result.code === 0 ? 'PASS' : 'FAIL'}  n8n ${entry.line} (n8n-core ${entry.core}, n8n-workflow ${entry.workflow}) on Node ${nodeVersion}, ${entry.suites === 'all' ? 'every suite' : 'engine suites'}: ` +
+		`${result.code === 0 ? 'PASS' : 'FAIL'}  n8n ${entry.line} (n8n-core ${entry.core}, n8n-workflow ${entry.workflow}) on Node ${nodeVersion}, engine suites: ` +
 		`${counts}; install ${installMs ? runtime.formatDuration(installMs) : 'cached'}, tests ${runtime.formatDuration(result.ms)}`;
 	runtime.log(line);
 	return line;

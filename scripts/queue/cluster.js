@@ -19,7 +19,7 @@ const path = require('node:path');
 const rt = require('../runtime/index.js');
 const { ensureServices, startPostgres, startRedis } = require('./services.js');
 const { tempDir } = require('./process-groups.js');
-const { startN8nProcess } = require('./n8n-process.js');
+const { startN8nProcess, startWorkerOrWebhook } = require('./n8n-process.js');
 const { openDatabase } = require('./database.js');
 const { clusterApi, fire } = require('./api.js');
 
@@ -131,6 +131,7 @@ function workerSpecs(workers) {
  *   resources(): { pids: number[], ports: number[] },
  *   cli(args: string[]): Promise<import('../runtime').RunResult>,
  *   stop(): Promise<void>,
+ *   addWorker(spec?: WorkerSpec): Promise<N8nProcess>,
  * }} Cluster  cookie: the owner's session for main's REST API; resources(): every process group and port (leak checks after stop()); cli(): an n8n CLI command against the cluster's database
  * @param {ClusterOptions} [options]
  * @returns {Promise<Cluster>}
@@ -160,6 +161,14 @@ async function startCluster(options = {}) {
 	try {
 		const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
 		stoppers.push(postgres.stop, redis.stop);
+		// The n8n processes stop all at once (each is given its grace time), before Redis and
+		// PostgreSQL (one after the other, their grace times add up).
+		const n8nProcesses = [];
+		stoppers.push(async () => {
+			const results = await Promise.allSettled(n8nProcesses.splice(0).map((p) => p.stop()));
+			const failed = results.find((r) => r.status === 'rejected');
+			if (failed) throw failed.reason;
+		});
 		const shared = {
 			...queueEnv(postgres, redis),
 			// The n8n user's home, and its .npmrc even under an outer `npm run` or `npx` (which
@@ -214,35 +223,15 @@ async function startCluster(options = {}) {
 				...mainEnv,
 			},
 		});
-		stoppers.push(main.stop);
+		n8nProcesses.push(main);
 
-		const others = await Promise.all(
-			roles.slice(1).map(async (role) => {
-				const listen = await port();
-				const isWorker = role.name.startsWith('worker');
-				const url = `http://127.0.0.1:${listen}`;
-				const proc = await startN8nProcess(paths, {
-					name: role.name,
-					args: isWorker ? ['worker', `--concurrency=${concurrency}`] : ['webhook'],
-					userFolder: role.userFolder,
-					url,
-					readyUrl: isWorker ? `${url}/healthz/readiness` : `${url}/healthz`,
-					env: {
-						...shared,
-						N8N_RUNNERS_BROKER_PORT: await port(),
-						...(isWorker
-							? {
-									QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-									QUEUE_HEALTH_CHECK_PORT: listen,
-									N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-								}
-							: { N8N_PORT: listen, N8N_LISTEN_ADDRESS: '127.0.0.1' }),
-						...(role.env ?? {}),
-					},
-				}).catch((error) => ({ error }));
-				if (!proc.error) stoppers.push(proc.stop);
+		const startRole = (role) =>
+			startWorkerOrWebhook(paths, { role, shared, concurrency }).then((proc) => {
+				n8nProcesses.push(proc);
 				return proc;
-			}),
+			});
+		const others = await Promise.all(
+			roles.slice(1).map((role) => startRole(role).catch((error) => ({ error }))),
 		);
 		const failed = others.find((p) => p.error);
 		if (failed) throw failed.error;
@@ -253,6 +242,7 @@ async function startCluster(options = {}) {
 		const workersList = others
 			.slice(webhook ? 1 : 0)
 			.map((p, index) => Object.assign(p, { index }));
+		const processes = () => [main, ...(webhookProc ? [webhookProc] : []), ...workersList];
 		return {
 			dir: root.dir,
 			paths,
@@ -269,16 +259,20 @@ async function startCluster(options = {}) {
 			startMs: Date.now() - t0,
 			/** Every process group and port this cluster used (for leak checks after stop()). */
 			resources: () => ({
-				pids: [postgres.pid, redis.pid, main.pid, ...others.map((p) => p.pid)],
-				ports: [
-					postgres.port,
-					redis.port,
-					Number(mainPort),
-					...others.map((p) => Number(new URL(p.url).port)),
-				],
+				pids: [postgres.pid, redis.pid, ...processes().map((p) => p.pid)],
+				ports: [postgres.port, redis.port, ...processes().map((p) => Number(new URL(p.url).port))],
 			}),
 			cli,
 			stop,
+			/** Starts one more worker, named `worker-<n>`, with its own user folder (a WorkerSpec). */
+			addWorker: async ({ install = true, env: workerEnv = {} } = {}) => {
+				const name = `worker-${workersList.length + 1}`;
+				const userFolder = folder(name);
+				if (install && spec) await installIntoUserFolder(userFolder, spec);
+				const proc = await startRole({ name, userFolder, env: workerEnv });
+				workersList.push(Object.assign(proc, { index: workersList.length }));
+				return proc;
+			},
 			...clusterApi({ main, webhook: webhookProc, workers: workersList, cookie: owner.cookie }),
 		};
 	} catch (error) {

@@ -116,4 +116,33 @@ function tail(text, max = 4000) {
 	return text.length > max ? `...${text.slice(-max)}` : text;
 }
 
-module.exports = { startN8nProcess };
+/**
+ * Starts one webhook process or worker of a cluster (`role.name` webhook or worker-<n>) on free
+ * ports, with the cluster's shared settings and the role's own.
+ */
+async function startWorkerOrWebhook(paths, { role, shared, concurrency }) {
+	const listen = String(await rt.freePort());
+	const isWorker = role.name.startsWith('worker');
+	const url = `http://127.0.0.1:${listen}`;
+	return startN8nProcess(paths, {
+		name: role.name,
+		args: isWorker ? ['worker', `--concurrency=${concurrency}`] : ['webhook'],
+		userFolder: role.userFolder,
+		url,
+		readyUrl: isWorker ? `${url}/healthz/readiness` : `${url}/healthz`,
+		env: {
+			...shared,
+			N8N_RUNNERS_BROKER_PORT: String(await rt.freePort()),
+			...(isWorker
+				? {
+						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+						QUEUE_HEALTH_CHECK_PORT: listen,
+						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+					}
+				: { N8N_PORT: listen, N8N_LISTEN_ADDRESS: '127.0.0.1' }),
+			...(role.env ?? {}),
+		},
+	});
+}
+
+module.exports = { startN8nProcess, startWorkerOrWebhook };

@@ -1,7 +1,7 @@
 /**
  * The Deduplication Key rounds in a single n8n process (regular mode, its default SQLite
  * database): redelivery and concurrent copies with webhook events 20 in flight, as in queue
- * mode (dedup.queue.ts); then three times n8n with no limit on executions at once SIGKILLed
+ * mode (test/queue/rounds/dedup.ts); then three times n8n with no limit on executions at once SIGKILLed
  * while 200 events are being sent, started again, and all 200 delivered again. The figures go
  * to test-artifacts/dedup-single.json.
  */

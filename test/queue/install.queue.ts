@@ -1,12 +1,10 @@
 /**
- * How the package gets onto every n8n process in queue mode, and what happens when it does not.
- *
- *   1. The package missing on one worker: the executions that land there fail, with the error
- *      the README's Troubleshooting section quotes; the others succeed.
- *   2. The operator's install path through the environment: a private registry (verdaccio on
- *      127.0.0.1) holds a scoped copy of the packed package; no process has it installed; main
- *      installs it from N8N_COMMUNITY_PACKAGES at start and the workers reinstall it
- *      (N8N_REINSTALL_MISSING_PACKAGES); webhook events then run on the workers.
+ * The operator's install path through the environment: a private registry (verdaccio on
+ * 127.0.0.1) holds a scoped copy of the packed package; no process has it installed; main
+ * installs it from N8N_COMMUNITY_PACKAGES at start and the workers reinstall it
+ * (N8N_REINSTALL_MISSING_PACKAGES); webhook events then run on the workers. What happens when
+ * the package is missing on one worker is the last round of cluster.queue.ts
+ * (rounds/missing-package.ts).
  */
 import * as rt from '../../scripts/runtime';
 import { renamedCopy, startRegistry, type Registry } from '../../scripts/queue/registry';
@@ -15,66 +13,6 @@ import { fs, os, path } from '../support/node';
 import { leftoversOf, record, startQueueCluster, unsuccessful, type QueueCluster } from './support';
 
 const SCOPED = '@campaign-lab/n8n-nodes-campaign-messaging';
-
-describe('the package missing on one worker', () => {
-	let c: QueueCluster;
-	beforeAll(async () => {
-		c = await startQueueCluster({ workers: [{}, { install: false }] });
-		c.sandbox.addCampaign('QUEUE-MISSING');
-	});
-	afterAll(async () => {
-		await c?.stop();
-	});
-
-	test('executions on that worker fail with "Unrecognized node type"; the others send', async () => {
-		const id = await c.deploy(
-			wf.webhookSendWorkflow({
-				path: 'queue-missing',
-				campaignKey: 'QUEUE-MISSING',
-			}),
-		);
-		const events = 40;
-		const fired = await c.fireWebhooks(
-			'queue-missing',
-			Array.from({ length: events }, (_, i) => wf.eventBody(i)),
-			{ concurrency: 4 },
-		);
-		expect(fired.statuses.filter((s) => s !== 200)).toEqual([]);
-		// Now and then an execution on the worker without the package never leaves "running"
-		// (seen once in 40): wait a while for all, then take the records as they are.
-		await c.db
-			.waitForExecutions({ workflowId: id, count: events, timeoutMs: 120000 })
-			.catch(() => undefined);
-		const rows = await c.db.executions({ workflowId: id });
-		expect(rows).toHaveLength(events);
-		const onWorker = (name: string) => rows.filter((r) => c.workerOf(r.id) === name);
-		const failed = onWorker('worker-2');
-		const sent = onWorker('worker-1');
-		expect(failed.length).toBeGreaterThan(0);
-		expect(sent.length).toBeGreaterThan(0);
-		expect(failed.length + sent.length).toBe(events);
-		expect(await unsuccessful(c, sent)).toEqual([]);
-		// Nothing the worker without the package took succeeded or sent anything.
-		expect(failed.filter((r) => !['error', 'running'].includes(r.status))).toEqual([]);
-		expect(c.sandbox.state.sent).toHaveLength(sent.length);
-		const errors = failed.filter((r) => r.status === 'error');
-		expect(errors.length).toBeGreaterThan(0);
-
-		const data = await c.db.runData(errors[0].id);
-		const message = String(data?.resultData?.error?.message ?? '');
-		expect(message).toBe('Unrecognized node type: n8n-nodes-campaign-messaging.campaignAlimtalk');
-		await c.stop();
-		expect(await c.leftovers()).toEqual({ pids: [], ports: [] });
-		expect(fs.existsSync(c.dir)).toBe(false);
-		record('missingPackage', {
-			events,
-			failedOnWorkerWithout: errors.length,
-			stuckRunningOnWorkerWithout: failed.length - errors.length,
-			sentByWorkerWith: sent.length,
-			message,
-		});
-	});
-});
 
 describe('the operator install path: environment-managed packages from a private registry', () => {
 	let registry: Registry;

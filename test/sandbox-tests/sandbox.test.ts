@@ -60,6 +60,15 @@ describe('request log', () => {
 	});
 });
 
+/** Waits (at most 10 s) until `check` holds. */
+async function until(check: () => boolean): Promise<void> {
+	const deadline = Date.now() + 10000;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error('timed out waiting for the sandbox');
+		await sleep(5);
+	}
+}
+
 describe('concurrency and latency', () => {
 	it('latencyMs delays every response', async () => {
 		sb.configure({ latencyMs: 120 });
@@ -70,13 +79,14 @@ describe('concurrency and latency', () => {
 	});
 
 	it('inFlight / maxInFlight count the requests being handled, latency included', async () => {
-		sb.configure({ latencyMs: 100 });
+		// A latency far longer than the six requests take to arrive, even on a busy machine: the
+		// count is read once all six are in (waited for, not timed), then after every answer.
+		sb.configure({ latencyMs: 3000 });
 		const all = Promise.all(Array.from({ length: 6 }, () => get(sb, '/v2/custom')));
-		await sleep(40);
+		await until(() => sb.requests.length === 6);
 		expect(sb.inFlight).toBe(6);
 		await all;
-		await sleep(10);
-		expect(sb.inFlight).toBe(0);
+		await until(() => sb.inFlight === 0);
 		expect(sb.maxInFlight).toBe(6);
 	});
 

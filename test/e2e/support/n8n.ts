@@ -14,7 +14,7 @@ import { seedDemoData } from '../../../sandbox/demo';
 import { startSandbox } from '../../../sandbox/server';
 import type { Sandbox } from '../../../sandbox/server';
 import { AGENT_EXAMPLE } from '../../support/agent-example';
-import { fs, http, path, ROOT, timer } from '../../support/node';
+import { env, fs, http, path, ROOT, timer } from '../../support/node';
 
 /** This file's artifacts: test-artifacts/e2e/<suite> (set by setupN8n). */
 export let ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
@@ -168,9 +168,68 @@ export async function sendItems(
 }
 
 /**
+ * The sandbox of one file: on the run's sandbox port (E2E_SANDBOX_PORT, chosen by
+ * test/e2e/support/global-setup.js) so that the run's user folder template, whose credential points
+ * there, fits every file; on any free port when that one is taken.
+ */
+async function fileSandbox(): Promise<Sandbox> {
+	const options = { accounts: { 'e2e-expired-key': 'expired' as const } };
+	const port = Number(env.E2E_SANDBOX_PORT ?? 0);
+	if (port > 0) {
+		try {
+			return await startSandbox({ ...options, port });
+		} catch {
+			// taken (a sandbox of an earlier file left open): a free port and a template of its own
+		}
+	}
+	return startSandbox(options);
+}
+
+/**
+ * An n8n user folder ready to copy: the packed package installed, the database migrated, the
+ * sandbox credential (pointing at `baseUrl`) and the webhook credential imported, and with `demo`
+ * the examples and the scratch workflows. Made once per run and kind in E2E_TEMPLATE_DIR (removed
+ * by test/e2e/support/global-teardown.js), or in the file's artifacts when a run has none.
+ */
+async function userFolderTemplate(demo: boolean, baseUrl: string): Promise<string> {
+	const root = env.E2E_TEMPLATE_DIR ?? path.join(ARTIFACTS, 'template');
+	const dir = path.join(root, `${demo ? 'demo' : 'plain'}-${new URL(baseUrl).port}`);
+	const ready = path.join(dir, '.ready');
+	if (fs.existsSync(ready)) return dir;
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	const tarball = await rt.packPackage(path.join(dir, '.pack'));
+	await rt.installPackage(dir, tarball);
+	await time('import credential', () =>
+		rt.importCredentials(paths, dir, [
+			{
+				...rt.SANDBOX_CREDENTIAL,
+				data: { baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
+			},
+			// The event example's webhook Header Auth, with the folder's own secret.
+			rt.webhookCredential(rt.folderSecrets(dir).webhookSecret),
+		]),
+	);
+	if (demo) {
+		const scratchDir = path.join(dir, '.scratch-workflows');
+		fs.mkdirSync(scratchDir, { recursive: true });
+		const scratch = NODES.map((node) => {
+			const file = path.join(scratchDir, `${node.name}.json`);
+			fs.writeFileSync(file, JSON.stringify(scratchWorkflow(node), null, 2));
+			return file;
+		});
+		const examples = Object.values(EXAMPLES).map((e) => path.join(ROOT, 'examples', e.file));
+		await time('import workflows', () => rt.importWorkflows(paths, dir, [...examples, ...scratch]));
+	}
+	fs.writeFileSync(ready, '');
+	return dir;
+}
+
+/**
  * Registers the file's beforeAll (runtime, sandbox, user folder, package, credentials; with `demo`,
  * the default, the sandbox's demo data, the examples and the scratch workflows) and afterAll
- * (timings).
+ * (timings). The user folder is a copy of the run's template (userFolderTemplate): the package,
+ * the migrated database and the imports are made once per run, not once per file.
  */
 export function setupN8n(suite: string, { demo = true } = {}): void {
 	beforeAll(
@@ -184,35 +243,17 @@ export function setupN8n(suite: string, { demo = true } = {}): void {
 			if (rt.distProblem() !== undefined) await time('build', () => rt.buildPackage());
 			paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
 
-			sb = await startSandbox({ accounts: { 'e2e-expired-key': 'expired' } });
+			sb = await fileSandbox();
 			if (demo) seedDemoData(sb);
 
+			const template = await userFolderTemplate(demo, sb.baseUrl);
 			userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
-			const tarball = await rt.packPackage(path.join(ARTIFACTS, 'pack'));
-			installedFolder = await rt.installPackage(userFolder, tarball);
-
-			await time('import credential', () =>
-				rt.importCredentials(paths, userFolder, [
-					{
-						...rt.SANDBOX_CREDENTIAL,
-						data: { baseUrl: sb.baseUrl, apiKey: sb.apiKey, memberApiVersion: 'any' },
-					},
-					// The event example's webhook Header Auth, with the folder's own secret.
-					rt.webhookCredential(rt.folderSecrets(userFolder).webhookSecret),
-				]),
-			);
-			if (!demo) return;
-			const scratchDir = path.join(ARTIFACTS, 'scratch-workflows');
-			fs.mkdirSync(scratchDir, { recursive: true });
-			const scratch = NODES.map((node) => {
-				const file = path.join(scratchDir, `${node.name}.json`);
-				fs.writeFileSync(file, JSON.stringify(scratchWorkflow(node), null, 2));
-				return file;
+			fs.cpSync(template, userFolder, {
+				recursive: true,
+				filter: (source) =>
+					!['.ready', '.pack', '.scratch-workflows'].includes(path.basename(source)),
 			});
-			const examples = Object.values(EXAMPLES).map((e) => path.join(ROOT, 'examples', e.file));
-			await time('import workflows', () =>
-				rt.importWorkflows(paths, userFolder, [...examples, ...scratch]),
-			);
+			installedFolder = path.join(userFolder, '.n8n', 'nodes', 'node_modules', rt.PACKAGE_NAME);
 		},
 		60 * 60 * 1000,
 	);

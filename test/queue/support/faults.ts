@@ -1,5 +1,5 @@
 /**
- * The infrastructure fault rounds of test/queue/faults.queue.ts: PostgreSQL or Redis restarted or
+ * The infrastructure fault rounds of test/queue/rounds/faults.ts: PostgreSQL or Redis restarted or
  * down while webhook events run, then every event delivered again once the system answers. Each
  * round sends the same 200 events to two workflows at once (20 in flight each): one whose send
  * has the event id as its Deduplication Key, one without a key. What each execution's Send node
@@ -42,7 +42,7 @@ export async function deployRound(c: QueueCluster, name: string, n: number) {
 		c.sandbox.addCampaign(campaign);
 		const webhookId = `5f0c2d4e-0000-4000-8000-0000000fa${keyed ? 'a' : 'b'}0${n}`;
 		// Keyed: a short request timeout, also the longest a redelivered event waits for the outcome
-		// of an earlier send of its key (as in the worker-kill round of dedup.queue.ts).
+		// of an earlier send of its key (as in the worker-kill round of test/queue/rounds/dedup.ts).
 		const workflow = keyed
 			? dedupWorkflow(path, campaign, webhookId, { timeoutMs: 3000 })
 			: wf.webhookSendWorkflow({ path, campaignKey: campaign, webhookId });

@@ -1,5 +1,5 @@
 /**
- * The Deduplication Key rounds with two keyed send nodes in one workflow (test/queue/dedup.queue.ts
+ * The Deduplication Key rounds with two keyed send nodes in one workflow (test/queue/rounds/dedup.ts
  * and test/e2e/dedup-two-nodes.e2e.ts): the workflow, the webhook client that delivers each event
  * twice, and what the answers and the sandbox say.
  */

@@ -1,0 +1,263 @@
+/**
+ * The send's Deduplication Key in n8n's queue mode (the shared cluster:
+ * test/queue/support/shared.ts, two workers of 10 executions each), webhook events 20 in flight:
+ * - redelivery: 300 distinct events, then the same 300 again: exactly 300 messages;
+ * - concurrent copies: 300 events each delivered twice at the same moment: none sent twice, none
+ *   missing (in this, the redelivery and the send-limit rounds, an execution that fails saying
+ *   nothing was sent has its event delivered again, as the error tells an operator to; how many
+ *   did is in the figures, `failedFirst`: docs/deduplication.md, window 8);
+ * - a send limit of 2 per hour, 40 events at once over both workers: exactly 2 messages;
+ * - two keyed send nodes in one workflow (scope This Node), 40 events each delivered twice at
+ *   once over both workers, the service answering after 300 ms: every message of each node sent
+ *   exactly once;
+ * - last (`dedupKillRound`), worker-1 SIGKILLed mid-run, its failed executions retried, then all
+ *   events delivered again: each sent exactly once or its redelivery answered on Failed with
+ *   deliveryUnknown, none answered as sent without having been sent, none sent twice.
+ * The figures go to test-artifacts/dedup-queue.json.
+ */
+import { delay, fs, path, ROOT } from '../../support/node';
+import {
+	dedupWorkflow,
+	events,
+	expectPromiseKept,
+	IN_FLIGHT,
+	killRoundVerdict,
+	pairs,
+	postAll,
+	ROUND_EVENTS,
+	roundFigures,
+	unsuccessful,
+	tally,
+	twoNodeVerdict,
+	twoNodeWorkflow,
+	webhookReady,
+	type Json,
+} from '../support';
+import { c } from '../support/shared';
+
+const figures: Record<string, unknown> = {};
+
+function writeFigures(): void {
+	fs.mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
+	fs.writeFileSync(
+		path.join(ROOT, 'test-artifacts', 'dedup-queue.json'),
+		`${JSON.stringify(figures, null, 2)}\n`,
+	);
+}
+
+async function deployed(name: string, n: number, options: Json = {}): Promise<string> {
+	c.sandbox.addCampaign(name);
+	const id = await c.createWorkflow(
+		dedupWorkflow(name.toLowerCase(), name, `5f0c2d4e-0000-4000-8000-0000000dd00${n}`, options),
+	);
+	await c.activate(id);
+	await webhookReady(c.webhookUrl(name.toLowerCase()));
+	return id;
+}
+
+async function deliver(name: string, id: string, bodies: unknown[], already: number) {
+	const fired = await c.fireWebhooks(name.toLowerCase(), bodies, { concurrency: IN_FLIGHT });
+	expect(fired.errors).toEqual([]);
+	expect(fired.statuses.filter((s) => s !== 200)).toEqual([]);
+	return await c.db.waitForExecutions({
+		workflowId: id,
+		count: already + bodies.length,
+		timeoutMs: 10 * 60 * 1000,
+	});
+}
+
+/** The store failure a send reports before sending anything, which says to run it again. */
+const NOTHING_SENT = /^Nothing was sent\. /;
+
+/**
+ * Delivers `bodies`, then, as an operator does, delivers again once the events whose executions
+ * failed saying "Nothing was sent ... run the workflow again" (under this contention a lock
+ * round can find the lock's row rewritten by another process's late whole-row write:
+ * docs/deduplication.md, "The windows that remain"). Any other failure fails the test. Returns
+ * every execution and how many events needed the second delivery.
+ */
+async function deliverAsTold(
+	name: string,
+	id: string,
+	bodies: Array<{ eventId: string }>,
+	already = 0,
+) {
+	const rows = (await deliver(name, id, bodies, already)).slice(already);
+	const failed = await unsuccessful(c, rows);
+	expect(failed.filter((f) => !NOTHING_SENT.test(String(f.error?.description)))).toEqual([]);
+	const again = [...new Set(failed.map((f) => f.eventId))];
+	const redelivered = bodies
+		.filter((b) => again.includes(b.eventId))
+		.filter((b, n, all) => all.findIndex((o) => o.eventId === b.eventId) === n);
+	expect(redelivered.length).toBe(again.length); // every failed execution names its event
+	if (redelivered.length === 0) return { rows, failedFirst: 0 };
+	const all = (await deliver(name, id, redelivered, already + rows.length)).slice(already);
+	expect(await unsuccessful(c, all.slice(rows.length))).toEqual([]);
+	return { rows: all, failedFirst: failed.length };
+}
+
+/** The rounds before the kill, on both workers; figures written once they ran. */
+export function dedupRounds(): void {
+	describe('Deduplication Key in queue mode (two workers, 20 executions in flight)', () => {
+		beforeAll(() => c.sandbox.configure({ latencyMs: 20 }));
+		afterAll(writeFigures);
+
+		test(`redelivery: ${ROUND_EVENTS} events, then the same again: exactly ${ROUND_EVENTS} messages`, async () => {
+			const id = await deployed('DEDUP-REDELIVERY', 1);
+			const bodies = events('redeliver');
+			const first = await deliverAsTold('DEDUP-REDELIVERY', id, bodies);
+			const second = await deliverAsTold('DEDUP-REDELIVERY', id, bodies, first.rows.length);
+			const rows = [...first.rows, ...second.rows];
+			const result = tally(c.sandbox, 'DEDUP-REDELIVERY', bodies);
+			const failedFirst = first.failedFirst + second.failedFirst;
+			figures.redelivery = { ...roundFigures(bodies.length, rows.length, result), failedFirst };
+			expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({
+				sent: ROUND_EVENTS,
+				missing: [],
+				doubled: [],
+			});
+			const workers = new Set(rows.map((r) => c.workerOf(r.id)));
+			expect([...workers].sort()).toEqual(['worker-1', 'worker-2']);
+		});
+
+		test(`concurrent copies: ${ROUND_EVENTS} events each delivered twice at once`, async () => {
+			const id = await deployed('DEDUP-COPIES', 2);
+			const bodies = events('copy');
+			const { rows, failedFirst } = await deliverAsTold('DEDUP-COPIES', id, pairs(bodies));
+			const result = tally(c.sandbox, 'DEDUP-COPIES', bodies);
+			figures.concurrentCopies = {
+				...roundFigures(bodies.length, rows.length, result),
+				failedFirst,
+			};
+			expect(result.missing).toEqual([]);
+			expect(result.doubled).toEqual([]);
+		});
+
+		test('send limit 2 per hour: 40 events at once across the two workers, exactly 2 messages', async () => {
+			const id = await deployed('DEDUP-LIMIT', 6, { sendLimit: 2, sendLimitPeriod: 'hour' });
+			const bodies = events('limit', 40);
+			const { rows } = await deliverAsTold('DEDUP-LIMIT', id, bodies);
+			const result = tally(c.sandbox, 'DEDUP-LIMIT', bodies);
+			const workers = [...new Set(rows.map((r) => c.workerOf(r.id)))].sort();
+			figures.sendLimit = { events: bodies.length, sent: result.sent, workers };
+			expect(result.sent).toBe(2);
+			expect(result.doubled).toEqual([]);
+			expect(workers).toEqual(['worker-1', 'worker-2']);
+		});
+
+		test.each([
+			{ keys: 'distinct' as const, n: 4 },
+			{ keys: 'same' as const, n: 5 },
+		])(
+			`two keyed nodes in one workflow, keys $keys: 40 events each delivered twice at once, every message of each node sent once`,
+			async ({ keys, n }) => {
+				const campaigns: [string, string] = [`ORDER-Q${n}`, `SHIP-Q${n}`];
+				for (const campaign of campaigns) c.sandbox.addCampaign(campaign);
+				const path = `dedup-two-${keys}`;
+				const id = await c.createWorkflow(
+					twoNodeWorkflow(path, `5f0c2d4e-0000-4000-8000-0000000dd00${n}`, campaigns, keys),
+				);
+				await c.activate(id);
+				await webhookReady(c.webhookUrl(path));
+				c.sandbox.configure({ latencyMs: 300 });
+				const bodies = events(`two-${keys}`, 40);
+				try {
+					const answers = await postAll(c.webhookUrl(path), pairs(bodies), IN_FLIGHT);
+					const verdict = twoNodeVerdict(c.sandbox, campaigns, bodies, answers);
+					figures[`twoNodes-${keys}`] = verdict;
+					const exact = { sent: 40, missing: [], doubled: [], inconsistent: [] };
+					expect(verdict).toEqual({
+						order: { ...exact, answers: { sent: 40, duplicate: 40 } },
+						shipping: { ...exact, answers: { sent: 40, duplicate: 40 } },
+					});
+					expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+				} finally {
+					c.sandbox.configure({ latencyMs: 20 });
+				}
+			},
+		);
+	});
+}
+
+/** Last of the Deduplication Key rounds: it leaves one worker. */
+export function dedupKillRound(): void {
+	describe('Deduplication Key in queue mode, a worker killed', () => {
+		afterAll(writeFigures);
+
+		test('a worker SIGKILLed mid-run, its failed executions retried, all delivered again: each sent once or answered "delivery unknown", none twice', async () => {
+			c.sandbox.configure({ latencyMs: 300 });
+			// A short request timeout: a redelivered event whose earlier send may still be under way
+			// waits at most this long for its outcome.
+			const id = await deployed('DEDUP-KILL', 3, { timeoutMs: 3000 });
+			const bodies = events('kill', 200);
+			const fired = c.fireWebhooks('dedup-kill', bodies, { concurrency: IN_FLIGHT });
+			const victim = c.workers[0];
+			while (c.sandbox.state.sent.filter((m) => m.campaignKey === 'DEDUP-KILL').length < 40)
+				await delay(20);
+			await victim.kill('SIGKILL');
+			await fired;
+			const rows = await c.db.waitForExecutions({
+				workflowId: id,
+				count: bodies.length,
+				timeoutMs: 10 * 60 * 1000,
+			});
+			const failed = rows.filter((r) => r.status !== 'success');
+			const before = tally(c.sandbox, 'DEDUP-KILL', bodies);
+			expect(failed.length).toBeGreaterThan(0);
+
+			// Retry each failed execution through main, as a user does from the executions list.
+			c.sandbox.configure({ latencyMs: 20 });
+			const retried: string[] = [];
+			for (const row of failed) {
+				try {
+					await c.rest('POST', `/executions/${row.id}/retry`, { loadWorkflow: false });
+					retried.push(String(row.id));
+				} catch (error) {
+					retried.push(`${row.id}: ${(error as Error).message.slice(0, 200)}`);
+				}
+			}
+			const retriedOk = retried.filter((r) => !r.includes(':')).length;
+			expect(retriedOk).toBe(failed.length);
+			const retries = (
+				await c.db.waitForExecutions({
+					workflowId: id,
+					count: bodies.length + retriedOk,
+					timeoutMs: 5 * 60 * 1000,
+				})
+			).slice(bodies.length);
+			const afterRetry = tally(c.sandbox, 'DEDUP-KILL', bodies);
+			expect(afterRetry.doubled).toEqual([]);
+			// A caller that saw no confirmation delivers the same events again (each one, to be sure).
+			const redeliveredAfter = Math.max(
+				...(await c.db.executions({ workflowId: id })).map((r) => r.id),
+			);
+			const all = await deliver('DEDUP-KILL', id, bodies, bodies.length + retriedOk);
+			const records = [];
+			for (const r of all)
+				records.push({ id: r.id, status: r.status, data: await c.db.runData(r.id) });
+			const { problems, figures: outcome } = killRoundVerdict(
+				c.sandbox,
+				'DEDUP-KILL',
+				bodies,
+				records,
+				redeliveredAfter,
+			);
+			figures.workerKill = {
+				failedExecutions: failed.length,
+				retriedExecutions: await Promise.all(
+					retries.map(
+						async (r) =>
+							`${r.id} ${r.status}: ${String((await c.db.runData(r.id))?.resultData?.error?.message ?? '').slice(0, 200)}`,
+					),
+				),
+				sentBeforeRetry: before.sent,
+				sentAfterRetry: afterRetry.sent,
+				...outcome,
+			};
+			expectPromiseKept(
+				problems,
+				path.join(ROOT, 'test-artifacts', 'dedup-queue-kill-problems.json'),
+			);
+		});
+	});
+}
