@@ -25,7 +25,7 @@ topologyRounds();
 dedupRounds();
 dedupKillRound();
 
-test("a new worker takes the killed one's place", async () => {
+test("a new worker is started in the killed one's place: worker-2 and worker-3 live", async () => {
 	const worker = await c.addWorker();
 	expect(worker.name).toBe('worker-3');
 	expect(c.workers.filter((w) => w.alive()).map((w) => w.name)).toEqual(['worker-2', 'worker-3']);
