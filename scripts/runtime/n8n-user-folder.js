@@ -47,6 +47,11 @@ function createUserFolder(parent = os.tmpdir(), prefix = 'n8n-campaign-') {
 	return fs.mkdtempSync(path.join(parent, prefix)); // 0700
 }
 
+/** Where the package is installed as a community package in an n8n user folder. */
+function installedPackageFolder(userFolder) {
+	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+}
+
 /**
  * Installs the packed package as a community package: unpacked into
  * `<user>/.n8n/nodes/node_modules/n8n-nodes-campaign-messaging`, listed in `<user>/.n8n/nodes/package.json`.
@@ -54,7 +59,7 @@ function createUserFolder(parent = os.tmpdir(), prefix = 'n8n-campaign-') {
  */
 async function installPackage(userFolder, tarball) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	const target = installedPackageFolder(userFolder);
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });
 	await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
@@ -189,6 +194,7 @@ module.exports = {
 	parseRunData,
 	createUserFolder,
 	installPackage,
+	installedPackageFolder,
 	n8nCli,
 	importCredentials,
 	importWorkflows,

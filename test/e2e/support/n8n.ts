@@ -173,16 +173,10 @@ export async function sendItems(
  * there, fits every file; on any free port when that one is taken.
  */
 async function fileSandbox(): Promise<Sandbox> {
-	const options = { accounts: { 'e2e-expired-key': 'expired' as const } };
-	const port = Number(env.E2E_SANDBOX_PORT ?? 0);
-	if (port > 0) {
-		try {
-			return await startSandbox({ ...options, port });
-		} catch {
-			// taken (a sandbox of an earlier file left open): a free port and a template of its own
-		}
-	}
-	return startSandbox(options);
+	const wanted = Number(env.E2E_SANDBOX_PORT ?? 0);
+	// Taken (a sandbox of an earlier file left open): any free port, and a template of its own.
+	const port = wanted > 0 && (await rt.freePort(wanted)) === wanted ? wanted : 0;
+	return startSandbox({ accounts: { 'e2e-expired-key': 'expired' }, port });
 }
 
 /**
@@ -253,7 +247,7 @@ export function setupN8n(suite: string, { demo = true } = {}): void {
 				filter: (source) =>
 					!['.ready', '.pack', '.scratch-workflows'].includes(path.basename(source)),
 			});
-			installedFolder = path.join(userFolder, '.n8n', 'nodes', 'node_modules', rt.PACKAGE_NAME);
+			installedFolder = rt.installedPackageFolder(userFolder);
 		},
 		60 * 60 * 1000,
 	);

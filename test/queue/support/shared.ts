@@ -6,6 +6,7 @@
  */
 import { AGENT_EXAMPLE_PLAN, agentExampleCredential } from '../../support/agent-example';
 import { startModelServer, type ModelServer } from '../../support/model-server';
+import { fs } from '../../support/node';
 import { startQueueCluster, type QueueCluster } from './cluster';
 
 export let c: QueueCluster;
@@ -22,7 +23,8 @@ export function useSharedCluster(): void {
 	});
 	afterAll(async () => {
 		await model?.close();
-		// Stopped by the last test (which checks what is left); here only when a round failed first.
-		if (c && c.main.alive()) await c.stop();
+		// Stopped by the last test (which checks what is left); here only when a round failed first
+		// (stop() removes the cluster's folder).
+		if (c && fs.existsSync(c.dir)) await c.stop();
 	});
 }
