@@ -10,8 +10,9 @@ module.exports = {
 	...e2e,
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.queue.ts'],
-	// Each cluster makes its own user folders (scripts/queue/cluster.js): no e2e templates.
-	globalSetup: undefined,
+	// Each cluster makes its own user folders (scripts/queue/cluster.js): no e2e templates; dist/
+	// is built only when it is not current (a build empties it: compat may be reading it, .ci/run).
+	globalSetup: '<rootDir>/test/queue/global-setup.js',
 	globalTeardown: undefined,
 	// Each file starts its own cluster (four n8n processes): one file at a time (maxWorkers 1).
 	// The first run installs PostgreSQL, Redis and the n8n runtime; a 50,000-row sync takes minutes.

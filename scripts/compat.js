@@ -21,7 +21,8 @@
  * properties through the same engine, about 40% of a line's time) run once, in `npm test`, on the
  * dev tree's n8n-core and n8n-workflow. Two lines run at a time on a machine with two cores or more
  * (each jest in its own process, one test process each; COMPAT_PARALLEL=1 runs them one after the
- * other).
+ * other). The deduplication simulation runs 40 of its seeded schedules on each line
+ * (`SIM_SCHEDULES`), the 150 of `npm test` once.
  */
 'use strict';
 const fs = require('node:fs');
@@ -49,6 +50,13 @@ const LINES = [
 		node: 20,
 	},
 ];
+
+/**
+ * The deduplication simulation's schedules on each line (SIM_SCHEDULES overrides it). `npm test`
+ * runs 150 on the dev tree's n8n-core; a line runs fewer, enough for every fault kind to meet that
+ * line's deduplication store and WorkflowExecute (the simulation was about 30% of a line's time).
+ */
+const SIM_SCHEDULES = 40;
 
 /** Lines run at once: two on a machine with two cores or more, unless COMPAT_PARALLEL says. */
 function parallelism() {
@@ -102,7 +110,11 @@ async function runLine(entry, nodeBin) {
 	try {
 		const result = await runtime.run(nodeBin, args, {
 			cwd: runtime.ROOT,
-			env: { ...process.env, COMPAT_DIR: lineDir(entry) },
+			env: {
+				...process.env,
+				COMPAT_DIR: lineDir(entry),
+				SIM_SCHEDULES: process.env.SIM_SCHEDULES ?? String(SIM_SCHEDULES),
+			},
 			label: `jest (compat ${entry.line})`,
 		});
 		output = result.stderr;
@@ -160,7 +172,7 @@ async function main(argv) {
 			`unknown line(s) ${unknown.join(', ')}; known: ${LINES.map((e) => e.line).join(', ')}`,
 		);
 	const lines = wanted.length > 0 ? LINES.filter((entry) => wanted.includes(entry.line)) : LINES;
-	if (runtime.distProblem() !== undefined) await runtime.buildPackage();
+	await runtime.ensureBuilt();
 
 	// Installs one after the other (npm and its cache), then the lines' jest runs, a few at once.
 	const prepared = [];

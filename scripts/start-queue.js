@@ -29,7 +29,8 @@ data.
 
 Options:
   --workers <n>   number of workers (default 2)
-  --no-build      skip \`npm run build\` (use dist/ as it is)
+  --no-build      never build (by default \`npm run build\` runs when a file under nodes/
+                  or credentials/ changed after dist/ was built)
   --help          print this and exit
 `;
 const options = parseCommandLine(NAME, USAGE, {
@@ -64,7 +65,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 async function main() {
-	if (!options['no-build']) await rt.buildPackage();
+	if (!options['no-build']) await rt.ensureBuilt();
 	const sandboxDir = await rt.buildSandbox();
 	const sandboxPort = await rt.freePort(8787);
 	const sandbox = spawnService(

@@ -3,7 +3,7 @@
  *
  *   1. prepares the local n8n runtime on first use (scripts/runtime/install.js; several minutes, once),
  *   2. at once, in two lanes:
- *      a. builds the package (npm run build), installs its `npm pack` tarball into the demo n8n
+ *      a. builds the package when dist/ is older than the sources (npm run build), installs its `npm pack` tarball into the demo n8n
  *         user folder as a community package, compiles the sandbox (gulp sandbox) and starts it
  *         with demo data on 127.0.0.1;
  *      b. imports a "Campaign Sandbox" credential pointing at the sandbox, and the example
@@ -25,7 +25,7 @@ const {
 	httpRequest,
 	SANDBOX_CREDENTIAL: CREDENTIAL,
 	SANDBOX_DEMO_KEY,
-	buildPackage,
+	ensureBuilt,
 	buildSandbox,
 	ensureRuntime,
 	exampleFiles,
@@ -57,7 +57,8 @@ Options:
   --fresh               start from an empty n8n user folder (drops workflows you made in the demo)
   --port <n>            editor port (default 5678, or a free one)
   --sandbox-port <n>    sandbox port (default 8787, or a free one)
-  --no-build            skip \`npm run build\` (use dist/ as it is)
+  --no-build            never build (by default \`npm run build\` runs when a file under
+                        nodes/ or credentials/ changed after dist/ was built)
   --no-examples         do not (re-)import the example workflows
   --help                print this and exit
 
@@ -182,7 +183,7 @@ async function main() {
 	// Two lanes at once: (a) build, package, sandbox; (b) n8n's imports (each boots n8n's CLI).
 	const [laneA, laneB] = await Promise.allSettled([
 		(async () => {
-			if (!options['no-build']) await buildPackage();
+			if (!options['no-build']) await ensureBuilt();
 			const missing = missingDistFiles();
 			if (missing.length > 0) log(`warning: not built, so missing from n8n: ${missing.join(', ')}`);
 			const t = Date.now();

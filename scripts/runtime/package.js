@@ -85,8 +85,22 @@ function distProblem() {
 	return undefined;
 }
 
+/**
+ * `npm run build` when dist/ is not the current package (distProblem says why), else nothing: the
+ * rule of `npm start`, `npm run start:queue`, `npm run test:queue`, `npm run test:compat` and the
+ * end-to-end tests. A step that builds only then does not empty dist/ under another step reading
+ * it (.ci/run runs the compatibility matrix beside the queue-mode tests).
+ */
+async function ensureBuilt() {
+	const problem = distProblem();
+	if (problem === undefined) return;
+	log(problem);
+	await buildPackage();
+}
+
 module.exports = {
 	buildPackage,
+	ensureBuilt,
 	buildSandbox,
 	findSandboxBuild,
 	packPackage,

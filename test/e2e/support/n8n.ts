@@ -233,8 +233,8 @@ export function setupN8n(suite: string, { demo = true } = {}): void {
 			fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 			fs.mkdirSync(SCREENSHOTS, { recursive: true });
 
-			// Built once per run: dist/ is rebuilt only when a source changed after it (distProblem).
-			if (rt.distProblem() !== undefined) await time('build', () => rt.buildPackage());
+			// Built once per run: dist/ is rebuilt only when a source changed after it (ensureBuilt).
+			await time('build', () => rt.ensureBuilt());
 			paths = await time('runtime (prepared on first use)', () => rt.ensureRuntime());
 
 			sb = await fileSandbox();
