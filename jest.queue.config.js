@@ -11,7 +11,7 @@ module.exports = {
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.queue.ts'],
 	// Each cluster makes its own user folders (scripts/queue/cluster.js): no e2e templates; dist/
-	// is built only when it is not current (a build empties it: compat may be reading it, .ci/run).
+	// is built first only when it is not current (ensureBuilt).
 	globalSetup: '<rootDir>/test/queue/global-setup.js',
 	globalTeardown: undefined,
 	// Each file starts its own cluster (four n8n processes): one file at a time (maxWorkers 1).

@@ -88,8 +88,8 @@ function distProblem() {
 /**
  * `npm run build` when dist/ is not the current package (distProblem says why), else nothing: the
  * rule of `npm start`, `npm run start:queue`, `npm run test:queue`, `npm run test:compat` and the
- * end-to-end tests. A step that builds only then does not empty dist/ under another step reading
- * it (.ci/run runs the compatibility matrix beside the queue-mode tests).
+ * end-to-end tests (a build empties dist/ first: a needless one costs seconds and pulls the files
+ * from under anything reading them).
  */
 async function ensureBuilt() {
 	const problem = distProblem();

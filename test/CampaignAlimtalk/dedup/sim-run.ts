@@ -1,5 +1,5 @@
 /**
- * One schedule of the deduplication simulation (simulation.test.ts), from its seed: what runs
+ * One schedule of the deduplication simulation (sim-suite.ts), from its seed: what runs
  * (executions of keyed sends in several processes, with or without a Send Limit, one or two
  * keyed nodes), what goes wrong (store and service faults, crashes, stops, skewed clocks), and
  * the invariants checked once it is over (sim-check.ts).

@@ -1,5 +1,5 @@
 /**
- * The world of the deduplication simulation (simulation.test.ts): processes, a store and a
+ * The world of the deduplication simulation (sim-suite.ts): processes, a store and a
  * messaging service, all on jest's fake clock and driven by one seeded chance, so that a seed
  * replays a schedule exactly.
  *
@@ -108,7 +108,7 @@ export class World {
 
 	/**
 	 * Every store call and its answer, by true time, when SIM_TRACE names a file to write it to
-	 * (simulation.test.ts): what a failing seed did, call by call.
+	 * (sim-suite.ts): what a failing seed did, call by call.
 	 */
 	readonly trace: string[] | undefined = env.SIM_TRACE ? [] : undefined;
 

@@ -240,7 +240,12 @@ export function setupN8n(suite: string, { demo = true } = {}): void {
 			sb = await fileSandbox();
 			if (demo) seedDemoData(sb);
 
-			const template = await userFolderTemplate(demo, sb.baseUrl);
+			// The first file makes both kinds at once (each is mostly one core: n8n's CLI boots and
+			// migrates); the later files find them ready.
+			const [template] = await Promise.all([
+				userFolderTemplate(demo, sb.baseUrl),
+				userFolderTemplate(!demo, sb.baseUrl),
+			]);
 			userFolder = rt.createUserFolder(ARTIFACTS, 'n8n-user-');
 			fs.cpSync(template, userFolder, {
 				recursive: true,

@@ -9,6 +9,18 @@ import { startModelServer, type ModelServer } from '../../support/model-server';
 import { fs } from '../../support/node';
 import { startQueueCluster, type QueueCluster } from './cluster';
 
+/**
+ * n8n marks the execution of a killed worker failed when its queue job's lock runs out and the
+ * next stalled-job check finds it: with n8n's defaults (a 60 s lock renewed every 10 s, a check
+ * every 30 s) about 90 s after the kill. The rounds that kill a worker wait for that, so this
+ * cluster shortens both (docs/queue-faults.md gives both figures); nothing else changes.
+ */
+const STALL_CHECK = {
+	QUEUE_WORKER_LOCK_DURATION: '20000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+};
+
 export let c: QueueCluster;
 export let model: ModelServer;
 
@@ -19,6 +31,7 @@ export function useSharedCluster(): void {
 			workers: 2,
 			concurrency: 10,
 			extraCredentials: [agentExampleCredential(model.baseUrl)],
+			env: STALL_CHECK,
 		});
 	});
 	afterAll(async () => {

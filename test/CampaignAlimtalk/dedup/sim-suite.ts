@@ -4,11 +4,14 @@
  * clocks that disagree (sim-world.ts, sim-run.ts), each checked against the invariants of
  * sim-check.ts after it ran.
  *
- * Replay: SIM_SEED=n runs that one schedule and prints what it did (its schedule, every message
- * the service accepted, every execution's items). SIM_SCHEDULES=n runs n schedules from
- * SIM_FIRST (default 1); SIM_LOG=file appends each failure to that file as it is found;
- * SIM_TRACE=file (with SIM_SEED) writes every store call of the schedule and its answer there.
- * Everything runs on jest's fake clock: a seed replays exactly.
+ * The schedules are split over three test files (simulation.1.test.ts to .3), so that jest's two
+ * test processes share them instead of one process running them all at the end.
+ *
+ * Replay: SIM_SEED=n runs that one schedule (in simulation.1.test.ts) and prints what it did (its
+ * schedule, every message the service accepted, every execution's items). SIM_SCHEDULES=n runs n
+ * schedules from SIM_FIRST (default 1), a third in each file; SIM_LOG=file appends each failure to
+ * that file as it is found; SIM_TRACE=file (with SIM_SEED) writes every store call of the schedule
+ * and its answer there. Everything runs on jest's fake clock: a seed replays exactly.
  */
 import { env, fs } from '../../support/node';
 import type { Played } from './sim-run';
@@ -26,7 +29,16 @@ const OPEN_SEEDS: Record<number, string> = {};
 const FIRST = Number(env.SIM_FIRST ?? 1);
 const COUNT = Number(env.SIM_SCHEDULES ?? 150);
 const ONE = env.SIM_SEED === undefined ? undefined : Number(env.SIM_SEED);
-const seeds = ONE !== undefined ? [ONE] : Array.from({ length: COUNT }, (_, i) => FIRST + i);
+/** The files the schedules are split over (simulation.<part>.test.ts). */
+const PARTS = 3;
+
+/** The seeds of one part: a contiguous third of the run's, or SIM_SEED alone in the first. */
+function seedsOf(part: number): number[] {
+	if (ONE !== undefined) return part === 1 ? [ONE] : [];
+	const from = Math.floor((COUNT * (part - 1)) / PARTS);
+	const to = Math.floor((COUNT * part) / PARTS);
+	return Array.from({ length: to - from }, (_, i) => FIRST + from + i);
+}
 
 function printRun(played: Played): void {
 	const { schedule, world, outcomes, probe } = played;
@@ -65,8 +77,14 @@ async function check(seed: number): Promise<string[]> {
 	}
 }
 
-describe('the deduplication simulation', () => {
-	it(`holds every invariant in ${seeds.length} seeded schedules`, async () => {
+/** One part's test: every seed of the part holds every invariant. */
+export function simulationPart(part: number): void {
+	const seeds = seedsOf(part);
+	const range =
+		seeds.length === 0
+			? 'SIM_SEED runs in part 1'
+			: `seeds ${seeds[0]} to ${seeds[seeds.length - 1]}`;
+	it(`the deduplication simulation holds every invariant in ${seeds.length} seeded schedules (${range})`, async () => {
 		const failed: string[] = [];
 		const expected: string[] = [];
 		for (const seed of seeds) {
@@ -83,4 +101,4 @@ describe('the deduplication simulation', () => {
 		}
 		expect(failed).toEqual([]);
 	}, 600000);
-});
+}

@@ -1,0 +1,4 @@
+/** The deduplication simulation, part 1 of 3 of its seeded schedules (sim-suite.ts). */
+import { simulationPart } from './sim-suite';
+
+simulationPart(1);
