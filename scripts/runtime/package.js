@@ -46,10 +46,10 @@ async function packPackage(dest) {
 }
 
 /** The files listed in the package's `n8n` section that are missing from dist/ (nodes not built yet). */
-function missingDistFiles() {
-	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+function missingDistFiles(root = ROOT) {
+	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	return [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter(
-		(file) => !fs.existsSync(path.join(ROOT, file)),
+		(file) => !fs.existsSync(path.join(root, file)),
 	);
 }
 
@@ -75,13 +75,13 @@ function newestFile(dirs) {
  * section lists is missing, or a file under nodes/ or credentials/ changed after the newest file
  * of dist/ was written (the build empties dist/ and writes every file).
  */
-function distProblem() {
-	const missing = missingDistFiles();
+function distProblem(root = ROOT) {
+	const missing = missingDistFiles(root);
 	if (missing.length > 0) return `dist/ lacks ${missing.join(', ')}`;
-	const source = newestFile([path.join(ROOT, 'nodes'), path.join(ROOT, 'credentials')]);
-	const built = newestFile([path.join(ROOT, 'dist')]);
+	const source = newestFile([path.join(root, 'nodes'), path.join(root, 'credentials')]);
+	const built = newestFile([path.join(root, 'dist')]);
 	if (source.mtimeMs > built.mtimeMs)
-		return `dist/ is older than the sources: ${path.relative(ROOT, source.file)} changed after the last build`;
+		return `dist/ is older than the sources: ${path.relative(root, source.file)} changed after the last build`;
 	return undefined;
 }
 
