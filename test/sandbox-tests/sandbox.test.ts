@@ -4,7 +4,7 @@
 import axios from 'axios';
 import { seedDemoData } from '../../sandbox/demo';
 import { startSandbox } from '../../sandbox/server';
-import { call, get, post, sleep, useTestSandbox } from './support';
+import { call, get, post, sleep, until, useTestSandbox } from './support';
 
 const sb = useTestSandbox();
 
@@ -59,15 +59,6 @@ describe('request log', () => {
 		expect(sb.requests[0]).toMatchObject({ status: 400, processCode: 7011 });
 	});
 });
-
-/** Waits (at most 10 s) until `check` holds. */
-async function until(check: () => boolean): Promise<void> {
-	const deadline = Date.now() + 10000;
-	while (!check()) {
-		if (Date.now() > deadline) throw new Error('timed out waiting for the sandbox');
-		await sleep(5);
-	}
-}
 
 describe('concurrency and latency', () => {
 	it('latencyMs delays every response', async () => {
@@ -152,7 +143,7 @@ describe('lifecycle', () => {
 		other.configure({ faults: { kinds: ['hang'], firstN: 1 }, latencyMs: 600_000 });
 		const hanging = get(other, '/v2/custom');
 		const waiting = get(other, '/v2/custom');
-		await sleep(30);
+		await until(() => other.requests.length === 3); // the first request, then these two
 		expect(other.inFlight).toBe(2);
 		await other.close();
 		await expect(hanging).rejects.toThrow();

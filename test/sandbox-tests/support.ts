@@ -122,6 +122,18 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
+ * Waits (at most 10 s) until `check` holds: what a request has reached the sandbox is waited
+ * for, never timed (on a busy machine a request can take far longer than usual to arrive).
+ */
+export async function until(check: () => boolean): Promise<void> {
+	const deadline = Date.now() + 10000;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error('timed out waiting for the sandbox');
+		await sleep(5);
+	}
+}
+
+/**
  * What the custom data conformance suites share: the entry shapes, the file's sandbox with three
  * registered keys, seeding, and a reader that follows nextPageSeq to the end.
  */
