@@ -71,10 +71,12 @@ describe('what a redelivered event is answered', () => {
 	});
 
 	it('a message in flight holds 3 entries in the row of keys (hour, minute, claim); a confirmed one 1 (sent)', async () => {
+		// The request's arrival is waited for (at most 10 s, not timed), then the row is read
+		// while the sandbox holds the answer back (400 ms, under the send's Timeout).
 		fx.sb.configure({ latencyMs: 400 });
 		const running = send([order(1)]);
 		const row = () => fx.store.keys(WF, 'n:node-under-test');
-		for (let i = 0; i < 300 && fx.sb.requests.length === 0; i++) await delay(5);
+		for (let i = 0; i < 2000 && fx.sb.requests.length === 0; i++) await delay(5);
 		expect(fx.sb.requests).toHaveLength(1); // its request is in flight
 		expect(row()).toHaveLength(3);
 		await running;
