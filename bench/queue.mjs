@@ -2,7 +2,8 @@
  * The queue-mode workloads of workloads.cjs (entries with a `queue` setting): n8n's distributed
  * engine on this machine (scripts/queue/: PostgreSQL, Redis, main, webhook process, workers)
  * against the bench's sandbox. Entries with the same `queue` setting share one installation,
- * started once and stopped after their runs.
+ * started afresh for each run (and, with --baseline, for each tree: the two packages take turns),
+ * each entry warmed up with 100 events before it is measured.
  *
  * An entry's `queue`: `{ workers }` (0 with `mode: 'regular'`: one n8n process, no queue), and its
  * `steps`: 'webhookSend' (items webhook events, each one Alimtalk send, fired 20 at a time;
@@ -10,6 +11,9 @@
  * generated-rows custom data sync; measured from the run request to the execution finished).
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fmt } from './format.mjs';
 
@@ -180,84 +184,105 @@ function clusterOptions(setting, sb) {
 	};
 }
 
-/** Runs the queue entries, `w.runs` runs each; resolves with one result per entry (its fastest run: the machine is shared). */
-export async function runQueueWorkloads({ sb, workloads, log }) {
+/**
+ * Before an entry's first measured run on a cluster: WARM_UP events through its workflow, not
+ * measured (the first executions on a fresh cluster pay for n8n's caches and compilation, which
+ * would count against whichever entry runs first).
+ */
+const WARM_UP = 100;
+
+async function warmUp(cluster, sb, w, ids) {
+	if (w.steps !== 'webhookSend') return;
+	if (!ids.has(w.id)) ids.set(w.id, await deploySend(cluster, w));
+	const { workflowId } = ids.get(w.id);
+	sb.configure({ latencyMs: w.latency });
+	sb.addCampaign(CAMPAIGN);
+	const bodies = Array.from({ length: WARM_UP }, (_, i) => wf.eventBody(i, 'warm-up'));
+	await cluster.fireWebhooks(w.path ?? 'bench-queue', bodies, { concurrency: IN_FLIGHT });
+	await cluster.db.waitForExecutions({
+		workflowId,
+		count: WARM_UP,
+		pollMs: 100,
+		timeoutMs: 5 * 60 * 1000,
+	});
+}
+
+/** One measured run of `w` on `cluster`, logged. */
+async function measuredRun(cluster, sb, w, run, ids, log, tree) {
+	sb.configure({ latencyMs: w.latency });
+	sb.reset();
+	sb.addCampaign(CAMPAIGN);
+	const figures = await STEPS[w.steps](cluster, sb, w, run, ids);
+	const calls = figures.storeCallMs;
+	const store = calls
+		? `, a store call ${fmt(calls.p50, 1)} ms (max ${fmt(calls.max, 1)}), on the lock's record ${fmt(calls.lockP50, 1)} ms (max ${fmt(calls.lockMax, 1)})`
+		: '';
+	log(
+		`queue run ${run}/${w.runs} ${w.id}${tree === 'this' ? '' : ` (${tree})`}: ${fmt(figures.wallMs)} ms, ${figures.requests} requests${store}${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`,
+	);
+	return figures;
+}
+
+/**
+ * Runs the queue entries, `w.runs` runs each, for every tree of `trees` (this one, and with
+ * --baseline the other checkout, its package packed from its own dist/). Each run starts a fresh
+ * cluster per tree, trees in turns (which goes first swaps every run), and warms each entry up
+ * before measuring it. Resolves with, per tree name, one result per entry (its fastest run: the
+ * machine is shared).
+ */
+export async function runQueueWorkloads({ sb, workloads, log, trees = [{ name: 'this' }] }) {
 	const groups = new Map();
 	for (const w of workloads) {
 		const key = JSON.stringify(w.queue);
 		groups.set(key, [...(groups.get(key) ?? []), w]);
 	}
-	const results = [];
-	for (const [key, list] of groups) {
-		log(`queue mode ${key}: starting PostgreSQL, Redis and n8n`);
-		const cluster = await startCluster(clusterOptions(JSON.parse(key), sb));
-		log(`  ready in ${fmt(cluster.startMs / 1000, 1)} s`);
-		const ids = new Map();
-		try {
-			for (const w of list) {
-				const raw = [];
-				for (let run = 1; run <= w.runs; run++) {
-					sb.configure({ latencyMs: w.latency });
-					sb.reset();
-					sb.addCampaign(CAMPAIGN);
-					const figures = await STEPS[w.steps](cluster, sb, w, run, ids);
-					raw.push(figures);
-					const calls = figures.storeCallMs;
-					const store = calls
-						? `, a store call ${fmt(calls.p50, 1)} ms (max ${fmt(calls.max, 1)}), on the lock's record ${fmt(calls.lockP50, 1)} ms (max ${fmt(calls.lockMax, 1)})`
-						: '';
-					log(
-						`queue run ${run}/${w.runs} ${w.id}: ${fmt(figures.wallMs)} ms, ${figures.requests} requests${store}${figures.problems.length ? ` PROBLEM: ${figures.problems.join('; ')}` : ''}`,
-					);
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-queue-pack-'));
+	const raw = new Map(trees.map((tree) => [tree.name, new Map()]));
+	try {
+		const tarballs = new Map();
+		for (const tree of trees)
+			tarballs.set(tree.name, await rt.packPackage(path.join(packDir, tree.name), tree.root));
+		for (const [key, list] of groups) {
+			const runs = Math.max(...list.map((w) => w.runs));
+			for (let run = 1; run <= runs; run++) {
+				for (const tree of run % 2 === 1 ? trees : [...trees].reverse()) {
+					log(`queue mode ${key}, run ${run}, ${tree.name}: starting PostgreSQL, Redis and n8n`);
+					const options = {
+						...clusterOptions(JSON.parse(key), sb),
+						package: tarballs.get(tree.name),
+					};
+					const cluster = await startCluster(options);
+					log(`  ready in ${fmt(cluster.startMs / 1000, 1)} s`);
+					const ids = new Map();
+					try {
+						for (const w of list.filter((entry) => run <= entry.runs)) {
+							await warmUp(cluster, sb, w, ids);
+							const figures = await measuredRun(cluster, sb, w, run, ids, log, tree.name);
+							const byId = raw.get(tree.name);
+							byId.set(w.id, [...(byId.get(w.id) ?? []), figures]);
+						}
+					} finally {
+						await cluster.stop();
+					}
 				}
-				const fastest = [...raw].sort((a, b) => a.wallMs - b.wallMs)[0];
-				results.push({
-					id: w.id,
-					label: w.label,
-					items: w.items,
-					latency: w.latency,
-					...fastest,
-					raw,
-					problems: raw.flatMap((r) => r.problems),
-				});
 			}
-		} finally {
-			await cluster.stop();
 		}
+	} finally {
+		fs.rmSync(packDir, { recursive: true, force: true });
 	}
-	return results;
-}
-
-/** The queue-mode table and its ratios, from the workloads' `compare` settings. */
-export function queueMarkdown(results, workloads, machine) {
-	const byId = Object.fromEntries(results.map((r) => [r.id, r]));
-	const lines = [
-		'',
-		`n8n queue mode on this machine (${machine.cpu}, ${machine.memory} RAM): PostgreSQL, Redis, main, one webhook process and the workers (worker concurrency 10), every process on the same cores; the fastest of the runs (wall times of every run in the JSON report).`,
-		'',
-	];
-	lines.push('| Workload | Items | Requests | Latency (ms) | Wall (s) | Items/s | Runs |');
-	lines.push('|---|---:|---:|---:|---:|---:|---:|');
-	for (const r of results)
-		lines.push(
-			`| ${r.label} (\`${r.id}\`) | ${fmt(r.items)} | ${fmt(r.requests)} | ${fmt(r.latency)} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.items / (r.wallMs / 1000), 1)} | ${r.raw.length} |`,
-		);
-	const stores = results.filter((r) => r.storeCallMs);
-	if (stores.length > 0) lines.push('');
-	for (const r of stores) {
-		const c = r.storeCallMs;
-		lines.push(
-			`- \`${r.id}\`: one store call (read the record, write it back whole) ${fmt(c.p50, 1)} ms, at most ${fmt(c.max, 1)} ms; on a record of a few entries (the lock) ${fmt(c.lockP50, 1)} ms, at most ${fmt(c.lockMax, 1)} ms (20 calls each)`,
-		);
-	}
-	const ratios = workloads.filter((w) => w.compare && byId[w.id] && byId[w.compare.with]);
-	if (ratios.length > 0) lines.push('');
-	for (const w of ratios) {
-		const a = byId[w.id];
-		const b = byId[w.compare.with];
-		lines.push(
-			`- ${w.compare.label}: ${fmt(b.wallMs / a.wallMs, 2)}x (${fmt(a.wallMs / 1000, 2)} s against ${fmt(b.wallMs / 1000, 2)} s)`,
-		);
-	}
-	return lines;
+	const summary = (byId) =>
+		workloads.map((w) => {
+			const runsOf = byId.get(w.id) ?? [];
+			const fastest = [...runsOf].sort((a, b) => a.wallMs - b.wallMs)[0];
+			return {
+				id: w.id,
+				label: w.label,
+				items: w.items,
+				latency: w.latency,
+				...fastest,
+				raw: runsOf,
+				problems: runsOf.flatMap((r) => r.problems),
+			};
+		});
+	return Object.fromEntries(trees.map((tree) => [tree.name, summary(raw.get(tree.name))]));
 }

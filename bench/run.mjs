@@ -43,7 +43,8 @@ import { measurer, median, sandboxFigures, seedSandbox, summarize, verify } from
 import { settings } from './options.mjs';
 import { machine, markdown } from './report.mjs';
 import { evaluate } from './targets.mjs';
-import { queueMarkdown, runQueueWorkloads } from './queue.mjs';
+import { runQueueWorkloads } from './queue.mjs';
+import { queueMarkdown } from './queue-report.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -218,7 +219,7 @@ async function main() {
 	);
 	if (treeList.length > 1)
 		log(
-			`baseline ${S.baseline} (${treeList[1].commit}): every in-process run alternates with this tree's; the command-line comparisons run on this tree only`,
+			`baseline ${S.baseline} (${treeList[1].commit}): every in-process and queue-mode run alternates with this tree's; the command-line comparisons run on this tree only`,
 		);
 
 	const measure = measurer({
@@ -231,10 +232,11 @@ async function main() {
 	const byTree = await runEngineWorkloads(measure, workloads, env, treeList);
 	const results = byTree.this;
 	const cli = cliWorkloads.length > 0 ? await runCliWorkloads(paths, sb, cliWorkloads) : [];
-	const queue =
+	const queueByTree =
 		queueWorkloads.length > 0
-			? await runQueueWorkloads({ sb, workloads: queueWorkloads, log })
-			: [];
+			? await runQueueWorkloads({ sb, workloads: queueWorkloads, log, trees: treeList })
+			: {};
+	const queue = queueByTree.this ?? [];
 	await sb.close();
 
 	const report = {
@@ -255,14 +257,26 @@ async function main() {
 		queue,
 		baseline:
 			treeList.length > 1
-				? { dir: S.baseline, commit: treeList[1].commit, results: byTree.baseline }
+				? {
+						dir: S.baseline,
+						commit: treeList[1].commit,
+						results: byTree.baseline,
+						queue: queueByTree.baseline ?? [],
+					}
 				: undefined,
 		targets: evaluate([...results, ...cli]),
 		durationSeconds: Math.round((Date.now() - startedAt) / 1000),
 	};
 	const md = [
 		markdown(report),
-		...(queue.length > 0 ? queueMarkdown(queue, queueWorkloads, machineInfo) : []),
+		...(queue.length > 0
+			? queueMarkdown(
+					queue,
+					queueWorkloads,
+					machineInfo,
+					report.baseline && { commit: report.baseline.commit, results: report.baseline.queue },
+				)
+			: []),
 	].join('\n');
 	fs.mkdirSync(path.dirname(S.out), { recursive: true });
 	fs.writeFileSync(
@@ -271,9 +285,13 @@ async function main() {
 	);
 	fs.writeFileSync(S.out.replace(/\.json$/, '.md'), `${md}\n`);
 	process.stdout.write(`\n${md}\n\n`);
-	const problems = [...results, ...cli, ...queue, ...(report.baseline?.results ?? [])].filter(
-		(r) => r.problems.length > 0,
-	);
+	const problems = [
+		...results,
+		...cli,
+		...queue,
+		...(report.baseline?.results ?? []),
+		...(report.baseline?.queue ?? []),
+	].filter((r) => r.problems.length > 0);
 	for (const r of problems) log(`PROBLEM in ${r.id}: ${r.problems.join('; ')}`);
 	log(
 		`wrote ${path.relative(ROOT, S.out)} and ${path.relative(ROOT, S.out.replace(/\.json$/, '.md'))}; total ${fmt(report.durationSeconds)} s`,

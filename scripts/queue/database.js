@@ -78,7 +78,7 @@ async function openDatabase(paths, postgres) {
 	 * One query; across a restart or an outage of PostgreSQL (the fault rounds cause them) it
 	 * connects again and retries, for up to RECONNECT_MS.
 	 */
-	const query = async (sql, params = []) => {
+	const attempt = async (sql, params) => {
 		const until = Date.now() + RECONNECT_MS;
 		for (;;) {
 			try {
@@ -92,6 +92,13 @@ async function openDatabase(paths, postgres) {
 				await new Promise((r) => setTimeout(r, 500));
 			}
 		}
+	};
+	/** Queries run one after the other on the one client (pg 9 refuses a query while another runs). */
+	let tail = Promise.resolve();
+	const query = (sql, params = []) => {
+		const result = tail.then(() => attempt(sql, params));
+		tail = result.catch(() => undefined);
+		return result;
 	};
 
 	/** Execution records, oldest first; `workflowId` and `sinceId` narrow them down. */

@@ -33,13 +33,13 @@ function findSandboxBuild() {
 		: undefined;
 }
 
-/** `npm pack` of the repository into `dest`; returns the tarball's path. Build first. */
-async function packPackage(dest) {
+/** `npm pack` of the repository (or the checkout at `root`) into `dest`; returns the tarball's path. Build first. */
+async function packPackage(dest, root = ROOT) {
 	fs.mkdirSync(dest, { recursive: true });
 	const { stdout } = await run(
 		'npm',
 		['pack', '--json', '--pack-destination', dest, '--loglevel=error'],
-		{ cwd: ROOT },
+		{ cwd: root },
 	);
 	const info = JSON.parse(stdout.slice(stdout.indexOf('[')));
 	return path.join(dest, info[0].filename);

@@ -1,8 +1,10 @@
 /**
  * Runs store work under the workflow's deduplication lock (lock.ts). Within one process,
  * executions queue their work here; one lock round serves every job queued when it starts, so a
- * burst of executions costs one lock round, not one each. The queue is empty whenever no
- * execution waits on it: nothing outlives the executions that use it.
+ * burst of executions costs one lock round, not one each. Rounds follow each other at once while
+ * work keeps coming, for up to STREAK_MS; then the process pauses so that another process can take
+ * the lock. The queue is empty whenever no execution waits on it: nothing outlives the executions
+ * that use it (but the pause of at most reacquireGapMs that ends it).
  */
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
 import { conflictError, lateWriteError } from './errors';
@@ -74,6 +76,8 @@ interface Job {
 interface Queue {
 	jobs: Job[];
 	running: boolean;
+	/** Set while the rounds wait for work: called when a job is queued. */
+	wake?: () => void;
 }
 
 /** Per lock row, the store work waiting in this process. An entry exists only while work waits. */
@@ -124,12 +128,25 @@ async function runRound(
 }
 
 /**
- * The pause before this process takes the lock again for work queued meanwhile: longer than a
- * waiter's longest poll (lock.ts), so that another process waiting for the lock sees it free and
- * takes it first (fairness: a waiter waits for one round of this process, not for all of them).
+ * The pause before this process takes the lock again after a streak: longer than a waiter's
+ * longest poll (lock.ts), so that another process waiting for the lock sees it free and takes it
+ * first (fairness: a waiter waits for one streak of this process, not for all of its work).
  */
 export function reacquireGapMs(random: number): number {
 	return 2 * POLL_MAX_MS + 20 + Math.floor(random * 50);
+}
+
+/**
+ * How long this process runs its rounds one after the other (the lock released between them, but
+ * taken again at once) before it pauses for reacquireGapMs. Within a streak a round starts as soon
+ * as work is queued: one execution's sends never wait on a pause meant for other processes.
+ */
+export const STREAK_MS = 1000;
+
+/** Resolves when a job is queued, or after `ms`. */
+async function workOrTimeout(queue: Queue, env: LockEnv, ms: number): Promise<void> {
+	await Promise.race([new Promise<void>((resolve) => (queue.wake = resolve)), env.sleep(ms)]);
+	queue.wake = undefined;
 }
 
 async function runRounds(
@@ -138,10 +155,17 @@ async function runRounds(
 	lockScope: DeduplicationScope,
 	env: LockEnv,
 ): Promise<void> {
-	while (queue.jobs.length > 0) {
+	let streakFrom = env.now();
+	for (;;) {
+		// Work queued within a gap's time continues the streak; none: the queue ends.
+		if (queue.jobs.length === 0) await workOrTimeout(queue, env, reacquireGapMs(env.random()));
+		if (queue.jobs.length === 0) break;
 		await runRound(queue.jobs.splice(0, queue.jobs.length), queue, lockScope, env);
-		// Work that arrives meanwhile waits for the next round of this process, after the gap.
-		await env.sleep(reacquireGapMs(env.random()));
+		if (env.now() - streakFrom >= STREAK_MS) {
+			// Work that arrives meanwhile waits for the next streak, after the gap.
+			await env.sleep(reacquireGapMs(env.random()));
+			streakFrom = env.now();
+		}
 	}
 	queue.running = false;
 	queues.delete(id);
@@ -182,7 +206,7 @@ export async function underLock<T>(
 	if (!queue.running) {
 		queue.running = true;
 		void runRounds(id, queue, lockScopeFor(keyScope), env);
-	}
+	} else queue.wake?.();
 	await finished;
 	return value as T;
 }
