@@ -23,6 +23,15 @@ const wf = require('../scripts/queue/workflows.js');
 const rt = require('../scripts/runtime/index.js');
 
 const CAMPAIGN = 'BENCH-QUEUE';
+/** The cluster of the run under way (stopQueueCluster stops it when the bench is interrupted). */
+let running;
+
+/** Stops the cluster of the run under way, if any: its processes and folders go. */
+export async function stopQueueCluster() {
+	const cluster = running;
+	running = undefined;
+	await cluster?.stop();
+}
 const IN_FLIGHT = 20;
 
 /**
@@ -252,6 +261,7 @@ export async function runQueueWorkloads({ sb, workloads, log, trees = [{ name: '
 						package: tarballs.get(tree.name),
 					};
 					const cluster = await startCluster(options);
+					running = cluster;
 					log(`  ready in ${fmt(cluster.startMs / 1000, 1)} s`);
 					const ids = new Map();
 					try {
@@ -262,6 +272,7 @@ export async function runQueueWorkloads({ sb, workloads, log, trees = [{ name: '
 							byId.set(w.id, [...(byId.get(w.id) ?? []), figures]);
 						}
 					} finally {
+						running = undefined;
 						await cluster.stop();
 					}
 				}

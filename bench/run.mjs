@@ -43,7 +43,7 @@ import { measurer, median, sandboxFigures, seedSandbox, summarize, verify } from
 import { settings } from './options.mjs';
 import { machine, markdown } from './report.mjs';
 import { evaluate } from './targets.mjs';
-import { runQueueWorkloads } from './queue.mjs';
+import { runQueueWorkloads, stopQueueCluster } from './queue.mjs';
 import { queueMarkdown } from './queue-report.mjs';
 
 const require = createRequire(import.meta.url);
@@ -299,7 +299,18 @@ async function main() {
 	if (problems.length > 0) process.exitCode = 1;
 }
 
+// Interrupted (Ctrl+C, a kill): the queue-mode cluster under way is stopped, its folders removed.
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+	process.on(signal, () => {
+		if (interrupted) return;
+		interrupted = true;
+		log(`${signal}: stopping the queue-mode cluster under way, if any`);
+		stopQueueCluster().finally(() => process.exit(1));
+	});
+
 main().catch((error) => {
+	if (interrupted) return; // the run failing because its cluster is being stopped: the stop exits
 	process.stderr.write(`${error.stack ?? error}\n`);
 	process.exit(1);
 });

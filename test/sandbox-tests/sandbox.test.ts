@@ -4,7 +4,7 @@
 import axios from 'axios';
 import { seedDemoData } from '../../sandbox/demo';
 import { startSandbox } from '../../sandbox/server';
-import { call, get, post, sleep, until, useTestSandbox } from './support';
+import { call, get, post, until, useTestSandbox } from './support';
 
 const sb = useTestSandbox();
 

@@ -139,7 +139,8 @@ export function reacquireGapMs(random: number): number {
 /**
  * How long this process runs its rounds one after the other (the lock released between them, but
  * taken again at once) before it pauses for reacquireGapMs. Within a streak a round starts as soon
- * as work is queued: one execution's sends never wait on a pause meant for other processes.
+ * as work is queued: one execution's sends never wait on a pause meant for other processes. A
+ * round that took longer than the pause ends the streak.
  */
 export const STREAK_MS = 1000;
 
@@ -160,8 +161,12 @@ async function runRounds(
 		// Work queued within a gap's time continues the streak; none: the queue ends.
 		if (queue.jobs.length === 0) await workOrTimeout(queue, env, reacquireGapMs(env.random()));
 		if (queue.jobs.length === 0) break;
+		const roundFrom = env.now();
 		await runRound(queue.jobs.splice(0, queue.jobs.length), queue, lockScope, env);
-		if (env.now() - streakFrom >= STREAK_MS) {
+		// A long round (a large record of keys) pauses after it: the work that came meanwhile is
+		// one batch anyway, and the pause costs little beside it.
+		const long = env.now() - roundFrom >= reacquireGapMs(0);
+		if (long || env.now() - streakFrom >= STREAK_MS) {
 			// Work that arrives meanwhile waits for the next streak, after the gap.
 			await env.sleep(reacquireGapMs(env.random()));
 			streakFrom = env.now();
