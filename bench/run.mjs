@@ -33,7 +33,6 @@
  * (the workflows they run), bench-nodes.cjs (bench-only node types), worker.cjs (one measured
  * run), measure.mjs (runs a worker against the sandbox), targets.mjs, report.mjs, options.mjs.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -44,6 +43,7 @@ import { settings } from './options.mjs';
 import { machine, markdown } from './report.mjs';
 import { evaluate } from './targets.mjs';
 import { runQueueWorkloads, stopQueueCluster } from './queue.mjs';
+import { npmBuild, trees } from './trees.mjs';
 import { queueMarkdown } from './queue-report.mjs';
 
 const require = createRequire(import.meta.url);
@@ -62,19 +62,6 @@ function log(message) {
 	process.stderr.write(`[bench ${s}s] ${message}\n`);
 }
 
-function npmBuild(cwd) {
-	return new Promise((resolve, reject) => {
-		const child = spawn('npm', ['run', 'build', '--silent'], {
-			cwd,
-			stdio: ['ignore', 'ignore', 'inherit'],
-		});
-		child.on('error', reject);
-		child.on('exit', (code) =>
-			code === 0 ? resolve() : reject(new Error(`npm run build in ${cwd} failed (exit ${code})`)),
-		);
-	});
-}
-
 /** The workloads --only selects, with the No Operation baselines they are measured against. */
 function selected() {
 	const all = table(S);
@@ -82,19 +69,6 @@ function selected() {
 	const chosen = all.filter((w) => !only || only.test(w.id));
 	const baselines = new Set(chosen.map((w) => w.baseline?.id).filter(Boolean));
 	return all.filter((w) => chosen.includes(w) || baselines.has(w.id));
-}
-
-/** This tree, and with --baseline the other checkout (its package from its own dist/). */
-function trees() {
-	const list = [{ name: 'this', root: ROOT }];
-	if (!S.baseline) return list;
-	if (!fs.existsSync(path.join(S.baseline, 'package.json')))
-		throw new Error(`--baseline ${S.baseline}: no package.json there`);
-	const commit =
-		spawnSync('git', ['-C', S.baseline, 'rev-parse', '--short', 'HEAD'], {
-			encoding: 'utf8',
-		}).stdout.trim() || 'not a git checkout';
-	return [...list, { name: 'baseline', root: S.baseline, commit }];
 }
 
 /** Every in-process workload, `runs` rounds; with a baseline each run alternates the trees (which goes first swaps every round). */
@@ -197,7 +171,7 @@ async function main() {
 		}
 		return;
 	}
-	const treeList = trees();
+	const treeList = trees(ROOT, S.baseline);
 	if (S.build) {
 		for (const tree of treeList) {
 			log(`npm run build${tree.root === ROOT ? '' : ` in ${tree.root}`}`);
