@@ -36,6 +36,9 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	/** Database steps taken (find, insert, update, delete, count). */
 	steps = 0;
 
+	/** Per row id, how many times a call wrote it (an insert or an update: the whole row). */
+	readonly writes = new Map<string, number>();
+
 	/** Milliseconds one database step takes (random in [min, max]). */
 	latency = { min: 0, max: 2 };
 
@@ -53,6 +56,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 
 	reset(): void {
 		this.rows.clear();
+		this.writes.clear();
 		this.steps = 0;
 		this.latency = { min: 0, max: 2 };
 		this.beforeWrite = undefined;
@@ -75,6 +79,11 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	keys(workflowId: string, context: string): DeduplicationItemTypes[] {
 		const marker = ProcessedDataStore.hash(KEYS_ROW_ENTRY);
 		return (this.entries(workflowId, context) ?? []).filter((entry) => entry !== marker);
+	}
+
+	/** How many times calls wrote a scope's row (whole-row writes). */
+	writesOf(workflowId: string, context: string): number {
+		return this.writes.get(`${workflowId}\u0000${context}`) ?? 0;
 	}
 
 	/** The stored entries of a scope's row (undefined when there is no row). */
@@ -110,12 +119,14 @@ export class ProcessedDataStore implements IDataDeduplicator {
 			);
 		}
 		this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
+		this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
 	}
 
 	private async update(id: string, row: Row): Promise<void> {
 		await this.beforeWrite?.(id);
 		await this.step();
 		if (this.rows.has(id)) this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
+		this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
 	}
 
 	async checkProcessedAndRecord(

@@ -11,8 +11,10 @@
  *   (starts.ts), so a claim left by a crash reads "in flight" no longer than that.
  * - `hour(h)`: the hour the claim was made, kept with it, so that an unconfirmed send can be
  *   told when it started.
- * `sent` is asked before `claim` is recorded and recorded after it, so it is forgotten last; a
- * message whose `sent` was forgotten reads as never sent, as the History Size says.
+ * A claim is recorded with its own `sent`, one entry older (the ask that made it recorded it):
+ * while the claim stands it wins over `sent`, and a confirmation only takes the claim and its
+ * markers back, leaving `sent` (one remove call, no record call). A message whose `sent` was
+ * forgotten reads as never sent, as the History Size says.
  */
 import type { TransportSettings } from '../../shared/transport';
 import { MAX_BACKOFF_MS } from '../../shared/transport';
@@ -97,9 +99,9 @@ export function startProbes(markers: KeyMarkers, nowMs: number, longestMs: numbe
 	return [...minutes, ...hours];
 }
 
-/** What a claim keeps in the store while its send is under way (all but `sent`), oldest first. */
+/** What a claim keeps in the store while its send is under way, oldest first: its markers, its own `sent`, the claim. */
 export function claimed(markers: KeyMarkers): string[] {
-	return [markers.hour, markers.minute, markers.claim];
+	return [markers.hour, markers.minute, markers.sent, markers.claim];
 }
 
 /**
@@ -117,9 +119,9 @@ export function verdictOf(markers: KeyMarkers, isNew: (value: string) => boolean
 	return isNew(markers.sent) ? 'send' : 'sent';
 }
 
-/** The values a record call adds for a key: `sent` first, so that a claim made now outlives it. */
+/** The values a record call adds for a key: `sent` before the claim, so that a claim made now outlives it. */
 export function asked(markers: KeyMarkers): string[] {
-	return [markers.sent, ...claimed(markers)];
+	return claimed(markers);
 }
 
 /** Of what a record call added for a key, the values to take back (all but the claim it keeps). */
@@ -134,9 +136,9 @@ export function takeBack(
 
 /**
  * Of the values a failed round found new, those a later round takes back: all but the `sent`
- * probe of a key whose claim stood. By the time that later round runs, the claim's owner may have
- * confirmed, writing that very value; a stray probe beside a claim is the owner's to take back
- * (`finished`).
+ * probe of a key whose claim stood. A claim without its own `sent` beside it was made by an
+ * earlier version of the node, whose confirmation writes that very value, possibly before that
+ * later round runs; a stray probe beside a claim is the owner's to take back (`finished`).
  */
 export function laterTakeBack(found: string[], asked: KeyMarkers[]): string[] {
 	const isFound = new Set(found);
@@ -145,19 +147,19 @@ export function laterTakeBack(found: string[], asked: KeyMarkers[]): string[] {
 }
 
 /**
- * What the end of a claimed send writes: a confirmation records `sent` and takes the claim
- * back; a kept claim (delivery unknown) loses its minute, so that it reads unconfirmed at once;
- * a release takes everything back. Keep and release also take back `sent`: while this claim
- * stood nobody else could send the message, so a `sent` there is a probe another round left
- * behind, and must not outlive the claim.
+ * What the end of a claimed send writes: a confirmation takes the claim and its markers back,
+ * leaving the claim's own `sent`; a kept claim (delivery unknown) loses its minute and its
+ * `sent`, so that it reads unconfirmed at once and its `sent` cannot outlive it; a release takes
+ * everything back.
  */
 export function finished(
 	markers: KeyMarkers,
 	fate: 'confirm' | 'keep' | 'release',
 ): { facts: string[]; removals: string[] } {
-	if (fate === 'confirm') return { facts: [markers.sent], removals: claimed(markers) };
+	if (fate === 'confirm')
+		return { facts: [], removals: [markers.hour, markers.minute, markers.claim] };
 	if (fate === 'keep') return { facts: [], removals: [markers.minute, markers.sent] };
-	return { facts: [], removals: [...claimed(markers), markers.sent] };
+	return { facts: [], removals: claimed(markers) };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/dedup/batch';
 import type { KeyMarkers } from '../../../nodes/CampaignAlimtalk/dedup/markers';
-import { finished } from '../../../nodes/CampaignAlimtalk/dedup/markers';
+import { finished, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
 import { CONTEXT, failRemoves, keysRow, processCopy, race, raceFixture, settle } from './support';
@@ -23,13 +23,16 @@ async function claim(copy: Copy, key: string): Promise<KeyMarkers> {
 describe('a failed round takes back what it added, in a later round', () => {
 	it("never another execution's confirmation: a `sent` found new beside a claim that stood stays", async () => {
 		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
-		const markers = await claim(a, 'order-1'); // A is sending order-1
+		// A, an earlier version of the node, is sending order-1: its claim has no `sent` beside it,
+		// and its confirmation records `sent` (this version's claims carry their own `sent`).
+		const markers = markersOf('order-1', Date.now());
+		const legacy = [markers.hour, markers.minute, markers.claim];
+		expect(await settle(a.write(legacy, []))).toMatchObject({ status: 'fulfilled' });
 		// B asks about order-1: its record call lands (the claim stood; its `sent` probe is new),
 		// its remove call fails on every try, and B stalls, so A confirms before B's next round.
 		const fault = failRemoves(b, REMOVE_TRIES, 3000);
 		const asked = b.ask('order-1');
-		const confirm = finished(markers, 'confirm');
-		const confirmed = a.write(confirm.facts, confirm.removals);
+		const confirmed = a.write([markers.sent], legacy);
 		expect(await settle(asked)).toMatchObject({ value: { error: expect.anything() } });
 		expect(await settle(confirmed)).toMatchObject({ status: 'fulfilled', value: {} });
 		await settle(b.write([], [])); // B's next round, with its take-back, has run
@@ -41,13 +44,20 @@ describe('a failed round takes back what it added, in a later round', () => {
 
 	it('its own claim and probes: the key is free again, even when the first take-back fails too', async () => {
 		const [a, b] = ['A', 'B'].map(processCopy);
+		const sent = markersOf('order-1', Date.now()).sent;
+		expect(await settle(a.write([sent], []))).toMatchObject({ status: 'fulfilled' });
 		const fault = failRemoves(a, 2 * REMOVE_TRIES);
-		// A's round claims order-2 and fails (its remove call, every try); its take-back round too.
-		expect(await settle(a.ask('order-2'))).toMatchObject({ value: { error: expect.anything() } });
+		// One round of A claims order-2 and finds order-1 sent (its probes to take back): its remove
+		// call fails on every try; its take-back round's too.
+		const asked = [a.ask('order-1'), a.ask('order-2')];
+		for (const ask of asked)
+			expect(await settle(ask)).toMatchObject({ value: { error: expect.anything() } });
 		await settle(a.write([], []));
 		await settle(a.write([], []));
 		expect(fault.count).toBe(2 * REMOVE_TRIES); // both faults fired
 		expect(await claim(b, 'order-2')).toBeDefined(); // nothing of A's is left: B may send
+		const again = await settle(b.ask('order-1'));
+		expect(again).toMatchObject({ value: { answer: { verdict: 'sent' } } });
 	});
 });
 
