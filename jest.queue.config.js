@@ -14,7 +14,8 @@ module.exports = {
 	// is built first only when it is not current (ensureBuilt).
 	globalSetup: '<rootDir>/test/queue/global-setup.js',
 	globalTeardown: undefined,
-	// Each file starts its own cluster (four n8n processes): one file at a time (maxWorkers 1).
+	// Each file starts its own cluster (four n8n processes): one file at a time.
+	maxWorkers: 1,
 	// The first run installs PostgreSQL, Redis and the n8n runtime; a 50,000-row sync takes minutes.
 	testTimeout: 15 * 60 * 1000,
 };

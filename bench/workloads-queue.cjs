@@ -1,7 +1,7 @@
 /**
  * The queue-mode entries of the benchmark's table (workloads.cjs, which documents an entry's
  * fields; bench/queue.mjs runs them): webhook-triggered sends with one worker and with two, with
- * a Deduplication Key over a filled record, and the 50,000-row sync in queue mode next to one
+ * a Deduplication Key over a filled record, the same in one n8n process, and the 50,000-row sync in queue mode next to one
  * n8n process.
  */
 'use strict';
@@ -43,6 +43,26 @@ function queueWorkloads({ scaled, latency, sendLatency, bulk }) {
 			label: `The key with ${keys / 1000},000 keys recorded against none (events a second; below 1 is slower)`,
 		},
 	}));
+	// One n8n process (regular mode), one webhook event an execution, with the key and without.
+	const singleSend = {
+		...queueSend1,
+		id: 'queue.webhook-send.single-process',
+		queue: { workers: 0, mode: 'regular' },
+		label: 'Webhook-triggered Alimtalk sends, one n8n process (no queue)',
+	};
+	const singleDedup = {
+		...singleSend,
+		id: 'queue.webhook-send.single-process.dedup-10k',
+		label:
+			'Webhook-triggered Alimtalk sends with a Deduplication Key, 10,000 keys recorded, one n8n process',
+		path: 'bench-single-dedup-10k',
+		dedup: queueDedup[0].dedup,
+		compare: {
+			with: singleSend.id,
+			label:
+				'The key with 10,000 keys recorded against none, one process (events a second; below 1 is slower)',
+		},
+	};
 	const singleSync = {
 		id: 'queue.sync.single-process',
 		group: 'queue',
@@ -66,7 +86,7 @@ function queueWorkloads({ scaled, latency, sendLatency, bulk }) {
 		},
 	};
 
-	return { queueSend1, queueSend2, queueDedup, singleSync, queueSync };
+	return { queueSend1, queueSend2, queueDedup, singleSend, singleDedup, singleSync, queueSync };
 }
 
 module.exports = { queueWorkloads };

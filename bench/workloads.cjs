@@ -195,12 +195,13 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		sendWorkloads({ scaled, full, latency, sendLatency, runs });
 
 	// 6. n8n queue mode (workloads-queue.cjs)
-	const { queueSend1, queueSend2, queueDedup, singleSync, queueSync } = queueWorkloads({
-		scaled,
-		latency,
-		sendLatency,
-		bulk,
-	});
+	const { queueSend1, queueSend2, queueDedup, singleSend, singleDedup, singleSync, queueSync } =
+		queueWorkloads({
+			scaled,
+			latency,
+			sendLatency,
+			bulk,
+		});
 
 	// 5. through the n8n command line: the same 5,000-member create, as the package and as Code + HTTP Request
 	const cliCreate = {
@@ -254,6 +255,8 @@ function workloads({ scaled, full, latency, sendLatency, runs }) {
 		queueSend1,
 		queueSend2,
 		...queueDedup,
+		singleSend,
+		singleDedup,
 		singleSync,
 		queueSync,
 	];

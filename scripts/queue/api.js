@@ -82,6 +82,8 @@ async function fire(url, bodies, { concurrency = 20, timeoutMs = 120000 } = {}) 
  * @returns {ClusterApi}
  */
 function clusterApi({ main, webhook, workers, cookie }) {
+	/** Execution id to the name of the worker that started it, as far as the logs were read. */
+	const startedBy = new Map();
 	const rest = async (method, path, body) => {
 		const res = await rt.httpRequest(method, `${main.url}/rest${path}`, {
 			body,
@@ -142,11 +144,18 @@ function clusterApi({ main, webhook, workers, cookie }) {
 			return Number(result.executionId);
 		},
 		fireWebhooks: (path, bodies, options) => fire(webhookUrl(path), bodies, options),
-		/** Which worker started the execution, from the workers' logs ("Worker started execution N (job M)"). */
-		workerOf: (executionId) =>
-			workers.find((w) =>
-				new RegExp(`Worker started execution ${executionId} \\(job`).test(w.log()),
-			)?.name,
+		/**
+		 * Which worker started the execution, from the workers' logs ("Worker started execution N
+		 * (job M)"). The logs are read again only for an execution not seen yet (before: every
+		 * worker's whole log read from disk for every execution asked about, thousands a round).
+		 */
+		workerOf: (executionId) => {
+			if (!startedBy.has(Number(executionId)))
+				for (const w of workers)
+					for (const match of w.log().matchAll(/Worker started execution (\d+) \(job/g))
+						startedBy.set(Number(match[1]), w.name);
+			return startedBy.get(Number(executionId));
+		},
 	};
 	return api;
 }

@@ -1,8 +1,8 @@
 /**
  * The Deduplication Key rounds in a single n8n process (regular mode, its default SQLite
- * database): redelivery and concurrent copies with webhook events 20 in flight, as in queue
- * mode (test/queue/rounds/dedup.ts); then three times n8n with no limit on executions at once SIGKILLed
- * while 200 events are being sent, started again, and all 200 delivered again. The figures go
+ * database): three times n8n with no limit on executions at once SIGKILLed while 200 events are
+ * being sent, started again, and all 200 delivered again; then redelivery and concurrent copies
+ * with webhook events 20 in flight, as in queue mode (test/queue/rounds/dedup.ts). The figures go
  * to test-artifacts/dedup-single.json.
  */
 import * as rt from '../../scripts/runtime';
@@ -79,6 +79,17 @@ async function start(concurrencyLimit?: number): Promise<void> {
 		env: limit ? { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(limit) } : {},
 	});
 	for (const round of ROUNDS) await webhookReady(`${n8n.url}/webhook/${round.name.toLowerCase()}`);
+}
+
+/**
+ * n8n running with `concurrencyLimit` executions at once (undefined: none), restarted when it runs
+ * with another. The redelivery and copy rounds run with at most 20 at once, as the queue-mode
+ * rounds' two workers of 10 (n8n's own setting).
+ */
+async function withLimit(concurrencyLimit: number | undefined): Promise<void> {
+	if (limit === concurrencyLimit) return;
+	await n8n?.stop();
+	await start(concurrencyLimit);
 }
 
 /** GET on n8n's REST API with the owner's session: HTTP status, `data` of the answer, and the body. */
@@ -178,9 +189,9 @@ beforeAll(
 		// Published before n8n starts: n8n registers production webhooks when it starts.
 		for (const round of ROUNDS)
 			await rt.n8nCli(paths, userFolder, ['publish:workflow', `--id=${round.id}`]);
-		// At most 20 executions at once for the first rounds, as the queue-mode rounds' two workers of
-		// 10 (n8n's own setting; without it every event received runs at once).
-		await start(IN_FLIGHT);
+		// The kill runs come first, with no limit on executions at once (n8n's default: every event
+		// received runs at once); the last one's restart sets the limit of the rounds after it.
+		await start();
 	},
 	30 * 60 * 1000,
 );
@@ -211,38 +222,11 @@ async function deliver(round: (typeof ROUNDS)[number], bodies: unknown[]) {
 }
 
 describe('Deduplication Key in one n8n process (regular mode)', () => {
-	test(`redelivery: ${ROUND_EVENTS} events, then the same again: exactly ${ROUND_EVENTS} messages`, async () => {
-		const round = ROUNDS[0];
-		const bodies = events('single-redeliver');
-		await deliver(round, bodies);
-		await deliver(round, bodies);
-		const result = tally(sb, round.name, bodies);
-		figures.redelivery = roundFigures(bodies.length, bodies.length * 2, result);
-		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({
-			sent: ROUND_EVENTS,
-			missing: [],
-			doubled: [],
-		});
-	});
-
-	test(`concurrent copies: ${ROUND_EVENTS} events each delivered twice at once`, async () => {
-		const round = ROUNDS[1];
-		const bodies = events('single-copy');
-		await deliver(round, pairs(bodies));
-		const result = tally(sb, round.name, bodies);
-		figures.concurrentCopies = roundFigures(bodies.length, bodies.length * 2, result);
-		expect(result.missing).toEqual([]);
-		expect(result.doubled).toEqual([]);
-	});
-
 	test.each(KILL_RUNS)(
 		`n8n (no limit on executions at once) SIGKILLed while sending ${KILL_EVENTS} events (run $run: once $at sends $when), started again, all delivered again: each sent once or answered "delivery unknown", none twice`,
 		async ({ run, when, at }) => {
 			const round = ROUNDS[1 + run];
-			if (limit !== undefined) {
-				await n8n?.stop();
-				await start();
-			}
+			await withLimit(undefined);
 			sb.configure({ latencyMs: KILL_LATENCY_MS });
 			const bodies = events(`single-kill-${run}`, KILL_EVENTS);
 			const firstId = await lastExecutionId();
@@ -260,10 +244,13 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 			// The sandbox still takes the sends that were under way (its latency comes first).
 			await delay(2 * KILL_LATENCY_MS);
 			const sentBeforeRestart = tally(sb, round.name, bodies).sent;
-			await start();
+			// After the last kill, n8n starts with the limit of the rounds that follow (one start less).
+			await start(run === KILL_RUNS.length ? IN_FLIGHT : undefined);
 			const killed = await executionsAfter(round.id, firstId);
 			const redeliveredAfter = Math.max(firstId, ...killed.map((e) => e.id));
-			// The caller got no answer for some events, or cannot tell: it delivers all of them again.
+			// The caller got no answer for some events, or cannot tell: it delivers all of them again,
+			// the service answering at its usual pace (the killed sends are over).
+			sb.configure({ latencyMs: 20 });
 			await deliver(round, bodies);
 			await executionsAfter(round.id, redeliveredAfter, bodies.length);
 			const all = await executionsAfter(round.id, firstId);
@@ -287,4 +274,32 @@ describe('Deduplication Key in one n8n process (regular mode)', () => {
 			expectPromiseKept(problems, path.join(ARTIFACTS, `kill-${run}-problems.json`));
 		},
 	);
+
+	test(`redelivery: ${ROUND_EVENTS} events, then the same again: exactly ${ROUND_EVENTS} messages`, async () => {
+		await withLimit(IN_FLIGHT);
+		sb.configure({ latencyMs: 20 });
+		const round = ROUNDS[0];
+		const bodies = events('single-redeliver');
+		await deliver(round, bodies);
+		await deliver(round, bodies);
+		const result = tally(sb, round.name, bodies);
+		figures.redelivery = roundFigures(bodies.length, bodies.length * 2, result);
+		expect({ sent: result.sent, missing: result.missing, doubled: result.doubled }).toEqual({
+			sent: ROUND_EVENTS,
+			missing: [],
+			doubled: [],
+		});
+	});
+
+	test(`concurrent copies: ${ROUND_EVENTS} events each delivered twice at once`, async () => {
+		await withLimit(IN_FLIGHT);
+		sb.configure({ latencyMs: 20 });
+		const round = ROUNDS[1];
+		const bodies = events('single-copy');
+		await deliver(round, pairs(bodies));
+		const result = tally(sb, round.name, bodies);
+		figures.concurrentCopies = roundFigures(bodies.length, bodies.length * 2, result);
+		expect(result.missing).toEqual([]);
+		expect(result.doubled).toEqual([]);
+	});
 });
