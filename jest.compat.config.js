@@ -2,7 +2,7 @@
  * The jest suites against another n8n release line (scripts/compat.js sets COMPAT_DIR to a folder
  * holding that line's n8n-core and n8n-workflow). Every import of the two packages, from the tests,
  * the built nodes and n8n-core itself, resolves there instead of the dev tree's node_modules.
- * The sandbox's own tests and the docs tests do not load n8n and are left to `npm test`.
+ * The suites run in one test file (test/support/compat-suites.ts, which names those left to `npm test`).
  */
 const path = require('node:path');
 const base = require('./jest.config.js');
@@ -16,18 +16,11 @@ const ESM_ONLY = ['p-retry', 'is-network-error'];
 /** @type {import('jest').Config} */
 module.exports = {
 	...base,
-	// Neither the sandbox's own tests nor the docs tests (README.ko.md against README.md) load n8n,
-	// nor do the deduplication lock's races (a fake clock over the lock's own modules); the real
-	// 30-second takeover of an abandoned lock runs once, in `npm test`.
-	// Nor the generated, property-based hardening suites: they run once, in `npm test`.
-	testPathIgnorePatterns: [
-		'/node_modules/',
-		'/test/sandbox-tests/',
-		'/test/docs/',
-		'/test/CampaignAlimtalk/dedup/lock\\.(races|faults|abandoned)\\.test\\.ts$',
-		'/test/hardening/',
-	],
-	// One test process per line: scripts/compat.js runs two lines at a time.
+	// One test file: test/support/compat-suites.ts loads every engine suite into one process (over
+	// one n8n-core: its loading took about half of a line's work) and says which are left out.
+	testMatch: ['<rootDir>/test/support/compat-suites.ts'],
+	testPathIgnorePatterns: ['/node_modules/'],
+	// One test process per line: scripts/compat.js runs the lines at once.
 	maxWorkers: 1,
 	// n8n-core 1.x leaves a handle open after the last test (jest then never exits on its own).
 	forceExit: true,

@@ -32,6 +32,18 @@ export function replaceDate(date: DateConstructor): void {
 	globalThis.Date = date;
 }
 
+/**
+ * A value shared by every copy of the modules in this process, made by `make` on first use (jest
+ * gives each test file its own copies of the modules; test/support/compat-suites.ts runs many files
+ * in one process).
+ */
+export function processWide<T>(name: string, make: () => T): T {
+	const slot = Symbol.for(`campaign-messaging.${name}`);
+	const shared = globalThis as Record<symbol, unknown>;
+	if (!(slot in shared)) shared[slot] = make();
+	return shared[slot] as T;
+}
+
 /** Resolves on the next turn of the event loop (after every promise job queued before it). */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

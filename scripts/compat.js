@@ -19,10 +19,12 @@
  * here on the Node 24 that n8n 2.41 requires) runs the engine suites, which are what differs from
  * one line to the next. The generated, property-based hardening suites (test/hardening/: the same
  * properties through the same engine, about 40% of a line's time) run once, in `npm test`, on the
- * dev tree's n8n-core and n8n-workflow. Two lines run at a time on a machine with two cores or more
- * (each jest in its own process, one test process each; COMPAT_PARALLEL=1 runs them one after the
- * other). The deduplication simulation runs 40 of its seeded schedules on each line
- * (`SIM_SCHEDULES`), the 150 of `npm test` once.
+ * dev tree's n8n-core and n8n-workflow. A line's suites run in one jest test file, over one load of
+ * n8n-core (test/support/compat-suites.ts), and every line at once, each jest in its own process
+ * (COMPAT_PARALLEL=1 runs them one after the other): a line then spends most of its time in its
+ * suites' own waits (2026-11-27, 2 cores: 453 s for the four lines two at a time and one suite file
+ * each; 209 s two at a time in one file each; 174 s all at once). The deduplication simulation runs
+ * 40 of its seeded schedules on each line (`SIM_SCHEDULES`), the 150 of `npm test` once.
  */
 'use strict';
 const fs = require('node:fs');
@@ -58,11 +60,11 @@ const LINES = [
  */
 const SIM_SCHEDULES = 40;
 
-/** Lines run at once: two on a machine with two cores or more, unless COMPAT_PARALLEL says. */
+/** Lines run at once: all of them, unless COMPAT_PARALLEL says. */
 function parallelism() {
 	const asked = Number(process.env.COMPAT_PARALLEL);
 	if (Number.isInteger(asked) && asked >= 1) return asked;
-	return Math.min(2, os.availableParallelism());
+	return LINES.length;
 }
 
 function folderName(entry) {
@@ -125,11 +127,11 @@ async function runLine(entry, nodeBin) {
 	let counts;
 	try {
 		const json = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-		counts = {
-			passed: json.numPassedTests,
-			failed: json.numFailedTests,
-			suites: json.numTotalTestSuites,
-		};
+		// One jest file holds every suite, each in a describe named after its file.
+		const files = new Set(
+			json.testResults.flatMap((r) => r.assertionResults.map((a) => a.ancestorTitles[0])),
+		);
+		counts = { passed: json.numPassedTests, failed: json.numFailedTests, suites: files.size };
 	} catch {
 		counts = undefined;
 	} finally {

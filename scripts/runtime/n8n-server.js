@@ -95,6 +95,25 @@ async function setupOwner(url, password) {
 }
 
 /**
+ * Publishes (activates) an imported workflow through n8n's REST API, as the editor's Publish does;
+ * its webhooks answer a moment later. Resolves with the HTTP status.
+ * @param {string} url
+ * @param {string} cookie  an owner session (setupOwner)
+ * @param {string} id
+ * @returns {Promise<number>}
+ */
+async function publishWorkflow(url, cookie, id) {
+	const current = JSON.parse(
+		(await httpRequest('GET', `${url}/rest/workflows/${id}`, { headers: { cookie } })).body,
+	).data;
+	const activated = await httpRequest('POST', `${url}/rest/workflows/${id}/activate`, {
+		headers: { cookie },
+		body: { versionId: current.versionId },
+	});
+	return activated.status;
+}
+
+/**
  * Starts `n8n start` on 127.0.0.1 and resolves once /healthz answers 200 and the REST API is up.
  * stop() ends n8n (SIGTERM, then SIGKILL).
  * @typedef {object} StartedN8n
@@ -189,4 +208,4 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 	};
 }
 
-module.exports = { OWNER, login, ownerEnv, setupOwner, startN8n };
+module.exports = { OWNER, login, ownerEnv, publishWorkflow, setupOwner, startN8n };

@@ -21,7 +21,7 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 import { KEYS_ROW_ENTRY } from '../../nodes/CampaignAlimtalk/dedup/markers';
-import { delay } from './node';
+import { delay, processWide } from './node';
 
 interface Row {
 	mode: string;
@@ -234,13 +234,11 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	}
 }
 
-let installed: ProcessedDataStore | undefined;
-
-/** Gives n8n-core's deduplication service this store (once per test file) and returns it. */
+/** Gives n8n-core's deduplication service this store (once per process, as in n8n) and returns it. */
 export async function installStore(): Promise<ProcessedDataStore> {
-	if (!installed) {
-		installed = new ProcessedDataStore();
-		await DataDeduplicationService.init(installed);
-	}
-	return installed;
+	return await processWide('test.dedup-store', async () => {
+		const store = new ProcessedDataStore();
+		await DataDeduplicationService.init(store);
+		return store;
+	});
 }

@@ -24,6 +24,7 @@ import {
 	TestCredentialsHelper,
 	loadPackage,
 } from './package-loader';
+import { processWide } from './node';
 
 export { PACKAGE_NAME, loadPackage, logLines } from './package-loader';
 
@@ -101,6 +102,19 @@ async function runEngine(
 	return await running;
 }
 
+/**
+ * The workflow id every workflow of a test file runs under: `test-workflow`, or, when
+ * test/support/compat-suites.ts loads many files into one process over one deduplication store,
+ * one named after the file, so that a store round still under way from an earlier file never
+ * touches this file's rows.
+ */
+/** The test file whose modules load now: test/support/compat-suites.ts sets it, nothing else does. */
+export const currentSuite = processWide('test.suite', () => ({
+	file: undefined as string | undefined,
+}));
+
+export const TEST_WORKFLOW_ID = `test-workflow${currentSuite.file ? `:${currentSuite.file}` : ''}`;
+
 /** Runs a whole workflow from its first node. */
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const pkg = loadPackage(options.packageRoot);
@@ -109,7 +123,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	for (const [name, type] of Object.entries(options.extraTypes ?? {})) types.set(name, type);
 	const nodeTypes = new PackageNodeTypes(types);
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: TEST_WORKFLOW_ID,
 		name: 'Test workflow',
 		nodes: options.nodes,
 		connections: options.connections,
@@ -118,7 +132,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
 	});
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
-		id: 'test-workflow',
+		id: TEST_WORKFLOW_ID,
 		name: 'Test workflow',
 		nodes: options.nodes,
 		connections: options.connections,

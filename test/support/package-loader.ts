@@ -20,10 +20,13 @@ import type {
 	Workflow as WorkflowType,
 } from 'n8n-workflow';
 import { ICredentialsHelper, LoggerProxy, NodeHelpers } from 'n8n-workflow';
-import { env, fs, path, ROOT } from './node';
+import { env, fs, path, processWide, ROOT } from './node';
 
-/** Every line n8n's logger received during the test run (tests assert that no secret is in them). */
-export const logLines: string[] = [];
+/**
+ * Every line n8n's logger received during the test run (tests assert that no secret is in them):
+ * one list per process, as n8n's logger is one.
+ */
+export const logLines: string[] = processWide('test.log-lines', () => []);
 const capture =
 	(level: string) =>
 	(message: string, meta?: object): void => {

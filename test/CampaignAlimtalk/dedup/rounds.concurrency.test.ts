@@ -3,7 +3,7 @@
  * copies of the package's modules, as two queue-mode workers): 20 executions in flight.
  */
 import type { IDataObject, INodeType } from 'n8n-workflow';
-import { KEYED, alimtalkCopy, dedupFixture, inFlight, phone, runSend } from './support';
+import { KEYED, WF, alimtalkCopy, dedupFixture, inFlight, phone, runSend } from './support';
 
 const EVENTS = 120;
 const IN_FLIGHT = 20;
@@ -61,12 +61,12 @@ describe('Deduplication Key with overlapping executions in two processes', () =>
 		const first = await deliver(events);
 		expect(first.filter((r) => r.error)).toEqual([]);
 		expect(fx.sb.state.sent).toHaveLength(EVENTS);
-		expect(fx.store.keys('test-workflow', 'n:node-under-test')).toHaveLength(EVENTS);
+		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(EVENTS);
 		const second = await deliver(events);
 		expect(second.filter((r) => r.error)).toEqual([]);
 		expect(fx.sb.state.sent).toHaveLength(EVENTS);
 		expect(second.every((r) => r.out[0][0]?.json.duplicate === true)).toBe(true);
-		expect(await fx.store.lockReleased('test-workflow')).toBe(true);
+		expect(await fx.store.lockReleased(WF)).toBe(true);
 	});
 
 	it('concurrent copies: every event delivered twice at the same moment is sent once', async () => {

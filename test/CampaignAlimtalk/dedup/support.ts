@@ -48,7 +48,7 @@ export function alimtalkCopy(): INodeType {
 }
 
 /** The workflow id the engine harness runs every workflow under (support/engine.ts). */
-export const WF = 'test-workflow';
+export { TEST_WORKFLOW_ID as WF } from '../../support/engine';
 
 /** The Deduplication Key option of the behaviour suites: each item's order id. */
 export const KEYED = { deduplicationKey: '={{ $json.orderId }}' };

@@ -28,20 +28,8 @@ export async function launchChromium(): Promise<rt.Browser> {
 	});
 }
 
-/**
- * Publishes (activates) an imported workflow through main's REST API, as the editor's Publish
- * does; its webhooks answer a moment later.
- */
-export async function publishWorkflow(url: string, cookie: string, id: string): Promise<number> {
-	const current = JSON.parse(
-		(await rt.httpRequest('GET', `${url}/rest/workflows/${id}`, { headers: { cookie } })).body,
-	).data;
-	const activated = await rt.httpRequest('POST', `${url}/rest/workflows/${id}/activate`, {
-		headers: { cookie },
-		body: { versionId: current.versionId },
-	});
-	return activated.status;
-}
+/** Publishes (activates) an imported workflow through main's REST API (scripts/runtime/n8n-server.js). */
+export const publishWorkflow = rt.publishWorkflow;
 
 export async function startEditor(viewport = { width: 1440, height: 900 }): Promise<Editor> {
 	const n8n = await startN8n();
