@@ -102,17 +102,17 @@ async function runEngine(
 	return await running;
 }
 
+/** The test file whose modules load now: test/support/compat-suites.ts sets it, nothing else does. */
+export const currentSuite = processWide('test.suite', () => ({
+	file: undefined as string | undefined,
+}));
+
 /**
  * The workflow id every workflow of a test file runs under: `test-workflow`, or, when
  * test/support/compat-suites.ts loads many files into one process over one deduplication store,
  * one named after the file, so that a store round still under way from an earlier file never
  * touches this file's rows.
  */
-/** The test file whose modules load now: test/support/compat-suites.ts sets it, nothing else does. */
-export const currentSuite = processWide('test.suite', () => ({
-	file: undefined as string | undefined,
-}));
-
 export const TEST_WORKFLOW_ID = `test-workflow${currentSuite.file ? `:${currentSuite.file}` : ''}`;
 
 /** Runs a whole workflow from its first node. */
