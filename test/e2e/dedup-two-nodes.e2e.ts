@@ -5,7 +5,8 @@
  * moment, at most 20 requests in flight, the service answering after 300 ms so that executions
  * overlap. Every message of each node reaches the service exactly once, and of each event's two
  * answers one says `sent` and the other `duplicate`, per node; with keys that differ per node
- * and with the same key expression in both. Figures: test-artifacts/e2e/dedup-two-nodes/figures.json.
+ * and with the same key expression in both; an event the first node refuses is answered with its
+ * code (its Failed output answers too). Figures: test-artifacts/e2e/dedup-two-nodes/figures.json.
  *
  * Run with `npx jest -c jest.e2e.config.js test/e2e/dedup-two-nodes.e2e.ts` (builds the package).
  */
@@ -15,6 +16,7 @@ import {
 	events,
 	IN_FLIGHT,
 	pairs,
+	deliverNotSentAgain,
 	postAll,
 	twoNodeVerdict,
 	twoNodeWorkflow,
@@ -69,7 +71,10 @@ describe('two keyed send nodes in one workflow, one n8n process', () => {
 			for (const campaign of v.campaigns) sb.addCampaign(campaign);
 			sb.configure({ latencyMs: LATENCY_MS, faults: undefined });
 			const bodies = events(`two-${v.keys}`, EVENTS);
-			const answers = await postAll(`${n8n.url}/webhook/${v.path}`, pairs(bodies), IN_FLIGHT);
+			const url = `${n8n.url}/webhook/${v.path}`;
+			const answers = await postAll(url, pairs(bodies), IN_FLIGHT);
+			// An answer that says nothing was sent (docs/deduplication.md, window 8) is delivered again.
+			const failedFirst = await deliverNotSentAgain(url, answers, IN_FLIGHT);
 			fs.writeFileSync(
 				path.join(ARTIFACTS, `${v.keys}-answers.json`),
 				`${JSON.stringify(answers, null, 1)}\n`,
@@ -78,6 +83,7 @@ describe('two keyed send nodes in one workflow, one n8n process', () => {
 			figures[v.keys] = {
 				events: EVENTS,
 				deliveries: answers.length,
+				failedFirst,
 				...Object.fromEntries(
 					Object.entries(verdict).map(([node, r]) => [
 						node,
@@ -93,4 +99,14 @@ describe('two keyed send nodes in one workflow, one n8n process', () => {
 			expect(answers.filter((a) => a.status !== 200)).toEqual([]);
 		},
 	);
+
+	test('an event the first node refuses is answered with its code, the second node not reached', async () => {
+		const v = VARIANTS[0];
+		const body = { ...events('two-refused', 1)[0], phoneNumber: 'not a phone' };
+		const [answer] = await postAll(`${n8n.url}/webhook/${v.path}`, [body], 1);
+		expect(answer.status).toBe(200);
+		const said = JSON.parse(answer.body) as { order: { code?: unknown }; shipping: unknown };
+		expect(said).toEqual({ eventId: body.eventId, order: expect.anything(), shipping: null });
+		expect(typeof said.order.code).toBe('string');
+	});
 });

@@ -9,7 +9,8 @@
  * - a send limit of 2 per hour, 40 events at once over both workers: exactly 2 messages;
  * - two keyed send nodes in one workflow (scope This Node), 40 events each delivered twice at
  *   once over both workers, the service answering after 300 ms: every message of each node sent
- *   exactly once;
+ *   exactly once, and each event's two answers one `sent` and one `duplicate` per node (an answer
+ *   that says nothing was sent is delivered again, as in the rounds above: `failedFirst`);
  * - last (`dedupKillRound`), worker-1 SIGKILLed mid-run, its failed executions retried, then all
  *   events delivered again: each sent exactly once or its redelivery answered on Failed with
  *   deliveryUnknown, none answered as sent without having been sent, none sent twice.
@@ -23,6 +24,7 @@ import {
 	IN_FLIGHT,
 	killRoundVerdict,
 	pairs,
+	deliverNotSentAgain,
 	postAll,
 	ROUND_EVENTS,
 	roundFigures,
@@ -163,8 +165,9 @@ export function dedupRounds(): void {
 				const bodies = events(`two-${keys}`, 40);
 				try {
 					const answers = await postAll(c.webhookUrl(path), pairs(bodies), IN_FLIGHT);
+					const failedFirst = await deliverNotSentAgain(c.webhookUrl(path), answers, IN_FLIGHT);
 					const verdict = twoNodeVerdict(c.sandbox, campaigns, bodies, answers);
-					figures[`twoNodes-${keys}`] = verdict;
+					figures[`twoNodes-${keys}`] = { ...verdict, failedFirst };
 					const exact = { sent: 40, missing: [], doubled: [], inconsistent: [] };
 					expect(verdict).toEqual({
 						order: { ...exact, answers: { sent: 40, duplicate: 40 } },

@@ -13,8 +13,10 @@ import { sentPerEvent, tally } from './dedup';
  * Two keyed send nodes in one workflow (both scope This Node, the default): Webhook (answered
  * after the last node) -> "Order notice" (campaign `campaigns[0]`) -> "Shipping notice"
  * (`campaigns[1]`) -> "Answer", which answers `{ eventId, order, shipping }`: the item each send
- * node put out for the event. Keys `distinct`: `order-<eventId>` and `ship-<eventId>`; `same`:
- * the event id in both (each node has its own keys either way).
+ * node put out for the event. A send's Failed output answers the same way ("Order not sent":
+ * `shipping` null, the shipping notice not reached; "Shipping not sent"), so an answer always
+ * says what each node did, with its code. Keys `distinct`: `order-<eventId>` and
+ * `ship-<eventId>`; `same`: the event id in both (each node has its own keys either way).
  */
 export const TWO_NODES = ['Order notice', 'Shipping notice'] as const;
 
@@ -40,23 +42,33 @@ export function twoNodeWorkflow(
 		node.position = [(n + 1) * 240, 0];
 		return node;
 	};
-	const answer = `={ "eventId": {{ JSON.stringify(${body('eventId')}) }}, "order": {{ JSON.stringify($('${TWO_NODES[0]}').item.json) }}, "shipping": {{ JSON.stringify($json) }} }`;
+	const answerJson = (order: string, shipping: string) =>
+		`={ "eventId": {{ JSON.stringify(${body('eventId')}) }}, "order": {{ ${order} }}, "shipping": {{ ${shipping} }} }`;
+	const orderItem = `JSON.stringify($('${TWO_NODES[0]}').item.json)`;
+	const setNode = (n: number, name: string, jsonOutput: string): Json => ({
+		id: `${template.id.slice(0, -1)}${9 - n}`,
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [720, n * 160],
+		parameters: { mode: 'raw', jsonOutput, options: {} },
+	});
 	workflow.nodes = [
 		hook,
 		send(0, 'order-'),
 		send(1, 'ship-'),
-		{
-			id: `${template.id.slice(0, -1)}9`,
-			name: 'Answer',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [720, 0],
-			parameters: { mode: 'raw', jsonOutput: answer, options: {} },
-		},
+		setNode(0, 'Answer', answerJson(orderItem, 'JSON.stringify($json)')),
+		setNode(1, 'Order not sent', answerJson('JSON.stringify($json)', 'null')),
+		setNode(2, 'Shipping not sent', answerJson(orderItem, 'JSON.stringify($json)')),
 	];
-	const names = (workflow.nodes as Json[]).map((n) => String(n.name));
-	const to = (i: number) => ({ main: [[{ node: names[i + 1], type: 'main', index: 0 }]] });
-	workflow.connections = Object.fromEntries(names.slice(0, -1).map((name, i) => [name, to(i)]));
+	const to = (...names: string[]) => ({
+		main: names.map((node) => [{ node, type: 'main', index: 0 }]),
+	});
+	workflow.connections = {
+		[String(hook.name)]: to(TWO_NODES[0]),
+		[TWO_NODES[0]]: to(TWO_NODES[1], 'Order not sent'),
+		[TWO_NODES[1]]: to('Answer', 'Shipping not sent'),
+	};
 	workflow.name = `dedup: two keyed nodes (${path})`;
 	return workflow;
 }
@@ -76,19 +88,55 @@ export async function postAll<T>(url: string, bodies: T[], concurrency: number) 
 	return answers;
 }
 
-/** What one webhook answer says about a send node's message: sent, duplicate, its code, or the HTTP error. */
-function answerOf(answer: { status: number; body: string }, field: string): string {
+type Answer = { status: number; body: string; retry?: { status: number; body: string } };
+
+/**
+ * What one webhook answer says about a send node's message: sent, duplicate, its code, not
+ * reached, or the HTTP error. A node's answer that says nothing was sent for it (`retried`) is
+ * read from the delivery made again, when there is one.
+ */
+function answerOf(answer: Answer, field: string): string {
 	let parsed: Json = {};
 	try {
 		parsed = JSON.parse(answer.body) as Json;
 	} catch {
 		// not JSON: reported with its status below
 	}
-	const item = (answer.status === 200 ? parsed[field] : undefined) as Json | undefined;
-	if (item?.status === 'sent') return 'sent';
-	if (item?.duplicate === true) return 'duplicate';
-	if (item) return `code ${item.code}`;
-	return `HTTP ${answer.status} ${String(parsed.message ?? answer.body).slice(0, 80)}`;
+	const item = (answer.status === 200 ? parsed[field] : undefined) as Json | null | undefined;
+	let said = `HTTP ${answer.status} ${String(parsed.message ?? answer.body).slice(0, 80)}`;
+	if (item?.status === 'sent') said = 'sent';
+	else if (item?.duplicate === true) said = 'duplicate';
+	else if (item) said = `code ${item.code}`;
+	else if (answer.status === 200 && item === null) said = 'not reached';
+	return answer.retry && retried(said) ? answerOf(answer.retry, field) : said;
+}
+
+/**
+ * Answers that say nothing was sent: a round that lost its lock row to another process's late
+ * whole-row write (`deduplicationStoreFailed`, "Nothing was sent. Run the workflow again.":
+ * docs/deduplication.md, window 8), or a node not reached after it.
+ */
+const retried = (said: string) =>
+	said === 'code deduplicationStoreFailed' || said === 'not reached';
+
+/**
+ * Delivers again, as the error tells an operator to, every event whose answer says nothing was
+ * sent for one of its nodes (`retried`); the new answer goes in `retry`. How many: the result.
+ */
+export async function deliverNotSentAgain<T extends { eventId: string }>(
+	url: string,
+	answers: Array<{ request: T } & Answer>,
+	concurrency: number,
+): Promise<number> {
+	const fields = ['order', 'shipping'];
+	const again = answers.filter((a) => fields.some((field) => retried(answerOf(a, field))));
+	const retries = await postAll(
+		url,
+		again.map((a) => a.request),
+		concurrency,
+	);
+	again.forEach((a, n) => (a.retry = retries[n]));
+	return again.length;
 }
 
 /**
@@ -100,7 +148,7 @@ export function twoNodeVerdict(
 	sandbox: Sandbox,
 	campaigns: [string, string],
 	bodies: Array<{ eventId: string }>,
-	answers: Array<{ request: { eventId: string }; status: number; body: string }>,
+	answers: Array<{ request: { eventId: string } } & Answer>,
 ) {
 	return Object.fromEntries(
 		(['order', 'shipping'] as const).map((field, n) => {
