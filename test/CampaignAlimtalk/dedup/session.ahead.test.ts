@@ -72,11 +72,15 @@ describe('Alimtalk send, claims a pool ahead', () => {
 			return await record(...args);
 		});
 		try {
-			const { out } = await runSend({
+			const run = runSend({
 				input: [order(1), order(2)],
 				options: { ...KEYED, concurrency: 1 },
 				credentials: good(),
 			});
+			// Only the first request is slow (a request keeps the settings it arrived with).
+			await until(() => fx.sb.requests.length === 1);
+			fx.sb.configure({ latencyMs: 0 });
+			const { out } = await run;
 			expect(jsonOf(out[0]).map((j) => j.status)).toEqual(['sent', 'sent']);
 		} finally {
 			jest.restoreAllMocks();
