@@ -264,7 +264,9 @@ describe('Alimtalk send with a send limit', () => {
 				}) as never);
 			});
 			const input = Array.from({ length: 10 }, (_, n) => order(n, { orderId: `${tag}-${n}` }));
-			await send(input, { ...options, concurrency: 1 });
+			// One send at a time, each claiming at its turn (a pause between requests: no claims
+			// ahead, whose rounds depend on timing), so both runs make the same rounds.
+			await send(input, { ...options, concurrency: 1, pauseMs: 1 });
 			await fx.store.lockReleased(WF);
 			spies.forEach((spy) => spy.mockRestore());
 			return calls;
