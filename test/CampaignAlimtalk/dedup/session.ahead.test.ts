@@ -2,7 +2,8 @@
  * Claims made a pool ahead (dedup/session.ts `claimAhead`, helpers/sending.ts): the keys of the
  * next items are claimed while the current requests are out, so a request does not wait for a
  * store round; a claim made ahead that grew older than AHEAD_MS is given back and made again;
- * one the node never reached is given back (session.stop.test.ts: a stopped execution).
+ * one the node never reached is given back (here: a node stopped by a failure;
+ * session.stop.test.ts: a stopped execution).
  */
 import { AHEAD_MS } from '../../../nodes/CampaignAlimtalk/dedup/session';
 import { markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
@@ -60,6 +61,34 @@ describe('Alimtalk send, claims a pool ahead', () => {
 				.map((o) => o.phone)
 				.sort(),
 		);
+	});
+
+	it('a node stopped by a failure releases the claims made ahead of the items it never reached: a later run sends them', async () => {
+		// The second request is answered -1005 (not processed; a passing fault, no retries): the
+		// transport throws and the node stops there.
+		let requests = 0;
+		fx.sb.configure({ faults: { kinds: ['code-1005'], match: () => ++requests === 2 } });
+		const input = [1, 2, 3, 4].map((n) => order(n));
+		const options = { ...KEYED, concurrency: 1, maxRetries: 0 };
+		const first = await runSend({ input, options, credentials: good() });
+		expect(jsonOf(first.out[0]).map((j) => j.phoneNumber)).toEqual([order(1).phone]);
+		expect(jsonOf(first.out[1]).map((j) => [j.phoneNumber, j.code])).toEqual([
+			[order(2).phone, '-1005'],
+			[order(3).phone, '-1005'],
+			[order(4).phone, '-1005'],
+		]);
+		expect(requests).toBe(2);
+		// Order 3 was claimed while order 2's request was out (a pool of one): released.
+		expect([2, 3, 4].map(claimed)).toEqual([false, false, false]);
+		fx.sb.configure({ faults: undefined });
+		const again = await runSend({ input, options, credentials: good() });
+		expect(jsonOf(again.out[0]).map((j) => [j.phoneNumber, j.status])).toEqual([
+			[order(1).phone, 'skipped'],
+			[order(2).phone, 'sent'],
+			[order(3).phone, 'sent'],
+			[order(4).phone, 'sent'],
+		]);
+		expect(fx.sb.state.sent.map((m) => m.phoneNumber)).toEqual(input.map((o) => o.phone));
 	});
 
 	it('a claim made ahead that waited longer than AHEAD_MS for its turn is made again before its request', async () => {
