@@ -10,8 +10,10 @@ import { phone, useSendFixture } from './support';
 const { sb, send } = useSendFixture();
 
 describe('Campaign Alimtalk send', () => {
+	// Each request is held 250 ms, long enough for a whole pool to arrive on a loaded machine (at
+	// 40 ms one run of `npm test` saw 4 of 5 at once).
 	it('keeps at most `concurrency` requests in flight, and more than one', async () => {
-		sb.configure({ latencyMs: 40 });
+		sb.configure({ latencyMs: 250 });
 		const input = Array.from({ length: 20 }, (_, i) => ({
 			campaign: 'WELCOME',
 			phone: phone(i),
@@ -25,7 +27,7 @@ describe('Campaign Alimtalk send', () => {
 	});
 
 	it('keeps 5 requests in flight when Concurrency is not set (the default)', async () => {
-		sb.configure({ latencyMs: 40 });
+		sb.configure({ latencyMs: 250 });
 		const input = Array.from({ length: 12 }, (_, i) => ({
 			campaign: 'WELCOME',
 			phone: phone(i),
