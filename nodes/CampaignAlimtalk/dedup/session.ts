@@ -54,8 +54,7 @@ export class DedupSession {
 	/** Answers queued for the next round and not yet known to be written. */
 	private queued = false;
 
-	/** The items whose claim has begun, and the claims made ahead of their turn (`claimAhead`). */
-	private readonly begun = new Set<number>();
+	/** The claims made ahead of their item's turn and not used yet (`claimAhead`). */
 	private readonly ahead = new Map<number, { claim: Promise<boolean>; at?: number }>();
 	/** Aborted once the sends are done: a claim made ahead stops waiting for another execution. */
 	private readonly done = new AbortController();
@@ -129,7 +128,6 @@ export class DedupSession {
 	async claim(i: number): Promise<boolean> {
 		const ahead = this.ahead.get(i);
 		this.ahead.delete(i);
-		this.begun.add(i);
 		if (!ahead) return await this.claimNow(i);
 		const send = await ahead.claim;
 		if (!send || monotonicNow() - (ahead.at ?? 0) <= AHEAD_MS) return send;
@@ -141,12 +139,11 @@ export class DedupSession {
 
 	/**
 	 * Begins item `i`'s claim before its turn (helpers/sending.ts: a pool ahead), so that its
-	 * request does not wait for a store round. What the node never reaches is given back by
-	 * `settle`.
+	 * request does not wait for a store round. Called once per item, before its turn; what the
+	 * node never reaches is given back by `settle`.
 	 */
 	claimAhead(i: number): void {
-		if (!this.stored || this.begun.has(i)) return;
-		this.begun.add(i);
+		if (!this.stored || this.ahead.has(i)) return;
 		const entry: { claim: Promise<boolean>; at?: number } = { claim: this.claimNow(i) };
 		entry.claim.then(
 			() => (entry.at = monotonicNow()),

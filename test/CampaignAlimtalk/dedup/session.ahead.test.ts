@@ -8,7 +8,7 @@
 import { AHEAD_MS } from '../../../nodes/CampaignAlimtalk/dedup/session';
 import { markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
 import { ProcessedDataStore } from '../../support/dedup-store';
-import { delay } from '../../support/node';
+import { until } from '../../sandbox-tests/support';
 import { KEYED, WF, dedupFixture, jsonOf, order, runSend, sendsOf } from './support';
 
 const fx = dedupFixture();
@@ -20,14 +20,6 @@ const claimed = (n: number): boolean =>
 	(fx.store.entries(WF, ROW) ?? []).includes(
 		ProcessedDataStore.hash(markersOf(`order-${n}`, Date.now()).claim),
 	);
-
-/** Settles once `condition` holds (checked every 20 ms, for at most 10 s). */
-async function until(condition: () => boolean): Promise<void> {
-	for (let waited = 0; !condition(); waited += 20) {
-		if (waited > 10000) throw new Error('the condition never held');
-		await delay(20);
-	}
-}
 
 describe('Alimtalk send, claims a pool ahead', () => {
 	it('while the first two requests are out, the keys of the next two are claimed already; each message goes out once', async () => {
