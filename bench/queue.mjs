@@ -127,10 +127,18 @@ const STEPS = {
 		const problems = [];
 		if (fired.statuses.some((s) => s !== 200))
 			problems.push(`${fired.statuses.filter((s) => s !== 200).length} events not accepted`);
-		if (rows.some((r) => r.status !== 'success'))
-			problems.push(
-				`${rows.filter((r) => r.status !== 'success').length} executions not successful`,
+		const failed = rows.filter((r) => r.status !== 'success');
+		if (failed.length > 0) {
+			// What each said (its run data's error), so that a problem names its cause.
+			const said = await Promise.all(
+				failed.slice(0, 5).map(async (r) => {
+					const data = await cluster.db.runData(r.id).catch(() => undefined);
+					const error = data?.resultData?.error;
+					return `${r.id} ${r.status}: ${String(error?.message ?? 'no error recorded').slice(0, 160)}${error?.description ? ` (${String(error.description).slice(0, 160)})` : ''}`;
+				}),
 			);
+			problems.push(`${failed.length} executions not successful (${said.join('; ')})`);
+		}
 		if (sent.length !== w.items || new Set(sent.map((m) => m.properties.eventId)).size !== w.items)
 			problems.push(`${sent.length} messages for ${w.items} events`);
 		return {

@@ -240,6 +240,26 @@ export async function release(
 }
 
 /**
+ * Whether this holder may keep the lock for another round instead of releasing it: no call of
+ * it may still land, the lease holds, and the row's count, read once, is still its own (the round
+ * that just ended was exclusive, as a release would have found). False: release it as usual.
+ */
+export async function stillHeld(
+	holder: Holder,
+	store: LockStore,
+	env: LockEnv,
+	node: INode,
+): Promise<boolean> {
+	if (holder.busy || !holder.valid) return false;
+	try {
+		const count = holder.counted(await read(env, node, store.count));
+		return count === holder.expected && !holder.busy && holder.valid;
+	} catch {
+		return false;
+	}
+}
+
+/**
  * A row that grew while held, once the holder removed every lock entry (its own, and another
  * process's it may hold): data left is another node's (a conflict); nothing left means the growth
  * was lock entries another process's write carried in late (a store fault), and the row is

@@ -2,14 +2,15 @@
  * Runs store work under the workflow's deduplication lock (lock.ts). Within one process,
  * executions queue their work here; one lock round serves every job queued when it starts, so a
  * burst of executions costs one lock round, not one each. Rounds follow each other at once while
- * work keeps coming, for up to STREAK_MS; then the process pauses so that another process can take
- * the lock. The queue is empty whenever no execution waits on it: nothing outlives the executions
- * that use it (but the pause of at most reacquireGapMs that ends it).
+ * work keeps coming, for up to STREAK_MS, the lock kept from one to the next while work is already
+ * waiting; then the process lets it go and pauses so that another process can take it. The queue
+ * is empty whenever no execution waits on it: nothing outlives the executions that use it (but
+ * the pause of at most reacquireGapMs that ends it).
  */
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
 import { conflictError, lateWriteError } from './errors';
 import type { Holder, LockEnv, LockStore } from './lock';
-import { ACQUIRE_DEADLINE_MS, acquire, DEFAULT_ENV, POLL_MAX_MS, release } from './lock';
+import { ACQUIRE_DEADLINE_MS, acquire, DEFAULT_ENV, POLL_MAX_MS, release, stillHeld } from './lock';
 
 export interface Row {
 	ctx: IExecuteFunctions;
@@ -83,23 +84,32 @@ interface Queue {
 /** Per lock row, the store work waiting in this process. An entry exists only while work waits. */
 const queues = new Map<string, Queue>();
 
+/**
+ * One round: takes the lock unless `held` (the previous round of the streak kept it), runs the
+ * jobs, then either keeps the lock for the next round (`keep`, and the row is still exactly this
+ * holder's: the round was exclusive) or releases it. Returns the holder it kept.
+ */
 async function runRound(
 	round: Job[],
 	queue: Queue,
 	lockScope: DeduplicationScope,
 	env: LockEnv,
-): Promise<void> {
+	held: Holder | undefined,
+	keep: () => boolean,
+): Promise<Holder | undefined> {
 	const ctx = round[0].ctx;
 	const node: INode = ctx.getNode();
 	const store = lockStoreOf(ctx, lockScope);
-	let holder;
-	try {
-		holder = await acquire(store, env, node, lockScope, { deadlineMs: ACQUIRE_DEADLINE_MS });
-	} catch (error) {
-		round.forEach((job) => job.done(error));
-		return;
+	let holder = held;
+	if (!holder) {
+		try {
+			holder = await acquire(store, env, node, lockScope, { deadlineMs: ACQUIRE_DEADLINE_MS });
+		} catch (error) {
+			round.forEach((job) => job.done(error));
+			return undefined;
+		}
+		holder.start();
 	}
-	holder.start();
 	const lease = new Lease(holder);
 	const ran: Job[] = [];
 	const outcomes: unknown[] = [];
@@ -117,6 +127,10 @@ async function runRound(
 			outcomes.push(error ?? new Error('store call failed'));
 		}
 	}
+	if (keep() && (await stillHeld(holder, store, env, node))) {
+		ran.forEach((job, index) => job.done(outcomes[index]));
+		return holder;
+	}
 	let failure: unknown;
 	const released = await release(holder, store, env, node);
 	if (released === 'foreign' || released === 'late') {
@@ -125,6 +139,7 @@ async function runRound(
 		for (const job of ran) await job.undo?.().catch(() => undefined);
 	}
 	ran.forEach((job, index) => job.done(failure ?? outcomes[index]));
+	return undefined;
 }
 
 /**
@@ -157,16 +172,31 @@ async function runRounds(
 	env: LockEnv,
 ): Promise<void> {
 	let streakFrom = env.now();
+	/** The lock, kept from one round of the streak to the next while work was already waiting. */
+	let held: Holder | undefined;
 	for (;;) {
 		// Work queued within a gap's time continues the streak; none: the queue ends.
 		if (queue.jobs.length === 0) await workOrTimeout(queue, env, reacquireGapMs(env.random()));
 		if (queue.jobs.length === 0) break;
 		const roundFrom = env.now();
-		await runRound(queue.jobs.splice(0, queue.jobs.length), queue, lockScope, env);
 		// A long round (a large record of keys) pauses after it: the work that came meanwhile is
 		// one batch anyway, and the pause costs little beside it.
-		const long = env.now() - roundFrom >= reacquireGapMs(0);
-		if (long || env.now() - streakFrom >= STREAK_MS) {
+		const long = () => env.now() - roundFrom >= reacquireGapMs(0);
+		const streakOver = () => long() || env.now() - streakFrom >= STREAK_MS;
+		// The lock is kept for the next round only while work is already waiting for it (a
+		// process never holds it idle): letting go and taking it again at once would let a
+		// waiter's create that read the row before land on the new lock (window 8 of
+		// docs/deduplication.md).
+		const keep = () => queue.jobs.length > 0 && !streakOver();
+		held = await runRound(
+			queue.jobs.splice(0, queue.jobs.length),
+			queue,
+			lockScope,
+			env,
+			held,
+			keep,
+		);
+		if (held === undefined && streakOver()) {
 			// Work that arrives meanwhile waits for the next streak, after the gap.
 			await env.sleep(reacquireGapMs(env.random()));
 			streakFrom = env.now();

@@ -4,8 +4,9 @@
  * pause. Before streaks, every round was followed by the pause, which one execution's own sends
  * paid for (docs/performance.md: 19 ms an item at concurrency 5).
  */
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
 import { reacquireGapMs } from '../../../nodes/CampaignAlimtalk/dedup/rounds';
-import { processCopy, race, raceFixture, settle } from './support';
+import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();
 
@@ -38,5 +39,41 @@ describe('lock rounds of one process', () => {
 	it('after a round longer than the pause, the next round waits for the pause (a waiter gets its turn)', async () => {
 		const { gapMs } = await twoRoundsInARow(reacquireGapMs(0) + 100);
 		expect(gapMs).toBeGreaterThanOrEqual(reacquireGapMs(0));
+	});
+
+	it("keeps the lock through a streak: another process's create that read the row in one round and writes it back late leaves the next round exclusive", async () => {
+		// Window 8 of docs/deduplication.md: a waiter's create that finds the row rewrites it whole
+		// with what it read. Before, a streak let go and took the lock again between rounds, so
+		// such a write landed on a new lock of another size: the next round failed ("landed late")
+		// or left the row behind.
+		const worker = processCopy('worker');
+		let inSecond = () => undefined as void;
+		const secondEntered = new Promise<void>((resolve) => (inSecond = resolve));
+		let stale: Promise<unknown> | undefined;
+		let second: Promise<unknown> | undefined;
+		const hook = { fired: 0 };
+		const first = worker.hold(10, async () => {
+			race.store.beforeWrite = async () => {
+				race.store.beforeWrite = undefined;
+				hook.fired++;
+				await secondEntered;
+			};
+			const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
+			stale = race.store.checkProcessedAndRecord(copies, 'workflow', CONTEXT, { mode: 'entries' });
+			// Queued while the first round runs: the next round of the streak.
+			second = worker.hold(50, async () => inSecond());
+		});
+		const result = await settle(
+			(async () => {
+				await first;
+				await second;
+				await stale;
+			})(),
+		);
+		expect(hook.fired).toBe(1); // the other process's write was held between its read and its write
+		expect(result.status).toBe('fulfilled');
+		expect(race.entries).toEqual(['worker', 'worker']);
+		expect(race.overlaps).toEqual([]);
+		expect(lockRow()).toBeUndefined();
 	});
 });
