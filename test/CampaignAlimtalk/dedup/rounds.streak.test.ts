@@ -6,7 +6,7 @@
  */
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
 import { reacquireGapMs } from '../../../nodes/CampaignAlimtalk/dedup/rounds';
-import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './support';
+import { CONTEXT, LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();
 
@@ -47,15 +47,15 @@ describe('lock rounds of one process', () => {
 		// such a write landed on a new lock of another size: the next round failed ("landed late")
 		// or left the row behind.
 		const worker = processCopy('worker');
-		let inSecond = () => undefined as void;
+		let inSecond: () => void = () => undefined;
 		const secondEntered = new Promise<void>((resolve) => (inSecond = resolve));
 		let stale: Promise<unknown> | undefined;
 		let second: Promise<unknown> | undefined;
-		const hook = { fired: 0 };
+		const held: string[] = [];
 		const first = worker.hold(10, async () => {
-			race.store.beforeWrite = async () => {
+			race.store.beforeWrite = async (id) => {
 				race.store.beforeWrite = undefined;
-				hook.fired++;
+				held.push(id);
 				await secondEntered;
 			};
 			const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
@@ -70,7 +70,8 @@ describe('lock rounds of one process', () => {
 				await stale;
 			})(),
 		);
-		expect(hook.fired).toBe(1); // the other process's write was held between its read and its write
+		// The other process's write on the lock's row was held between its read and its write.
+		expect(held).toEqual([LOCK_ROW_ID]);
 		expect(result.status).toBe('fulfilled');
 		expect(race.entries).toEqual(['worker', 'worker']);
 		expect(race.overlaps).toEqual([]);

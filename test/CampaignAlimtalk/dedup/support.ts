@@ -298,6 +298,8 @@ export function failRemoves(copy: ReturnType<typeof processCopy>, times = Infini
 /** The keys row of the race workflow (scope "node" of the race's node). */
 export const keysRow = () => race.store.entries(RACE_WF, `n:${NODE.id}`) ?? [];
 export const KEYS_ROW_ID = `${RACE_WF}\u0000n:${NODE.id}`;
+/** The lock's row of the race workflow (the workflow's shared row), as the store names it. */
+export const LOCK_ROW_ID = `${RACE_WF}\u0000`;
 
 /** Advances the fake clock until `work` settles (or `limitMs` of fake time pass). */
 export async function settle<T>(
