@@ -127,19 +127,16 @@ async function runRound(
 			outcomes.push(error ?? new Error('store call failed'));
 		}
 	}
-	if (keep() && (await stillHeld(holder, store, env, node))) {
-		ran.forEach((job, index) => job.done(outcomes[index]));
-		return holder;
-	}
+	const kept = keep() && (await stillHeld(holder, store, env, node));
 	let failure: unknown;
-	const released = await release(holder, store, env, node);
+	const released = kept ? 'kept' : await release(holder, store, env, node);
 	if (released === 'foreign' || released === 'late') {
 		// Another node, or a late write of the store, changed the lock's row: not exclusive.
 		failure = released === 'foreign' ? conflictError(node, lockScope) : lateWriteError(node);
 		for (const job of ran) await job.undo?.().catch(() => undefined);
 	}
 	ran.forEach((job, index) => job.done(failure ?? outcomes[index]));
-	return undefined;
+	return kept ? holder : undefined;
 }
 
 /**
