@@ -135,18 +135,6 @@ export function takeBack(
 }
 
 /**
- * Of the values a failed round found new, those a later round takes back: all but the `sent`
- * probe of a key whose claim stood. A claim without its own `sent` beside it was made by an
- * earlier version of the node, whose confirmation writes that very value, possibly before that
- * later round runs; a stray probe beside a claim is the owner's to take back (`finished`).
- */
-export function laterTakeBack(found: string[], asked: KeyMarkers[]): string[] {
-	const isFound = new Set(found);
-	const stood = new Set(asked.filter((m) => !isFound.has(m.claim)).map((m) => m.sent));
-	return found.filter((value) => !stood.has(value));
-}
-
-/**
  * What the end of a claimed send writes: a confirmation takes the claim and its markers back,
  * leaving the claim's own `sent`; a kept claim (delivery unknown) loses its minute and its
  * `sent`, so that it reads unconfirmed at once and its `sent` cannot outlive it; a release takes

@@ -69,8 +69,6 @@ export class Lease {
 interface Job {
 	ctx: IExecuteFunctions;
 	run: (lease: Lease) => Promise<void>;
-	/** Takes back what `run` wrote, when the round turns out not to have been exclusive. */
-	undo?: () => Promise<void>;
 	done: (error?: unknown) => void;
 }
 
@@ -130,11 +128,10 @@ async function runRound(
 	const kept = keep() && (await stillHeld(holder, store, env, node));
 	let failure: unknown;
 	const released = kept ? 'kept' : await release(holder, store, env, node);
-	if (released === 'foreign' || released === 'late') {
-		// Another node, or a late write of the store, changed the lock's row: not exclusive.
-		failure = released === 'foreign' ? conflictError(node, lockScope) : lateWriteError(node);
-		for (const job of ran) await job.undo?.().catch(() => undefined);
-	}
+	// Another node, or a late write of the store, changed the lock's row: not exclusive. What the
+	// round wrote stays (nothing is written after the lock: docs/deduplication.md).
+	if (released === 'foreign') failure = conflictError(node, lockScope);
+	if (released === 'late') failure = lateWriteError(node);
 	ran.forEach((job, index) => job.done(failure ?? outcomes[index]));
 	return kept ? holder : undefined;
 }
@@ -206,8 +203,8 @@ async function runRounds(
 /**
  * Runs `work` while this workflow's deduplication lock is held, after the work queued before it.
  * `work` should be short and make its store calls through the lease: every execution of the
- * workflow that stores keys waits for it. `undo` takes back what `work` wrote, for a round that
- * turns out not to have been exclusive (its caller then gets the error). The work serves every
+ * workflow that stores keys waits for it. A round that turns out not to have been exclusive gives
+ * its caller the error; what `work` wrote stays. The work serves every
  * execution waiting in this process, so no one execution's stop cancels it (session.ts stops
  * waiting for its own answers instead).
  */
@@ -215,7 +212,6 @@ export async function underLock<T>(
 	ctx: IExecuteFunctions,
 	keyScope: DeduplicationScope,
 	work: (lease: Lease) => Promise<T>,
-	undo?: () => Promise<void>,
 	env: LockEnv = DEFAULT_ENV,
 ): Promise<T> {
 	const id = lockRowId(ctx, keyScope);
@@ -231,7 +227,6 @@ export async function underLock<T>(
 			run: async (lease) => {
 				value = await work(lease);
 			},
-			undo,
 			done: (error) => (error === undefined ? resolve() : reject(error)),
 		});
 	});

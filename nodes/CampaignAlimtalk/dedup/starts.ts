@@ -5,8 +5,8 @@
  * send may still be under way (`inFlight`); else it is `unconfirmed`, with its hour when found.
  * Bounded: at most LOOKUPS keys a round (n8n 2.41.1 removes one value at a time, about 1 ms each
  * at 100,000 keys); the others, and all of them when the call fails, are taken as in flight and
- * asked again in a later round. Probes that may have stayed (a call failed) go to `leftBehind`,
- * taken back in the next round: a minute probe left behind would keep the claim in flight.
+ * asked again in a later round. Probes that may have stayed (a call failed) stay: a minute probe
+ * keeps that key's claim in flight until the minute leaves every window (docs/deduplication.md).
  */
 import type { Answer, KeyMarkers } from './markers';
 import { startProbes } from './markers';
@@ -23,7 +23,6 @@ export async function findStarts(
 	now: number,
 	historySize: number,
 	remove: (values: string[]) => Promise<void>,
-	leftBehind: (values: string[]) => void,
 ): Promise<void> {
 	const claimed = answers.flatMap((answer, n) =>
 		answer.verdict === 'claimed' && answer.markers ? [n] : [],
@@ -46,7 +45,6 @@ export async function findStarts(
 		);
 		fresh = new Set(result.new.map(String));
 	} catch {
-		leftBehind(values); // it may have written them all
 		return; // taken as in flight: asked again in a later round
 	}
 	looked.forEach((n, at) => {
@@ -55,5 +53,5 @@ export async function findStarts(
 		answers[n].claimedAt = found?.startMs ?? null;
 		answers[n].claimedToMinute = found?.inFlight === true;
 	});
-	if (fresh.size > 0) await remove([...fresh]).catch(() => leftBehind([...fresh]));
+	if (fresh.size > 0) await remove([...fresh]).catch(() => undefined);
 }

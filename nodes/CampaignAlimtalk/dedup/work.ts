@@ -25,46 +25,50 @@ export interface RoundWork {
 	historySize: number;
 }
 
-/** What a round knows of what it wrote: for batch.ts to take back when it fails. */
+/** What a round knows of what it wrote: whether its asks' claims may be in the store (batch.ts). */
 export interface Recorded {
 	/** Values the round's record calls found new (its claims, probes and places). */
 	added: string[];
 	/** A record call failed: it may still have written. */
 	unknown: boolean;
-	/** What a call the round gave up on found new when its answer came late (while the lock was kept for it). */
-	late: string[];
-	/** The markers of the keys the round asked about. */
-	markers: KeyMarkers[];
-	/** Send Limit places the round found free and gave back itself (its remove call may have landed). */
-	freed: string[];
-	/** The round's record and remove calls both ended well: the writes it carried are in the store. */
+	/** The round's record and remove calls all ended well: the writes it carried are in the store. */
 	written: boolean;
-	/** Probes a failed start lookup may have left: the next round takes them back, once. */
-	leftBehind: string[];
 }
 
-export const recordedNothing = (): Recorded => ({
-	added: [],
-	unknown: false,
-	late: [],
-	markers: [],
-	freed: [],
-	written: false,
-	leftBehind: [],
-});
+export const recordedNothing = (): Recorded => ({ added: [], unknown: false, written: false });
 
-/** Of the round's asks, in order: a key claimed by an earlier ask of the same round is in flight for the later ones. */
+/**
+ * Of the round's asks, in order: a key claimed by an earlier ask of the same round is `claimed`
+ * for the later ones. Returns, per key claimed in the round, the ask that claimed it.
+ */
 function judge(
 	markers: Array<KeyMarkers | undefined>,
 	isNew: (value: string) => boolean,
-): Verdict[] {
-	const claims = new Set<string>();
-	return markers.map((entry) => {
+): { verdicts: Verdict[]; claimers: Map<string, number> } {
+	const claimers = new Map<string, number>();
+	const verdicts = markers.map((entry, n) => {
 		if (!entry) return 'send';
-		const fresh = (value: string) => isNew(value) && !claims.has(value);
+		const fresh = (value: string) => isNew(value) && !claimers.has(value);
 		const verdict = verdictOf(entry, fresh);
-		if (verdict === 'send') claims.add(entry.claim);
+		if (verdict === 'send') claimers.set(entry.claim, n);
 		return verdict;
+	});
+	return { verdicts, claimers };
+}
+
+/**
+ * Judged again once the places are given: an ask that found its key claimed by an earlier ask of
+ * the round that then got no place is `limited` too (the key stays free).
+ */
+function rejudge(
+	markers: Array<KeyMarkers | undefined>,
+	verdicts: Verdict[],
+	claimers: Map<string, number>,
+): void {
+	markers.forEach((entry, n) => {
+		const first = entry === undefined ? undefined : claimers.get(entry.claim);
+		if (first === undefined || first === n || verdicts[n] !== 'claimed') return;
+		if (verdicts[first] === 'limited') verdicts[n] = 'limited';
 	});
 }
 
@@ -79,7 +83,7 @@ export function removeChunks(values: string[]): string[][] {
 /**
  * Removes `values` in calls of at most REMOVE_CHUNK, each tried up to REMOVE_TRIES times while
  * the lease holds: under the lock nobody else writes the row, so a remove that may have landed
- * can run again (after the lock, its values may be another execution's: batch.ts `takenBack`).
+ * can run again (after the lock its values may be another execution's: it never runs then).
  */
 async function removeAll(lease: Lease, row: Row, values: string[]): Promise<void> {
 	const mode = { mode: 'entries' as const };
@@ -106,20 +110,13 @@ async function record(
 	recorded: Recorded,
 ): Promise<Set<string>> {
 	recorded.unknown = true;
-	let given = false;
-	const result = await lease.call(async () => {
-		const running = row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
-			mode: 'entries',
-			maxEntries: historySize + values.length,
-		});
-		// An answer after the round gave up on the call still says what it added (batch.ts `takenBack`).
-		running.then(
-			(late) => (given ? undefined : recorded.late.push(...late.new.map(String))),
-			() => undefined,
-		);
-		return await running;
-	});
-	given = true;
+	const result = await lease.call(
+		async () =>
+			await row.ctx.helpers.checkProcessedAndRecord(values, row.scope, {
+				mode: 'entries',
+				maxEntries: historySize + values.length,
+			}),
+	);
 	recorded.unknown = false;
 	return new Set(result.new.map(String));
 }
@@ -160,7 +157,6 @@ export async function work(
 	const markers = asks.map((entry) =>
 		entry.key === undefined ? undefined : markersOf(entry.key, now),
 	);
-	recorded.markers = markers.filter((entry) => entry !== undefined);
 	const probes = markers.flatMap((entry) => (entry ? asked(entry) : []));
 	// The send limit's places (places.ts): a few slots in the same call.
 	const places = new Places(
@@ -177,11 +173,13 @@ export async function work(
 	const isNew = (value: string) => (fresh.has(value) || removals.has(value)) && !facts.has(value);
 	recorded.added.push(...probes.filter(isNew));
 	places.note(slots, isNew);
-	const verdicts = judge(markers, isNew);
-	await givePlaces(places, verdicts, async (values) => {
-		const found = await record(lease, row, values, historySize, recorded);
-		return found;
-	});
+	const { verdicts, claimers } = judge(markers, isNew);
+	await givePlaces(
+		places,
+		verdicts,
+		async (values) => await record(lease, row, values, historySize, recorded),
+	);
+	rejudge(markers, verdicts, claimers);
 	recorded.added.push(...places.added);
 	const freed = places.takeBack();
 	const remove = new Set([...removals, ...freed]);
@@ -193,7 +191,6 @@ export async function work(
 	});
 	for (const value of [...keep, ...facts]) remove.delete(value);
 	for (const slot of places.slots) if (slot !== undefined) remove.delete(slot);
-	recorded.freed.push(...freed);
 	await removeAll(lease, row, [...remove]);
 	recorded.written = true;
 	const answers: Answer[] = verdicts.map((verdict, n) => ({
@@ -204,7 +201,6 @@ export async function work(
 	}));
 	const removeProbes = async (values: string[]) => await removeAll(lease, row, values);
 	const longest = asks.map((entry) => entry.longestMs);
-	const leftBehind = (values: string[]) => recorded.leftBehind.push(...values);
-	await findStarts(lease, row, answers, longest, now, historySize, removeProbes, leftBehind);
+	await findStarts(lease, row, answers, longest, now, historySize, removeProbes);
 	return answers;
 }

@@ -52,18 +52,17 @@ async function sends(copy: Copy, count: number, limit: StoreLimit, from = 100): 
 }
 
 describe('a Send Limit in rounds cut short', () => {
-	it('a round whose remove calls all failed: its claim and the place it gave come back in the next round; the places it only looked at stay taken', async () => {
+	it('a round whose remove calls all failed: its claim and every place it wrote stay taken for the period, never given twice', async () => {
 		const a = processCopy('A');
 		const fired = failRemoves(a, REMOVE_TRIES);
 		expect(await verdictOf(a, 'order-1', perDay(5))).toBe('error');
 		expect(fired.count).toBe(REMOVE_TRIES); // the fault fired, on every try
-		// The claim was taken back (the key is free, not unconfirmed), and so was its place.
-		expect(await verdictOf(a, 'order-1', perDay(5))).toBe('send');
-		const looked = placesTaken() - 1; // beside the place order-1 holds now
-		expect(looked).toBeGreaterThan(0);
-		// Its remove may have landed: the places it only looked at may be another's by now, so
-		// they are not removed after the lock; they stay taken for the period.
-		expect(await sends(a, 6, perDay(5))).toBe(5 - 1 - looked);
+		// Nothing is written after the lock: the claim stays (in flight, not sent), and so do the
+		// places the round found free (its remove may have landed: they may be another's by now).
+		expect(await verdictOf(a, 'order-1', perDay(5))).not.toBe('send');
+		const held = placesTaken();
+		expect(held).toBeGreaterThan(1);
+		expect(await sends(a, 6, perDay(5))).toBe(5 - held);
 	});
 
 	it('a remove call that fails once is tried again within the round: nothing is lost', async () => {
@@ -96,7 +95,7 @@ describe('a Send Limit in rounds cut short', () => {
 		// Two places of the period are used: three more at the limit of 5.
 		expect(await sends(a, 5, perDay(5))).toBe(3);
 	});
-	it('a record call answered after the round gave up on it: the places it took are taken back', async () => {
+	it('a record call answered after the round gave up on it: the places it took stay taken, the lock kept until it landed', async () => {
 		const [a, b] = [processCopy('A'), processCopy('B')];
 		await settle(a.ask('order-0')); // the row of keys exists (a later write is an update)
 		const slowed = { landed: false };
@@ -106,8 +105,26 @@ describe('a Send Limit in rounds cut short', () => {
 			slowed.landed = true;
 		};
 		expect(await verdictOf(a, 'order-1', perDay(5))).toBe('error');
-		await settle(delay(60000)); // the late answer came; A's next round took back what it said
+		await settle(delay(60000));
 		expect(slowed.landed).toBe(true);
-		expect(await sends(b, 5, perDay(5))).toBe(5);
+		const held = placesTaken();
+		expect(held).toBeGreaterThan(0);
+		expect(await sends(b, 5, perDay(5))).toBe(5 - held);
+	});
+});
+
+describe('the same key asked twice in one round while the limit is used up', () => {
+	it('both asks are limited: the key stays free, and neither says an earlier send is unconfirmed (finding 4)', async () => {
+		const a = processCopy('A');
+		expect(await verdictOf(a, 'order-0', perDay(1))).toBe('send'); // the one place of the day
+		const both = await settle(
+			Promise.all([a.ask('order-1', 60000, perDay(1)), a.ask('order-1', 60000, perDay(1))]),
+		);
+		expect(both.status).toBe('fulfilled');
+		const verdicts = (both as PromiseFulfilledResult<Array<{ answer?: { verdict: string } }>>)
+			.value;
+		expect(verdicts.map((asked) => asked.answer?.verdict)).toEqual(['limited', 'limited']);
+		// The key is free: with a larger limit it is sent.
+		expect(await verdictOf(a, 'order-1', perDay(2))).toBe('send');
 	});
 });

@@ -8,6 +8,9 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { runWorkflow, sourceOf } from '../../support/engine';
 import { delay, nextTurn } from '../../support/node';
 import { mulberry32 } from '../../../sandbox/faults';
+import { periodOf } from '../../../nodes/CampaignAlimtalk/dedup/limit';
+import { slotName } from '../../../nodes/CampaignAlimtalk/dedup/places';
+import { ProcessedDataStore } from '../../support/dedup-store';
 import { ALIMTALK_TYPE, WF, phone } from './support';
 import type { FaultRates, Process } from './sim-world';
 import { installSkewedClocks } from './sim-clock';
@@ -218,6 +221,17 @@ export interface Played {
 	probe: Outcome;
 	/** The fresh orders of the probe (never used before it). */
 	fresh: number[];
+	/** Per node name: the Send Limit places of the day its row of keys held before the probe. */
+	held: Map<string, number>;
+}
+
+/** How many of today's places of a limit of `limit` node `nodeId`'s row of keys holds (scope "This Node"). */
+function placesHeld(world: World, nodeId: string, limit: number): number {
+	const { startMs } = periodOf(Date.now(), 'day', 'UTC');
+	const row = new Set(world.store.entries(WF, `n:${nodeId}`) ?? []);
+	return Array.from({ length: limit }, (_, i) => slotName('day', startMs, i + 1)).filter((slot) =>
+		row.has(ProcessedDataStore.hash(slot)),
+	).length;
 }
 
 /** Plays the schedule of `seed` on the fake clock, then waits out the window and runs the probe. */
@@ -257,9 +271,10 @@ export async function play(seed: number): Promise<Played> {
 	jest.setSystemTime(Math.max(Date.now(), settled));
 	const used = [...new Set(s.executions.flatMap((e) => e.orders))].sort((a, b) => a - b);
 	const fresh = Array.from({ length: s.limit ?? 1 }, (_, i) => 100 + i);
+	const held = new Map(NODES.map((n) => [n.name, placesHeld(world, n.id, s.limit ?? 0)]));
 	const probe = execute(world, s, world.process('probe'), [...used, ...fresh]);
 	await advanceUntil(() => probe.done, 10 * 60000);
-	return { schedule: s, world, outcomes, hung, probe, fresh };
+	return { schedule: s, world, outcomes, hung, probe, fresh, held };
 }
 
 /** Ends a schedule: its timers gone, the real clock and chance back. */

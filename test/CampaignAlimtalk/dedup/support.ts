@@ -183,7 +183,6 @@ type UnderLock = (
 	ctx: IExecuteFunctions,
 	scope: DeduplicationScope,
 	work: () => Promise<unknown>,
-	undo?: () => Promise<void>,
 ) => Promise<unknown>;
 
 /** The state of one test: the store, who is inside the lock, and every overlap seen. */
@@ -242,22 +241,17 @@ export function processCopy(name: string) {
 		},
 	} as unknown as IExecuteFunctions;
 	/** Holds the lock (key scope "node": the lock is the workflow's row) for `ms`, watched. */
-	const hold = async (ms: number, during?: () => Promise<void>, undo?: () => Promise<void>) =>
-		await (underLock as UnderLock)(
-			ctx,
-			'node',
-			async () => {
-				const { inside, overlaps } = race;
-				if (inside.length > 0)
-					overlaps.push(`${name} entered while ${inside.join(', ')} held the lock`);
-				inside.push(name);
-				race.entries.push(name);
-				await during?.();
-				await delay(ms);
-				inside.splice(inside.indexOf(name), 1);
-			},
-			undo,
-		);
+	const hold = async (ms: number, during?: () => Promise<void>) =>
+		await (underLock as UnderLock)(ctx, 'node', async () => {
+			const { inside, overlaps } = race;
+			if (inside.length > 0)
+				overlaps.push(`${name} entered while ${inside.join(', ')} held the lock`);
+			inside.push(name);
+			race.entries.push(name);
+			await during?.();
+			await delay(ms);
+			inside.splice(inside.indexOf(name), 1);
+		});
 	/** From now on, every database call of this process hangs for `ms`. */
 	const stallFor = (ms: number) => {
 		copy.stallUntil = Date.now() + ms;
