@@ -31,12 +31,6 @@ export { IN_PROGRESS_CODE, NO_KEY_CODE, UNCONFIRMED_CODE } from './fields';
 /** How soon an item waiting for another execution's send looks again (doubling up to WAIT_MAX_MS). */
 const WAIT_POLL_MS = 500;
 const WAIT_MAX_MS = 8000;
-/**
- * A claim made ahead of its item's turn (`claimAhead`) is used only this soon after its answer;
- * an older one is given back and made again, so that every request leaves within a few seconds
- * of its claim's minute and the in-flight window (markers.ts `longestSendMs`) still covers it.
- */
-export const AHEAD_MS = 5000;
 
 /** When an earlier claim found was made, to the minute or the hour (at null: not found in 48 hours). */
 type Claimed = { at: number | null; toMinute: boolean };
@@ -53,11 +47,6 @@ export class DedupSession {
 
 	/** Answers queued for the next round and not yet known to be written. */
 	private queued = false;
-
-	/** The claims made ahead of their item's turn and not used yet (`claimAhead`). */
-	private readonly ahead = new Map<number, { claim: Promise<boolean>; at?: number }>();
-	/** Aborted once the sends are done: a claim made ahead stops waiting for another execution. */
-	private readonly done = new AbortController();
 
 	private readonly longestMs: number;
 
@@ -123,36 +112,8 @@ export class DedupSession {
 	 * Claims item `i`'s key just before its request. True: send it. False: do not (no key, a repeat
 	 * of an earlier item, sent before, or an earlier send of it is unconfirmed or still under way). An
 	 * earlier send still under way in another execution is waited for, up to the request timeout.
-	 * A claim made ahead (`claimAhead`) is used when it is at most AHEAD_MS old.
 	 */
 	async claim(i: number): Promise<boolean> {
-		const ahead = this.ahead.get(i);
-		this.ahead.delete(i);
-		if (!ahead) return await this.claimNow(i);
-		const send = await ahead.claim;
-		if (!send || monotonicNow() - (ahead.at ?? 0) <= AHEAD_MS) return send;
-		// Too old: given back and claimed again, in one round (work.ts: a key released in its round
-		// is free for an ask of the same round).
-		this.finish(i, 'release');
-		return await this.claimNow(i);
-	}
-
-	/**
-	 * Begins item `i`'s claim before its turn (helpers/sending.ts: a pool ahead), so that its
-	 * request does not wait for a store round. Called once per item, before its turn; what the
-	 * node never reaches is given back by `settle`.
-	 */
-	claimAhead(i: number): void {
-		if (!this.stored || this.ahead.has(i)) return;
-		const entry: { claim: Promise<boolean>; at?: number } = { claim: this.claimNow(i) };
-		entry.claim.then(
-			() => (entry.at = monotonicNow()),
-			() => undefined,
-		);
-		this.ahead.set(i, entry);
-	}
-
-	private async claimNow(i: number): Promise<boolean> {
 		const key = this.ledger.keyOf(i);
 		if (this.keyed && (key === undefined || this.ledger.get(i).kind === 'repeat')) return false;
 		// A send limit per execution: a place first, given back unless the message goes out.
@@ -186,8 +147,6 @@ export class DedupSession {
 				this.decide(i, key, verdict, asked.answer, claimed);
 				return verdict === 'send';
 			}
-			// The node stopped before this item's turn: it reports not sent, as the items never claimed.
-			if (this.done.signal.aborted) return false;
 			const left = deadline - monotonicNow();
 			const stop = cancelSignalOf(this.ctx);
 			if (left <= 0 || isStopped(stop)) {
@@ -195,7 +154,7 @@ export class DedupSession {
 				return false;
 			}
 			// Waits back off: each look is a lock round for every process of the workflow.
-			await pause(Math.min(left, wait * (0.5 + Math.random())), [stop, this.done.signal]);
+			await pause(Math.min(left, wait * (0.5 + Math.random())), [stop]);
 			wait = Math.min(WAIT_MAX_MS, wait * 2);
 		}
 	}
@@ -279,15 +238,8 @@ export class DedupSession {
 		this.queued = true;
 	}
 
-	/**
-	 * After the sends: gives back the claims made ahead for items the node never reached (it
-	 * stopped), then waits until what this execution queued is written (one round).
-	 */
+	/** After the sends: waits until what this execution queued is written (one round). */
 	async settle(): Promise<void> {
-		this.done.abort('settled');
-		for (const [i, { claim }] of this.ahead)
-			if (await claim.catch(() => false)) this.finish(i, 'release');
-		this.ahead.clear();
 		if (!this.queued) return;
 		try {
 			await flush(this.row);

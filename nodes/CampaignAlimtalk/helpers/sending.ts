@@ -1,6 +1,6 @@
 /**
- * The sends of the prepared items, through the pool (pool.ts): each item's key claimed before
- * its request (dedup/, a pool ahead), the request, and what its answer means for the key. The
+ * The sends of the prepared items, through the pool (pool.ts): each item's key claimed just
+ * before its request (dedup/), the request, and what its answer means for the key. The
  * first failure that stops the node stops starting new sends.
  */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -55,22 +55,10 @@ export async function sendAll(
 		sent.stop = sent.stop ?? failure;
 		return failure;
 	};
-	// Claims a pool ahead (dedup/session.ts `claimAhead`), so that a request finds its claim
-	// recorded instead of waiting for a store round: the first item of each pool (Concurrency items
-	// in input order) begins the claims of the next pool, in one round, and the first pool's begin
-	// now. Not with a pause between requests.
-	const pool = options.concurrency;
-	const claimPool = (from: number) => {
-		if (!dedup || options.pauseMs) return;
-		for (let i = from; i < Math.min(from + pool, prepared.length); i++)
-			if ('send' in prepared[i]) dedup.claimAhead(i);
-	};
-	claimPool(0);
 	sent.results = await runOrdered(
 		prepared.length,
 		options.concurrency,
 		async (i) => {
-			if (i % pool === 0) claimPool(i + pool);
 			const entry = prepared[i];
 			if (!('send' in entry)) return undefined;
 			try {
