@@ -73,7 +73,7 @@ describe('two keyed send nodes in one workflow, one n8n process', () => {
 			const bodies = events(`two-${v.keys}`, EVENTS);
 			const url = `${n8n.url}/webhook/${v.path}`;
 			const answers = await postAll(url, pairs(bodies), IN_FLIGHT);
-			// An answer that says nothing was sent (docs/deduplication.md, window 8) is delivered again.
+			// An answer that says nothing was sent (docs/deduplication.md, window 5) is delivered again.
 			const failedFirst = await deliverNotSentAgain(url, answers, IN_FLIGHT);
 			fs.writeFileSync(
 				path.join(ARTIFACTS, `${v.keys}-answers.json`),

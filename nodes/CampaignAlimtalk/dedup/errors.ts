@@ -24,7 +24,7 @@ export function lateWriteError(node: INode): NodeOperationError {
 	return storeError(
 		node,
 		"the deduplication lock's record changed while this execution held it (a database write that landed late)",
-		'Nothing was sent. Run the workflow again.',
+		"Nothing was sent. An item with deduplicationKeyKept true keeps its key claimed (no write follows a fault that could remove another execution's claim): a run again reports it as an earlier send not confirmed. The others are sent by a run again.",
 	);
 }
 

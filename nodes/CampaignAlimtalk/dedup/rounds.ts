@@ -179,7 +179,7 @@ async function runRounds(
 		const streakOver = () => long() || env.now() - streakFrom >= STREAK_MS;
 		// The lock is kept for the next round only while work is already waiting for it (a
 		// process never holds it idle): letting go and taking it again at once would let a
-		// waiter's create that read the row before land on the new lock (window 8 of
+		// waiter's create that read the row before land on the new lock (window 5 of
 		// docs/deduplication.md).
 		const keep = () => queue.jobs.length > 0 && !streakOver();
 		held = await runRound(
