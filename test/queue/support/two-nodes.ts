@@ -95,7 +95,7 @@ type Answer = { status: number; body: string; retry?: { status: number; body: st
  * reached, or the HTTP error. A node's answer that says nothing was sent for it (`retried`) is
  * read from the delivery made again, when there is one.
  */
-function answerOf(answer: Answer, field: string): string {
+function answerOf(answer: Answer, field: string, follow = true): string {
 	let parsed: Json = {};
 	try {
 		parsed = JSON.parse(answer.body) as Json;
@@ -106,18 +106,30 @@ function answerOf(answer: Answer, field: string): string {
 	let said = `HTTP ${answer.status} ${String(parsed.message ?? answer.body).slice(0, 80)}`;
 	if (item?.status === 'sent') said = 'sent';
 	else if (item?.duplicate === true) said = 'duplicate';
+	else if (item?.deduplicationKeyKept === true) said = `code ${item.code} (key kept)`;
 	else if (item) said = `code ${item.code}`;
 	else if (answer.status === 200 && item === null) said = 'not reached';
-	return answer.retry && retried(said) ? answerOf(answer.retry, field) : said;
+	return follow && answer.retry && retried(said) ? answerOf(answer.retry, field) : said;
 }
 
 /**
  * Answers that say nothing was sent: a round that lost its lock row to another process's late
- * whole-row write (`deduplicationStoreFailed`, "Nothing was sent. Run the workflow again.":
- * docs/deduplication.md, window 8), or a node not reached after it.
+ * whole-row write (`deduplicationStoreFailed`: docs/deduplication.md, window 5), with its key
+ * kept or not, or a node not reached after it.
  */
 const retried = (said: string) =>
-	said === 'code deduplicationStoreFailed' || said === 'not reached';
+	said.startsWith('code deduplicationStoreFailed') || said === 'not reached';
+
+/**
+ * What a redelivery of an event whose round failed with its claim kept is answered while that
+ * claim stands (docs/deduplication.md, window 4): not sent, never sent twice.
+ */
+const KEPT_ANSWERS = [
+	'code earlierSendInProgress',
+	'code earlierSendUnconfirmed',
+	'code deduplicationStoreFailed (key kept)',
+	'not reached',
+];
 
 /**
  * Delivers again, as the error tells an operator to, every event whose answer says nothing was
@@ -155,16 +167,50 @@ export function twoNodeVerdict(
 			const perEvent = sentPerEvent(sandbox, campaigns[n]);
 			const said: Record<string, number> = {};
 			const inconsistent: string[] = [];
+			/** Events not sent because a failed round kept their claim: answered so, never sent. */
+			const kept: string[] = [];
 			for (const { eventId } of bodies) {
 				const mine = answers
 					.filter((a) => a.request.eventId === eventId)
 					.map((a) => answerOf(a, field));
 				for (const a of mine) said[a] = (said[a] ?? 0) + 1;
 				const sent = perEvent.get(eventId) ?? 0;
-				if (sent !== 1 || mine.sort().join('+') !== 'duplicate+sent')
+				const firsts = answers
+					.filter((a) => a.request.eventId === eventId)
+					.flatMap((a) => ['order', 'shipping'].map((f) => answerOf(a, f, false)));
+				const keptFirst = firsts.includes('code deduplicationStoreFailed (key kept)');
+				if (sent === 0 && keptFirst && mine.every((a) => KEPT_ANSWERS.includes(a)))
+					kept.push(eventId);
+				else if (sent !== 1 || mine.sort().join('+') !== 'duplicate+sent')
 					inconsistent.push(`${eventId}: ${sent} sent, answered ${mine.join(' + ')}`);
 			}
-			return [field, { ...tally(sandbox, campaigns[n], bodies), answers: said, inconsistent }];
+			const counts = tally(sandbox, campaigns[n], bodies);
+			return [field, { ...counts, answers: said, inconsistent, kept }];
 		}),
 	);
+}
+
+/**
+ * The promise of the two-node rounds: per node every message sent exactly once and answered one
+ * `sent` and one `duplicate`, except the events a failed round kept (never sent, answered so).
+ */
+export function expectTwoNodesKept(verdict: ReturnType<typeof twoNodeVerdict>, events: number) {
+	for (const field of ['order', 'shipping'] as const) {
+		const r = verdict[field] as {
+			sent: number;
+			missing: string[];
+			doubled: string[];
+			inconsistent: string[];
+			kept: string[];
+			answers: Record<string, number>;
+		};
+		expect({ doubled: r.doubled, inconsistent: r.inconsistent }).toEqual({
+			doubled: [],
+			inconsistent: [],
+		});
+		expect([...r.missing].sort()).toEqual([...r.kept].sort());
+		expect(r.sent).toBe(events - r.kept.length);
+		expect(r.answers.sent ?? 0).toBe(events - r.kept.length);
+		expect(r.answers.duplicate ?? 0).toBe(events - r.kept.length);
+	}
 }
