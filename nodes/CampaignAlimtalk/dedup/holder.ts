@@ -132,7 +132,8 @@ export class Holder {
 			const before = this.expected;
 			try {
 				await this.call(async () => await this.store.record([this.entry(this.beats - 1)]));
-				this.expected++;
+				// A count of the holder made while the answer was on its way may have adopted it already.
+				if (this.mayHaveLanded) this.expected++;
 				this.mayHaveLanded = false;
 			} catch {
 				// Did it land? The count tells (one more, or none); when that read fails too, the next
