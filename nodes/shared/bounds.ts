@@ -32,24 +32,38 @@ const MAX_DEPTH = 5;
 const ITEM_RESERVE = 1000;
 
 /**
- * Fields of the envelope given whole up to MAX_SERVICE_TEXT: they name the outcome, the code and
- * the row, and a model repeats them. Recognised at the top of an answer only: deeper down every
- * field is data.
+ * The fields of an answer's envelope: the package's own words on an outcome (tool.ts builds its
+ * answers with these names alone) and the facts of an outcome a model acts on. Given whole up to
+ * MAX_SERVICE_TEXT: the outcome, a code, a key or a time a model repeats exactly, and the words
+ * (the package's and the service's, which the transport already cuts to that bound). The one list
+ * of them: a read's data never takes one of these names, however it is spelled (tool.ts, `dataOf`).
  */
-const EXACT_FIELDS = new Set([
+export const ENVELOPE_FIELDS = [
 	'outcome',
 	'code',
-	'memberId',
-	'phoneNumber',
-	'key',
-	'campaignKey',
+	'message',
+	'details',
+	'whatToDo',
 	'deduplicationKey',
 	'retryAfter',
 	'earlierSendStartedAt',
-]);
+] as const;
 
-/** Fields of words (the package's and the service's): bounded like service text. */
-const TEXT_FIELDS = new Set(['message', 'details', 'whatToDo']);
+export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number];
+
+/**
+ * The fields that name a row, whole up to MAX_SERVICE_TEXT like the envelope's. A write's answer
+ * is built by the package, so its row fields are what they say. A read's row is named by its member
+ * ID alone: its other fields are data (with One Item per Member a custom-data key may be named
+ * phoneNumber or key), cut at TOOL_FIELD_LIMIT like every value.
+ */
+const ROW_NAMES = {
+	write: ['memberId', 'phoneNumber', 'key', 'campaignKey'],
+	read: ['memberId'],
+} as const;
+
+/** Whose answers: a write's (and a whole-call error's), or a read's. */
+export type AnswerKind = keyof typeof ROW_NAMES;
 
 /** `text` cut to `max` characters, with a marker giving its whole length; unchanged when shorter. */
 export function cutForModel(text: string, max: number): string {
@@ -95,21 +109,24 @@ function bounded(value: Value, max: number, budget: Budget, depth: number): Valu
 	return boundedObject(value as IDataObject, budget, depth + 1);
 }
 
-/** The bound of a field: the envelope's own at the top of an answer, else a value's. */
-function boundOf(name: string, value: Value, depth: number): number {
-	if (depth > 0) return TOOL_FIELD_LIMIT;
-	if (TEXT_FIELDS.has(name)) return MAX_SERVICE_TEXT;
-	return EXACT_FIELDS.has(name) && typeof value === 'string' ? MAX_SERVICE_TEXT : TOOL_FIELD_LIMIT;
-}
-
-function boundedObject(json: IDataObject, budget: Budget, depth: number): IDataObject {
+/**
+ * An object bounded in every part. `whole`: the names whose strings are given up to
+ * MAX_SERVICE_TEXT, recognised at the top of an answer only (deeper down every field is data).
+ */
+function boundedObject(
+	json: IDataObject,
+	budget: Budget,
+	depth: number,
+	whole: readonly string[] = [],
+): IDataObject {
 	const result: IDataObject = {};
 	const entries = Object.entries(json);
 	let kept = 0;
 	for (const [rawName, value] of entries) {
 		if (kept >= MAX_FIELDS || budget.left <= 0) break;
 		const name = cutForModel(rawName, MAX_NAME);
-		const field = bounded(value, boundOf(name, value, depth), budget, depth);
+		const max = whole.includes(name) ? MAX_SERVICE_TEXT : TOOL_FIELD_LIMIT;
+		const field = bounded(value, max, budget, depth);
 		const cost = JSON.stringify(name).length + 2 + costOf(field);
 		if (cost > budget.left) break;
 		budget.left -= cost;
@@ -126,18 +143,23 @@ function boundedObject(json: IDataObject, budget: Budget, depth: number): IDataO
 /**
  * Answers bounded as a whole, in order: each bounded in every part, and no answer started once
  * less than ITEM_RESERVE characters of TOOL_ANSWER_LIMIT are left. `leftOut` counts the fields,
- * list entries and answers that were left out (0: nothing but long strings was cut).
+ * list entries and answers that were left out (0: nothing but long strings was cut). `kind` says
+ * which fields name a row (ROW_NAMES).
  */
-export function boundAnswers(jsons: readonly IDataObject[]): {
+export function boundAnswers(
+	jsons: readonly IDataObject[],
+	kind: AnswerKind = 'write',
+): {
 	answers: IDataObject[];
 	leftOut: number;
 } {
 	const budget: Budget = { left: TOOL_ANSWER_LIMIT, leftOut: 0 };
 	const answers: IDataObject[] = [];
+	const whole = [...ENVELOPE_FIELDS, ...ROW_NAMES[kind]];
 	for (const json of jsons) {
 		if (budget.left < ITEM_RESERVE) break;
 		budget.left -= 3;
-		answers.push(boundedObject(json, budget, 0));
+		answers.push(boundedObject(json, budget, 0, whole));
 	}
 	return { answers, leftOut: budget.leftOut + jsons.length - answers.length };
 }

@@ -205,22 +205,41 @@ export function cutServiceText(text: string): string {
 	return cutText(text, MAX_SERVICE_TEXT);
 }
 
+/** An error n8n shows, with its `context`, where the package keeps what an error carries. */
+type WithContext = { context: Record<string, unknown> };
+
+/** What an error carries in n8n's `context` under `name`: set and read through these alone. */
+const carried = (name: string) => ({
+	set: <E extends WithContext>(error: E, value: string): E => {
+		error.context[name] = value;
+		return error;
+	},
+	get: (error: unknown): unknown => (error as Partial<WithContext> | null)?.context?.[name],
+});
+
 /**
- * The result code an error carries, set and read here alone: gives `error` the service's (or the
- * package's) result code, read back by `serviceCodeOf`. It is kept in n8n's `context` under
- * `campaignCode`, where code that predates these two functions also reads it.
+ * The result code an error carries: gives `error` the service's (or the package's) result code,
+ * read back by `serviceCodeOf`. It is kept under `campaignCode`, where code that predates these
+ * two functions also reads it.
  */
-export function withServiceCode<E extends { context: Record<string, unknown> }>(
-	error: E,
-	code: string,
-): E {
-	error.context.campaignCode = code;
-	return error;
-}
+const SERVICE_CODE = carried('campaignCode');
+export const withServiceCode = SERVICE_CODE.set;
 
 /** The result code an error carries (see `withServiceCode`), if any. */
 export function serviceCodeOf(error: unknown): string | undefined {
-	const context = (error as { context?: { campaignCode?: unknown } } | null)?.context;
-	const code = context?.campaignCode;
+	const code = SERVICE_CODE.get(error);
 	return code === undefined || code === null ? undefined : String(code);
+}
+
+/**
+ * An error whose description holds the service's own text also carries the description without
+ * it: what a model is told (tool.ts), which is never the service's text.
+ */
+const OWN_DESCRIPTION = carried('ownDescription');
+export const withOwnDescription = OWN_DESCRIPTION.set;
+
+/** An error's description without the service's text (see `withOwnDescription`), if it holds some. */
+export function ownDescriptionOf(error: unknown): string | undefined {
+	const own = OWN_DESCRIPTION.get(error);
+	return typeof own === 'string' ? own : undefined;
 }

@@ -5,7 +5,7 @@
  */
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { cutServiceText, serviceCodeOf } from './codes';
+import { cutServiceText, ownDescriptionOf, serviceCodeOf } from './codes';
 import type { Outcome } from './outcome';
 
 /** An error n8n shows for a node, which has a place for context. */
@@ -13,18 +13,23 @@ type NodeError = NodeApiError | NodeOperationError;
 
 /**
  * What an error says: its message, n8n's description (each cut to MAX_SERVICE_TEXT characters:
- * n8n may put a service's raw answer there), and the service's code when it has one.
+ * n8n may put a service's raw answer there), and the service's code when it has one. For a
+ * `model` (tool.ts), the description without the service's own text when it held some.
  */
-export function errorFields(error: unknown): {
+export function errorFields(
+	error: unknown,
+	reader: 'owner' | 'model' = 'owner',
+): {
 	message: string;
 	description?: string;
 	code?: string;
 } {
 	const err = error as { message?: string; description?: string };
 	const code = serviceCodeOf(error);
+	const description = (reader === 'model' && ownDescriptionOf(error)) || err.description;
 	return {
 		message: cutServiceText(err.message ?? 'Unknown error'),
-		...(err.description ? { description: cutServiceText(err.description) } : {}),
+		...(description ? { description: cutServiceText(description) } : {}),
 		...(code !== undefined ? { code } : {}),
 	};
 }

@@ -1,11 +1,12 @@
 /**
- * Member records as the member API reads them, for every node that reads them (Campaign Members'
- * Get and Save, the send to a member ID): the two versions' paths, which version a credential
- * means, the records of a read's answer, and the one output shape of a record.
+ * Member records as the member API reads them, for every node that reads or writes them, or sends
+ * to a member ID: the two versions' paths, which version a credential means, the member id rule of
+ * a send, the records of a read's answer, and the one output shape of a record.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { listIn } from './answers';
 import type { Checked } from './values';
+import { codePointOf, firstUnseen } from './unicode';
 import { isBlank, isObject, readMemberId, typeName } from './values';
 
 export type ApiVersion = 'v1' | 'v2';
@@ -21,33 +22,29 @@ export const versionOf = (credentialVersion: 'any' | ApiVersion): ApiVersion =>
 	credentialVersion === 'v1' ? 'v1' : 'v2';
 
 /**
- * A space other than the plain one, a control or format character, or any other character a
- * reader does not see (zero-width, no-break and ideographic spaces, the Hangul fillers, a byte
- * order mark): an id holding one looks like another id.
- */
-const UNSEEN = /[\s\p{Z}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
-
-/**
  * The member id rule of a send to a member (docs/ai-agents.md, "What holds against a hostile
  * model"): the one rule of shared/values.ts, but an id is refused, never trimmed, when it starts or
- * ends with a space or holds an unseen character. A key built from the id the caller gave
+ * ends with a space or holds a character nobody sees (unicode.ts: by Unicode property, on the id
+ * as given and NFKC folded). A key built from the id the caller gave
  * (`notice-{{ $fromAI('memberId') }}`) then names the one id that is looked up, and the lookup
  * (which must answer a record of exactly that id) one record.
  */
 export function readRecipientId(value: unknown): Checked<string> {
 	const id = readMemberId(value);
 	if (!id.ok || typeof value !== 'string') return id;
-	if (value !== value.trim())
-		return { ok: false, reason: 'must not start or end with a space (it is not trimmed)' };
-	const unseen = [...value].find((char) => char !== ' ' && UNSEEN.test(char));
-	if (unseen !== undefined) {
-		const point = `U+${unseen.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
+	if (value !== value.trim()) {
+		const end = value === value.trimStart() ? value.slice(-1) : value[0];
 		return {
 			ok: false,
-			reason: `must not hold an invisible character or a space other than the plain space (${point})`,
+			reason: `must not start or end with a space (${codePointOf(end)}): it is not trimmed`,
 		};
 	}
-	return id;
+	const unseen = firstUnseen(value);
+	if (unseen === undefined) return id;
+	return {
+		ok: false,
+		reason: `must not hold an invisible character or a space other than the plain space (${codePointOf(unseen)})`,
+	};
 }
 
 /**

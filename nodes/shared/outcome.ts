@@ -25,12 +25,14 @@ export interface Failure extends IDataObject {
 
 /**
  * What became of some input items: `done` (a Success item, or a read's result; with `skipped:
- * 'duplicate'` a send skipped as sent before), `failed` (a Failed item), or `error` (a failure of
- * the call that reached these items under "On Error: Continue": an error item each).
+ * 'duplicate'` a send skipped as sent before), `failed` (a Failed item; `ownMessage` when its
+ * message also holds the service's own text: the message in the package's words alone, which is
+ * what a model is told, tool.ts), or `error` (a failure of the call that reached these items
+ * under "On Error: Continue": an error item each).
  */
 export type Outcome =
 	| { done: IDataObject; inputs: Inputs; skipped?: 'duplicate' }
-	| { failed: Failure; inputs: Inputs }
+	| { failed: Failure; inputs: Inputs; ownMessage?: string }
 	| { error: unknown; inputs: readonly number[] };
 
 /** The code of a row the node did not try because it stopped before reaching it. */
@@ -45,8 +47,10 @@ export function duplicate(json: IDataObject, inputs: Inputs): Outcome {
 	return { done: json, inputs, skipped: 'duplicate' };
 }
 
-export function failed(failure: Failure, inputs: Inputs): Outcome {
-	return { failed: failure, inputs };
+export function failed(failure: Failure, inputs: Inputs, ownMessage?: string): Outcome {
+	return ownMessage === undefined || ownMessage === failure.message
+		? { failed: failure, inputs }
+		: { failed: failure, inputs, ownMessage };
 }
 
 export function errored(error: unknown, inputs: readonly number[]): Outcome {

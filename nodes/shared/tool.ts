@@ -8,12 +8,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AdviceTable } from './advice';
 import { whatToChange } from './advice';
-import { TOOL_ANSWER_LIMIT, boundAnswers } from './bounds';
+import type { EnvelopeField } from './bounds';
+import { ENVELOPE_FIELDS, TOOL_ANSWER_LIMIT, boundAnswers } from './bounds';
 import { errorFields } from './errors';
 import type { Done, Gives } from './operation';
 import type { Failure, Outcome } from './outcome';
 import { NOT_SENT_CODE, inInputOrder } from './outcome';
 import { paired } from './outputs';
+import { readsAs } from './unicode';
 import { setField } from './values';
 
 /** The most entries a read returns to a model; a longer read says how many were left out. */
@@ -39,17 +41,23 @@ export function toolReadLimit(ctx: IExecuteFunctions): number | undefined {
 }
 
 /**
+ * The package's own fields of an answer: typed by bounds.ts's one list of them, so an answer never
+ * carries a field of its own that the list (its bounds, and the names data may not take) lacks.
+ */
+type Envelope = { [Field in EnvelopeField]?: IDataObject[string] };
+
+/**
  * What a model can do about a code: the operation's advice for a model when it has one (an
  * option to change is the owner's, never the model's), else its advice, else the code table's.
  */
-function whatToDo(code: unknown, advice: AdviceTable | undefined): IDataObject {
+function whatToDo(code: unknown, advice: AdviceTable | undefined): Envelope {
 	if (typeof code !== 'string') return {};
 	const hint = advice?.[code]?.model ?? whatToChange(code, advice);
 	return hint ? { whatToDo: hint } : {};
 }
 
-const DONE_ANSWER = { outcome: 'done', message: 'Done: the service accepted it.' };
-const DUPLICATE_ANSWER = {
+const DONE_ANSWER: Envelope = { outcome: 'done', message: 'Done: the service accepted it.' };
+const DUPLICATE_ANSWER: Envelope = {
 	outcome: 'duplicate',
 	message: 'Not sent again: a message with this Deduplication Key was already sent.',
 };
@@ -63,25 +71,38 @@ function doneAnswer(fields: IDataObject, done: Done | undefined, skipped: boolea
 }
 
 /** The envelope's fields first and as they are: a field of the data never overwrites them. */
-const envelope = (own: IDataObject, data: IDataObject): IDataObject => ({
+const envelope = (own: Envelope, data: IDataObject): IDataObject => ({
 	...own,
 	...data,
 	...own,
 });
 
-/** The names of the envelope: a read's data never carries them (tool.ts answers use them). */
-const ENVELOPE_NAMES = ['outcome', 'code', 'message', 'details', 'whatToDo'];
+/** How each envelope name reads (unicode.ts): a data field that reads the same is not the envelope's. */
+const ENVELOPE_READS = new Set(ENVELOPE_FIELDS.map(readsAs));
 
-/** A read's result with a field named like the envelope's given as `<name> (data)`. */
+/**
+ * A read's result with every field that reads as an envelope name given as `<name> (data)`: by
+ * its exact name, and by one that only looks like it (an invisible character or a space in it,
+ * full-width, Cyrillic or Greek letters, another case), so data never stands beside the
+ * envelope's own fields looking like one of them.
+ */
 function dataOf(json: IDataObject): IDataObject {
-	if (!ENVELOPE_NAMES.some((name) => name in json)) return json;
+	const clashes = (name: string) => ENVELOPE_READS.has(readsAs(name));
+	if (!Object.keys(json).some(clashes)) return json;
 	const result: IDataObject = {};
 	for (const [name, value] of Object.entries(json))
-		setField(result, ENVELOPE_NAMES.includes(name) ? `${name} (data)` : name, value);
+		setField(result, clashes(name) ? `${name} (data)` : name, value);
 	return result;
 }
 
-function failedAnswer(failure: Failure, advice: AdviceTable | undefined): IDataObject {
+/**
+ * A refused row as an answer. Its message in the package's own words when the outcome has them
+ * (`ownMessage`: a send's, whose failures never tell a model the service's text, outcome.ts).
+ */
+function failedAnswer(
+	{ failed: failure, ownMessage }: Extract<Outcome, { failed: Failure }>,
+	advice: AdviceTable | undefined,
+): IDataObject {
 	const outcome =
 		failure.deliveryUnknown === true
 			? 'deliveryUnknown'
@@ -90,13 +111,18 @@ function failedAnswer(failure: Failure, advice: AdviceTable | undefined): IDataO
 				: 'refused';
 	const { code, message, ...rest } = failure;
 	delete rest.hint; // the owner's words of a Failed item: the model is told `whatToDo`
-	return envelope({ outcome, code, message, ...whatToDo(code, advice) }, rest);
+	const own: Envelope = { outcome, code, message: ownMessage ?? message };
+	return envelope({ ...own, ...whatToDo(code, advice) }, rest);
 }
 
-/** An error that reached some items, as an answer the model can act on. */
+/**
+ * An error that reached some items, or stopped the whole call, as an answer the model can act on:
+ * its code, the package's words and what to do. A description that holds the service's own text
+ * is given without it (errors.ts), for every node: a whole-call failure is the owner's to fix.
+ */
 function errorAnswer(error: unknown, advice: AdviceTable | undefined): IDataObject {
-	const { message, description, code } = errorFields(error);
-	const json: IDataObject = {
+	const { message, description, code } = errorFields(error, 'model');
+	const json: Envelope = {
 		outcome: 'error',
 		...(code !== undefined ? { code } : {}),
 		message,
@@ -113,7 +139,7 @@ function answerJson(outcome: Outcome, operation: Gives): IDataObject {
 		return operation.kind === 'write'
 			? doneAnswer(outcome.done, operation.done, outcome.skipped === 'duplicate')
 			: dataOf(outcome.done);
-	if ('failed' in outcome) return failedAnswer(outcome.failed, advice);
+	if ('failed' in outcome) return failedAnswer(outcome, advice);
 	return errorAnswer(outcome.error, advice);
 }
 
@@ -125,7 +151,8 @@ const LEFT_OUT = `a tool answer holds at most ${TOOL_ANSWER_LIMIT} characters an
  * out, saying how to see the rest.
  */
 function bounded(outcomes: readonly Outcome[], operation: Gives, more: boolean) {
-	const { answers, leftOut } = boundAnswers(outcomes.map((o) => answerJson(o, operation)));
+	const jsons = outcomes.map((o) => answerJson(o, operation));
+	const { answers, leftOut } = boundAnswers(jsons, operation.kind);
 	const items = answers.map((json, n) => ({ json, pairedItem: paired(outcomes[n].inputs) }));
 	if (!more && leftOut === 0) return items;
 	const first = more ? `Showing the first ${TOOL_READ_LIMIT} results; more exist. ` : '';
@@ -138,13 +165,17 @@ function bounded(outcomes: readonly Outcome[], operation: Gives, more: boolean) 
 			? 'Ask for one member, or fewer entries, to see the rest.'
 			: 'Call the tool for fewer rows at a time to see every answer.';
 	const message = `${first}${parts || 'The rest is not shown: '}${LEFT_OUT}. ${narrow}`;
-	return [{ json: { outcome: 'truncated', message }, pairedItem: { item: 0 } }, ...items];
+	const note: Envelope = { outcome: 'truncated', message };
+	return [{ json: note, pairedItem: { item: 0 } }, ...items];
 }
 
 /** A write's outcomes as one list in input order, each saying its outcome. */
 function writeAnswers(outcomes: readonly Outcome[], operation: Gives) {
 	if (outcomes.length === 0) {
-		const json = { outcome: 'nothingDone', message: 'Nothing was sent, saved or deleted.' };
+		const json: Envelope = {
+			outcome: 'nothingDone',
+			message: 'Nothing was sent, saved or deleted.',
+		};
 		return [{ json, pairedItem: { item: 0 } }];
 	}
 	return bounded(inInputOrder(outcomes), operation, false);
@@ -153,7 +184,7 @@ function writeAnswers(outcomes: readonly Outcome[], operation: Gives) {
 /** A read's results, at most TOOL_READ_LIMIT of them, and a line saying when there is nothing or more. */
 function readAnswers(outcomes: readonly Outcome[], operation: Gives) {
 	if (outcomes.length === 0) {
-		const json = { outcome: 'noResults', message: 'Nothing was found.' };
+		const json: Envelope = { outcome: 'noResults', message: 'Nothing was found.' };
 		return [{ json, pairedItem: { item: 0 } }];
 	}
 	const more = outcomes.length > TOOL_READ_LIMIT;

@@ -81,6 +81,27 @@ describe('a member ID spelled differently never sends again', () => {
 		}
 	});
 
+	it('blank-looking characters no Unicode class of invisibles holds (U+2800, U+1D159), and the Hangul fillers, are refused (-1006) naming the character', async () => {
+		v2Member('m-kim', '010-1234-5678');
+		const blanks = ['\u2800', '\u{1d159}', '\u3164', '\u115f', '\u1160', '\uffa0'];
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: NOTICE,
+			credentials: credentials(),
+			calls: callsOf(...blanks.map((blank) => `m-kim${blank}`)),
+		});
+		expect(sentTo()).toEqual([]);
+		expect(answers).toEqual(
+			blanks.map((blank) => [
+				expect.objectContaining({
+					outcome: 'refused',
+					code: '-1006',
+					message: expect.stringContaining(`U+${blank.codePointAt(0)?.toString(16).toUpperCase()}`),
+				}),
+			]),
+		);
+	});
+
 	it('outside tool mode too: a padded member ID is refused, not trimmed and sent', async () => {
 		v2Member('m-1', '010-1234-5678');
 		const { out } = await send([{ campaign: 'WELCOME', member: ' m-1 ', name: 'Kim' }], {

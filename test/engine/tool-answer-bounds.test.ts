@@ -61,6 +61,37 @@ describe('a read tool answer is bounded as a whole', () => {
 		},
 	);
 
+	it('One Item per Member: data keys named phoneNumber, key or campaignKey are values, cut at 200 like every other', async () => {
+		const long = '9'.repeat(6000);
+		sb.state.custom.set(
+			'm-1',
+			new Map([
+				['phoneNumber', long],
+				['key', long],
+				['campaignKey', long],
+			]),
+		);
+		const { answers } = await runAsTool(get('campaignCustomData', 'member'));
+		const [[member]] = answers as Array<Array<Record<string, string>>>;
+		for (const name of ['phoneNumber', 'key', 'campaignKey']) {
+			expect(member[name]).toMatch(/^9{200}… \[cut: 6000 characters in all\]$/);
+		}
+	});
+
+	it("One Item per Member: data keys that only look like the envelope's names never stand beside them", async () => {
+		const lookAlikes = [
+			'outcome\u200b',
+			'ｍｅｓｓａｇｅ',
+			'\u043eutcome',
+			'whatToDo ',
+			'retryAfter',
+		];
+		sb.state.custom.set('m-1', new Map(lookAlikes.map((key) => [key, 'sent'])));
+		const { answers } = await runAsTool(get('campaignCustomData', 'member'));
+		const [[member]] = answers as Array<Array<Record<string, string>>>;
+		expect(Object.keys(member)).toEqual(['memberId', ...lookAlikes.map((key) => `${key} (data)`)]);
+	});
+
 	it('a Get tool stops reading one entry past what a model is shown, as Get Many does', async () => {
 		sb.configure({ pageSize: 10 });
 		sb.state.custom.set('m-1', new Map(Array.from({ length: 120 }, (_, n) => [`k${n}`, n])));

@@ -6,6 +6,7 @@
  */
 import { runNode, useSandbox } from '../support';
 import { installStore } from '../support/dedup-store';
+import { startScripted } from '../support/scripted-server';
 import { TOOL_SEND, runAsTool } from '../support/tools';
 
 const sb = useSandbox({ accounts: { 'tool-expired-key': 'expired' } });
@@ -82,6 +83,37 @@ describe('Campaign Alimtalk as a tool', () => {
 });
 
 describe('the reads as tools', () => {
+	it("a failure of the whole call: its code, the package's words and what to do, never the service's own text", async () => {
+		const service = await startScripted(() => ({
+			body: { httpStatus: { code: 200 }, processCode: -1003, message: 'SERVICE-TEXT: ended' },
+		}));
+		try {
+			const { answers, texts } = await runAsTool({
+				type: 'campaignCustomData',
+				parameters: {
+					operation: 'get',
+					memberId: "={{ $fromAI('memberId', 'Member ID', 'string') }}",
+					options: FAST,
+				},
+				credentials: { baseUrl: service.baseUrl, apiKey: 'tool-key' },
+				calls: [{ memberId: 'm-1' }],
+			});
+			expect(answers).toEqual([
+				[
+					expect.objectContaining({
+						outcome: 'error',
+						code: '-1003',
+						message: expect.stringContaining('contract period has expired'),
+						details: expect.stringContaining('Contact the service operator'),
+					}),
+				],
+			]);
+			expect(texts[0]).not.toContain('SERVICE-TEXT');
+		} finally {
+			await service.close();
+		}
+	});
+
 	it('returns at most 50 entries with a note that more exist, and stops paging early', async () => {
 		sb.configure({ pageSize: 10 });
 		sb.registerKey('points', 'number');

@@ -32,7 +32,8 @@ export interface PendingMember {
 	properties: IDataObject;
 }
 
-export type Prepared = { send: PreparedSend } | { failure: Failure };
+/** Ready to send, or refused: `ownMessage` as an outcome's (shared/outcome.ts). */
+export type Prepared = { send: PreparedSend } | { failure: Failure; ownMessage?: string };
 
 /** An item as its parameters give it: ready to send, refused, or waiting for its member's number. */
 export type Read = Prepared | { member: PendingMember };

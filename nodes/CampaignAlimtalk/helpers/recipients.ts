@@ -57,14 +57,21 @@ function resolve(
 ): Prepared {
 	const { campaignKey, memberId, properties } = pending;
 	const who = `member ID ${JSON.stringify(memberId)}`;
-	const fail = (code: string, message: string, phoneNumber: string | null = null): Prepared => ({
+	const fail = (
+		code: string,
+		message: string,
+		phoneNumber: string | null = null,
+		ownMessage?: string,
+	): Prepared => ({
 		failure: { code, message: `Not sent: ${message}`, campaignKey, memberId, phoneNumber },
+		...(ownMessage === undefined ? {} : { ownMessage: `Not sent: ${ownMessage}` }),
 	});
-	if ('refused' in found)
-		return fail(
-			found.refused.code,
-			`the lookup of ${who} was refused: ${resultWords(found.refused)}`,
-		);
+	if ('refused' in found) {
+		// The service's own text stays on the Failed item; a model is told the package's words alone.
+		const refused = `the lookup of ${who} was refused: `;
+		const { code, info } = found.refused;
+		return fail(code, refused + resultWords(found.refused), null, refused + info.message);
+	}
 	// Only a record of exactly the id asked for: a service that matched another spelling of it
 	// (case, a prefix) would otherwise let two ids, and two Deduplication Keys, reach one member.
 	const records = found.records.filter((record) => record.memberId === memberId);

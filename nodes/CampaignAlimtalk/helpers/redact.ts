@@ -1,11 +1,20 @@
 /**
  * As an AI-agent tool, a send to a member ID never tells the model the member's number: the model
  * named a member, and the number on record is not its to learn (docs/ai-agents.md, "What holds
- * against a hostile model"). Every outcome drops `phoneNumber`, and every text that reaches the
- * model (the node's own words, the service's error text, a thrown error's message and details) has
- * the number's digits withheld in any format it may be written in: 010-1234-5678, 01012345678,
+ * against a hostile model"). Every outcome drops `phoneNumber`, and every text of the node's own
+ * that reaches the model (such as the 7012 refusal of a stored number, a thrown error's message)
+ * has the number's digits withheld in any format it may be written in: 010-1234-5678, 01012345678,
  * 821012345678, +82 10 1234 5678, or a run of four or more of its digits. A send to a number the
  * model gave keeps it.
+ *
+ * The service's own text is not withheld here: it never reaches a model from a send (the package's
+ * words do, `ownMessage` of shared/outcome.ts and the error's own description, shared/codes.ts).
+ * Hiding the number where that text repeats it told the model where its guesses matched: a
+ * template variable of guesses (0100x0101x...) sent to a service that repeats the value it refuses
+ * came back with `[number withheld]` exactly on the guesses that were part of the number. Hiding
+ * every run of digits instead would still leave every other way a service may write a number; not
+ * passing its text on leaves none. So what is withheld here is never text the model filled: the
+ * node's words hold at most the member ID it named, which is an ID on record.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Outcome } from '../../shared/outcome';
@@ -13,8 +22,11 @@ import type { Prepared } from './prepare';
 
 export const WITHHELD = '[number withheld]';
 
-/** Fields the model or the workflow wrote, given back as they are. */
-const KEPT = new Set(['memberId', 'deduplicationKey', 'campaignKey']);
+/**
+ * Fields the model or the workflow wrote, and the code, given back as they are: a code withheld
+ * because the number holds its digits (1204 in 010-1204-5678) would say so.
+ */
+const KEPT = new Set(['memberId', 'deduplicationKey', 'campaignKey', 'code']);
 
 /** Digits, with the separators a number is written with between them (spaces, - . / ( ) +). */
 const DIGIT_RUN = /\+?\d(?:[\s\-./()]*\d)*/g;

@@ -31,15 +31,18 @@ function repeatOf(
 	const fields = { ...base, deduplicationKey: key ?? null, duplicateOfItem: firstIndex };
 	if (!('failed' in first)) return duplicate({ ...fields, status: 'skipped', duplicate: true }, i);
 	const { code, message, deliveryUnknown } = first.failed;
+	const words = (why: string) =>
+		`Not sent: item ${firstIndex} has the same Deduplication Key and was not sent (${why})`;
 	return failed(
 		{
 			...fields,
 			code,
-			message: `Not sent: item ${firstIndex} has the same Deduplication Key and was not sent (${message})`,
+			message: words(message),
 			...(deliveryUnknown ? { deliveryUnknown } : {}),
 			deduplicationKeyKept: first.failed.deduplicationKeyKept === true,
 		},
 		i,
+		first.ownMessage === undefined ? undefined : words(first.ownMessage),
 	);
 }
 
@@ -76,7 +79,8 @@ function sendOutcome(
 		...(result.deliveryUnknown ? { deliveryUnknown: true } : {}),
 		...keyFields,
 	};
-	return failed(failure, i);
+	// The service's own text stays on the Failed item; a model is told the package's words alone.
+	return failed(failure, i, result.info.message);
 }
 
 /** An item of a send without the Deduplication Key or the send limit: its own send, no key fields. */
@@ -94,7 +98,7 @@ function outcomeOf(
 	sent: Sent,
 	dedup: DedupSession | undefined,
 ): Outcome {
-	if (!('send' in entry)) return failed(entry.failure, i);
+	if (!('send' in entry)) return failed(entry.failure, i, entry.ownMessage);
 	const { campaignKey, phoneNumber, memberId } = entry.send;
 	const identity = { campaignKey, phoneNumber, ...(memberId !== undefined ? { memberId } : {}) };
 	const state = dedup?.read(i) ?? OWN;

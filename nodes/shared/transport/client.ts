@@ -5,7 +5,13 @@
  */
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { STOPPED_CODE, STOPPED_INFO, describeCode, withServiceCode } from '../codes';
+import {
+	STOPPED_CODE,
+	STOPPED_INFO,
+	describeCode,
+	withOwnDescription,
+	withServiceCode,
+} from '../codes';
 import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { close, readBody } from './body';
@@ -153,24 +159,29 @@ export class CampaignClient implements Redactor {
 	error(result: ApiResult, call: Pick<ApiCall, 'method' | 'path' | 'itemIndex'>): NodeApiError {
 		const { info, code } = result;
 		const tries = result.attempts > 1 ? ` (after ${result.attempts} attempts)` : '';
-		const detail = result.serviceMessage ? ` The service said: ${result.serviceMessage}` : '';
 		// n8n replaces a message that names a network code (ECONNREFUSED...) by its own generic
 		// text, so a network code goes to the description and the message keeps our words.
 		const network = /^E[A-Z_]+$/.test(code);
 		const label = network ? '' : ` (code ${code})`;
 		const networkDetail = network ? ` Network error: ${code}.` : '';
+		const described = (said: string) =>
+			this.redact(
+				`${info.hint}${said}${networkDetail} Request: ${call.method} ${call.path}.`.trim(),
+			);
 		const error = new NodeApiError(
 			this.ctx.getNode(),
 			{ request: `${call.method} ${call.path}` } as JsonObject,
 			{
 				message: this.redact(`${info.message}${label}${tries}`),
-				description: this.redact(
-					`${info.hint}${detail}${networkDetail} Request: ${call.method} ${call.path}.`.trim(),
+				description: described(
+					result.serviceMessage ? ` The service said: ${result.serviceMessage}` : '',
 				),
 				httpCode: result.httpStatus === undefined ? undefined : String(result.httpStatus),
 				itemIndex: call.itemIndex,
 			},
 		);
+		// A model is told the package's words alone (tool.ts), never the service's text.
+		if (result.serviceMessage) withOwnDescription(error, described(''));
 		return withServiceCode(error, code);
 	}
 
