@@ -33,12 +33,38 @@ describe('Campaign Alimtalk send as a tool, without a Deduplication Key', () => 
 			outcome: 'error',
 			code: 'deduplicationKeyRequired',
 			message: expect.stringContaining('Deduplication Key'),
-			details: expect.stringContaining("notice-{{ $fromAI('memberId') }}"),
+			details: expect.stringContaining('Deduplicate per Recipient'),
 		};
 		expect(answers).toEqual([[refusal], [refusal]]);
+		// The advice names no value the model fills: it would be a key the model varies freely.
+		expect(JSON.stringify(answers)).not.toMatch(/fromAI/);
 		expect(texts.join('')).not.toContain(sb.apiKey);
 		expect(sb.requests).toEqual([]);
 		expect(sb.state.sent).toEqual([]);
+	});
+
+	it('a keyless Member ID tool is told the advice of its Recipient: a key of the day and Deduplicate per Recipient, no key the model fills', async () => {
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: {
+				...TOOL_SEND,
+				recipient: 'memberId',
+				memberId: "={{ $fromAI('memberId', 'The member', 'string') }}",
+				options: FAST,
+			},
+			credentials: credentials(),
+			calls: [{ memberId: 'm-kim' }],
+		});
+		expect(answers).toEqual([
+			[
+				expect.objectContaining({
+					code: 'deduplicationKeyRequired',
+					details: expect.stringContaining("member's number per day"),
+				}),
+			],
+		]);
+		expect(JSON.stringify(answers)).not.toMatch(/fromAI/);
+		expect(sb.requests).toEqual([]);
 	});
 
 	it('a tool with a key sends', async () => {

@@ -17,6 +17,14 @@ export const dedupOptions: INodeProperties[] = [
 			"A key per item that names the message, e.g. an order ID and an event. A message already sent with this key (by an earlier execution, or earlier in this one) is not sent again: its item goes to Success with duplicate set to true. One whose earlier send never got an answer goes to Failed with deliveryUnknown set to true. Keys are kept in n8n's database. Leave empty to turn this off.",
 	},
 	{
+		displayName: 'Deduplicate per Recipient',
+		name: 'deduplicationPerRecipient',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the recipient is part of the key: the phone number the node resolved (converted, or looked up for a Member ID) is added to the Deduplication Key, so a key of the day alone means one message per number per day, however the number or the member ID was spelled',
+	},
+	{
 		displayName: 'Deduplication Scope',
 		name: 'deduplicationScope',
 		type: 'options',
@@ -42,6 +50,8 @@ export const dedupOptions: INodeProperties[] = [
 export interface DedupSettings {
 	scope: DeduplicationScope;
 	historySize: number;
+	/** Deduplicate per Recipient: the resolved number is part of every key (`keyOfRecipient`). */
+	perRecipient: boolean;
 }
 
 /** Whether the node has a Deduplication Key (judged on the unevaluated parameter). */
@@ -58,7 +68,7 @@ export function readStoreSettings(
 ): DedupSettings {
 	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
 	const historySize = readNumberOption(ctx, options, HISTORY_OPTION);
-	return { scope, historySize };
+	return { scope, historySize, perRecipient: options.deduplicationPerRecipient === true };
 }
 
 /** An item's key as text, or undefined when it is empty. */
@@ -67,6 +77,14 @@ export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | und
 	if (value === undefined || value === null) return undefined;
 	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
 	return text.trim() === '' ? undefined : text;
+}
+
+/**
+ * The key a message is recorded under with Deduplicate per Recipient: the item's key and the
+ * number the node resolved (prepare.ts, recipients.ts), whatever the number's spelling in the input.
+ */
+export function keyOfRecipient(key: string, phoneNumber: string): string {
+	return `${key}\u0000to:${phoneNumber}`;
 }
 
 /**

@@ -25,7 +25,7 @@ import { finished, longestSendMs } from './markers';
 import type { DedupSettings } from './options';
 export type { KeyFate } from './fate';
 export { keyFate } from './fate';
-import { readKey } from './options';
+import { keyOfRecipient, readKey } from './options';
 
 export { IN_PROGRESS_CODE, NO_KEY_CODE, UNCONFIRMED_CODE } from './fields';
 /** How soon an item waiting for another execution's send looks again (doubling up to WAIT_MAX_MS). */
@@ -41,6 +41,9 @@ export class DedupSession {
 
 	/** The places of a send limit per execution (limit.ts). */
 	private readonly places: ExecutionPlaces | undefined;
+
+	/** Deduplicate per Recipient: each item's key with its resolved number, as the store records it. */
+	private readonly recorded = new Map<number, string>();
 
 	/** This execution's writes, as the rounds know them: `lost` once a round dropped them (batch.ts). */
 	private readonly owner: Owner = {};
@@ -77,6 +80,7 @@ export class DedupSession {
 	 * Reads the key of every item to be sent (`sendable`) before anything is sent. Returns
 	 * undefined when neither a key (`settings`) nor a send limit (`limit`) is set; `store` is
 	 * where a limit without a key is kept. An item without a key, when keys are on, is not sent.
+	 * `recipientOf`: the number the node resolved for item `i` (Deduplicate per Recipient).
 	 */
 	static open(
 		ctx: IExecuteFunctions,
@@ -84,6 +88,7 @@ export class DedupSession {
 		transport: TransportSettings,
 		sendable: readonly number[],
 		limit?: { settings: LimitSettings | undefined; store: DedupSettings },
+		recipientOf?: (i: number) => string,
 	): DedupSession | undefined {
 		if (!settings && !limit?.settings) return undefined;
 		const store = settings ?? (limit as { store: DedupSettings }).store;
@@ -96,12 +101,15 @@ export class DedupSession {
 		const firstOfKey = new Map<string, number>();
 		for (const i of sendable) {
 			const key = readKey(ctx, i);
-			const first = key === undefined ? undefined : firstOfKey.get(key);
+			const number = settings.perRecipient ? recipientOf?.(i) : undefined;
+			const stored = key === undefined || number === undefined ? key : keyOfRecipient(key, number);
+			if (stored !== key) session.recorded.set(i, stored as string);
+			const first = stored === undefined ? undefined : firstOfKey.get(stored);
 			if (key === undefined)
 				session.ledger.set(i, { kind: 'keyless', failure: keyMissingFailure() });
 			else if (first !== undefined) session.ledger.set(i, { kind: 'repeat', key, first });
 			else {
-				firstOfKey.set(key, i);
+				firstOfKey.set(stored as string, i);
 				session.ledger.set(i, { kind: 'unclaimed', key, mayRemain: false });
 			}
 		}
@@ -135,7 +143,7 @@ export class DedupSession {
 		let wait = WAIT_POLL_MS;
 		let claimed: Claimed | undefined;
 		for (;;) {
-			const asked = await this.askUnlessStopped(i, key);
+			const asked = await this.askUnlessStopped(i, this.recorded.get(i) ?? key);
 			if ('error' in asked) {
 				if (asked.claimMayRemain) this.ledger.set(i, { kind: 'unclaimed', key, mayRemain: true });
 				throw asked.error;

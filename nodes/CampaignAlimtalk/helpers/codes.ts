@@ -23,8 +23,16 @@ const rejected = (message: string, hint: string): CodeInfo => ({
 	hint,
 });
 
-const SET_KEY =
-	"Set Options → Deduplication Key on the send tool, e.g. notice-{{ $fromAI('memberId') }}-{{ $now.toFormat('yyyy-MM-dd') }} (member and day: at most one message per member per day, whatever the model asks).";
+/**
+ * What to set on a keyless send tool (helpers/guard.ts): a key the model cannot vary (the day) and
+ * the recipient the node resolved, never a value the model fills. By Recipient.
+ */
+export const SET_KEY = {
+	phoneNumber:
+		"Set Options → Deduplication Key on the send tool to a key of the day, e.g. notice-{{ $now.toFormat('yyyy-MM-dd') }}, and turn on Deduplicate per Recipient: at most one message per phone number per day, however the model spells the number.",
+	memberId:
+		"Set Options → Deduplication Key on the send tool to a key of the day, e.g. notice-{{ $now.toFormat('yyyy-MM-dd') }}, and turn on Deduplicate per Recipient: at most one message per member's number per day, whichever member ID the model gives.",
+} as const;
 
 /** Nothing is sent for any of them. */
 export const SEND_CODES: Readonly<Record<string, CodeInfo>> = {
@@ -43,7 +51,7 @@ export const SEND_CODES: Readonly<Record<string, CodeInfo>> = {
 	// docs/ai-agents.md, "No keyless send as a tool"
 	[KEY_REQUIRED_CODE]: rejected(
 		'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent',
-		SET_KEY,
+		SET_KEY.phoneNumber,
 	),
 	[LIMIT_CODE]: rejected(
 		'The send limit is used up for this period (not sent)',

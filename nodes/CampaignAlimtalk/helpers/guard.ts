@@ -9,13 +9,15 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { withServiceCode } from '../../shared/codes';
-import { KEY_REQUIRED_CODE, SEND_CODES } from './codes';
+import { KEY_REQUIRED_CODE, SEND_CODES, SET_KEY } from './codes';
 import { hasDeduplicationKey } from '../dedup/options';
 
 /** Throws the refusal when the node has no Deduplication Key; called only in tool mode (send.ts). */
 export function refuseKeylessTool(ctx: IExecuteFunctions): void {
 	if (hasDeduplicationKey(ctx)) return;
-	const { message, hint } = SEND_CODES[KEY_REQUIRED_CODE];
-	const error = new NodeOperationError(ctx.getNode(), message, { description: hint });
+	const { message } = SEND_CODES[KEY_REQUIRED_CODE];
+	// The advice fits the Recipient: never a key the model fills (docs/ai-agents.md).
+	const recipient = ctx.getNode().parameters.recipient === 'memberId' ? 'memberId' : 'phoneNumber';
+	const error = new NodeOperationError(ctx.getNode(), message, { description: SET_KEY[recipient] });
 	throw withServiceCode(error, KEY_REQUIRED_CODE);
 }

@@ -183,6 +183,7 @@ async function sendPrepared(
 		options.transport,
 		sendable(prepared),
 		options.limit, // Send limit (dedup/limit.ts)
+		(i) => (prepared[i] as { send: { phoneNumber: string } }).send.phoneNumber,
 	);
 	const sent = await sendAll(client, prepared, dedup, options);
 	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.

@@ -171,7 +171,7 @@ describe('Deduplication Key on an n8n without the deduplication helpers', () => 
 		expect(() =>
 			DedupSession.open(
 				ctx,
-				{ scope: 'node', historySize: 10000 },
+				{ scope: 'node', historySize: 10000, perRecipient: false },
 				{ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 },
 				[0],
 			),

@@ -1,0 +1,119 @@
+/**
+ * Deduplicate per Recipient (issue "Guard rails, round two", findings 2 and 3): the number the
+ * node resolved is part of the key, so a key of the day alone means one message per number per
+ * day, however a model spelled the number or which member record holds it. Through the real
+ * engine, as an AI-agent tool (test/support/tools.ts), against the sandbox and the faithful store.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { installStore } from '../support/dedup-store';
+import { runAsTool } from '../support/tools';
+import { useSendFixture } from './support';
+
+const { sb } = useSendFixture();
+
+const credential = () => ({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
+const sentTo = () => sb.state.sent.map((s) => s.phoneNumber).sort();
+const DAY_KEY = 'notice-2026-11-28';
+
+/** A Phone Number send tool whose number the model gives, with a key of the day. */
+function phoneTool(options: IDataObject): IDataObject {
+	return {
+		operation: 'send',
+		campaignKey: 'WELCOME',
+		phoneNumber: "={{ $fromAI('phoneNumber', 'The number to notify', 'string') }}",
+		variablesInput: 'json',
+		propertiesJson: '={"name":"Kim"}',
+		options: { deduplicationKey: DAY_KEY, ...options },
+	};
+}
+
+const outcomes = (answers: unknown[]) =>
+	(answers as IDataObject[][]).map(([answer]) => answer.outcome);
+
+describe('Deduplicate per Recipient', () => {
+	beforeEach(async () => (await installStore()).reset());
+
+	it('one number spelled six ways with Convert Phone Numbers: one message; a second number one more', async () => {
+		const spellings = [
+			'010-1234-5678',
+			'01012345678',
+			'+82 10 1234 5678',
+			'010.1234.5678',
+			'(010) 1234-5678',
+			'821012345678',
+		];
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: phoneTool({ deduplicationPerRecipient: true, convertPhoneNumbers: true }),
+			credentials: credential(),
+			calls: [...spellings, '010-2345-6789'].map((phoneNumber) => ({ phoneNumber })),
+		});
+		expect(sentTo()).toEqual(['821012345678', '821023456789']);
+		expect(outcomes(answers)).toEqual(['sent', ...Array(5).fill('duplicate'), 'sent']);
+	});
+
+	it('padding of every kind around the number, Convert Phone Numbers off: one message', async () => {
+		const padded = [
+			'821012345678',
+			' 821012345678',
+			'821012345678 ',
+			'\u3000821012345678',
+			'\uFEFF821012345678',
+			'\u00A0821012345678\t',
+		];
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: phoneTool({ deduplicationPerRecipient: true }),
+			credentials: credential(),
+			calls: padded.map((phoneNumber) => ({ phoneNumber })),
+		});
+		expect(sentTo()).toEqual(['821012345678']);
+		expect(outcomes(answers)).toEqual(['sent', ...Array(5).fill('duplicate')]);
+	});
+
+	it('two member records that hold one number, a key of the day: one message', async () => {
+		for (const memberId of ['m-kim', 'm-kim-2'])
+			sb.state.membersV2.set('01012345678', {
+				memberId,
+				phoneNumber: '010-1234-5678',
+				isReceive: 'true',
+			});
+		sb.state.membersV1.set('m-kim', {
+			memberId: 'm-kim',
+			phoneNumber: '010-1234-5678',
+			isReceive: true,
+		});
+		sb.state.membersV1.set('m-kim-2', {
+			memberId: 'm-kim-2',
+			phoneNumber: '01012345678',
+			isReceive: true,
+		});
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: {
+				operation: 'send',
+				campaignKey: 'WELCOME',
+				recipient: 'memberId',
+				memberId: "={{ $fromAI('memberId', 'The member to notify', 'string') }}",
+				variablesInput: 'json',
+				propertiesJson: '={"name":"Kim"}',
+				options: { deduplicationKey: DAY_KEY, deduplicationPerRecipient: true },
+			},
+			credentials: { ...credential(), memberApiVersion: 'v1' },
+			calls: [{ memberId: 'm-kim' }, { memberId: 'm-kim-2' }],
+		});
+		expect(sentTo()).toEqual(['821012345678']);
+		expect(outcomes(answers)).toEqual(['sent', 'duplicate']);
+	});
+
+	it('off, the same key of the day sends once in all: the recipient is not part of the key', async () => {
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: phoneTool({ convertPhoneNumbers: true }),
+			credentials: credential(),
+			calls: [{ phoneNumber: '010-1234-5678' }, { phoneNumber: '010-2345-6789' }],
+		});
+		expect(sentTo()).toEqual(['821012345678']);
+		expect(outcomes(answers)).toEqual(['sent', 'duplicate']);
+	});
+});
