@@ -112,7 +112,7 @@ describe('a member ID spelled differently never sends again', () => {
 		expect(sb.state.sent).toEqual([]);
 	});
 
-	it('a record whose member ID is not exactly the one asked for is not sent to (memberNotFound)', async () => {
+	it('a record whose member ID is not exactly the one asked for is not sent to (memberNotFound, to a model memberNotAvailable)', async () => {
 		// A service that matches ids case-insensitively: the record of "M-KIM" answers "m-kim".
 		let reads = 0;
 		const record = {
@@ -131,14 +131,41 @@ describe('a member ID spelled differently never sends again', () => {
 			calls: callsOf('m-kim'),
 		});
 		expect(answers).toEqual([
-			[expect.objectContaining({ outcome: 'refused', code: 'memberNotFound' })],
+			[expect.objectContaining({ outcome: 'refused', code: 'memberNotAvailable' })],
 		]);
 		expect(sb.state.sent).toEqual([]);
 	});
 });
 
+describe('no lookup oracle (issue "Guard rails, round two", finding 7)', () => {
+	it('a member not on record, one who declines messages, one with several records and one whose number cannot be sent to are answered alike', async () => {
+		v2Member('m-no', '010-1000-0002', 'false');
+		v2Member('m-old', '011-987-6543');
+		sb.state.membersV1.set('m-two', {
+			memberId: 'm-two',
+			phoneNumber: '010-1000-0003',
+			isReceive: true,
+		});
+		v2Member('m-two', '010-1000-0003');
+		v2Member('m-two', '010-1000-0004');
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: NOTICE,
+			credentials: credentials(),
+			calls: callsOf('m-nobody', 'm-no', 'm-two', 'm-old'),
+		});
+		const [first, ...others] = (answers as IDataObject[][]).map(([answer]) => {
+			const { memberId, deduplicationKey, ...rest } = answer;
+			return rest;
+		});
+		expect(first).toMatchObject({ outcome: 'refused', code: 'memberNotAvailable' });
+		expect(others).toEqual([first, first, first]);
+		expect(sb.state.sent).toEqual([]);
+	});
+});
+
 describe("the member's number never reaches the model", () => {
-	it('a stored number the send cannot use is refused (7012) without any of its digits', async () => {
+	it('a stored number the send cannot use is refused (7012, to a model memberNotAvailable) without any of its digits', async () => {
 		sb.state.membersV1.set('old', {
 			memberId: 'old',
 			phoneNumber: '011-987-6543',
@@ -150,7 +177,9 @@ describe("the member's number never reaches the model", () => {
 			credentials: { ...credentials(), memberApiVersion: 'v1' },
 			calls: callsOf('old'),
 		});
-		expect(answers).toEqual([[expect.objectContaining({ outcome: 'refused', code: '7012' })]]);
+		expect(answers).toEqual([
+			[expect.objectContaining({ outcome: 'refused', code: 'memberNotAvailable' })],
+		]);
 		expect(texts.join('')).not.toMatch(digitsOf('011-987-6543'));
 		expect(texts.join('')).not.toMatch(/9876543/);
 	});
@@ -198,7 +227,7 @@ describe('the advice a model is given names no way around a guard rail', () => {
 			calls: callsOf('no', 'm-1', 'm-2', 'm-3', 'm-4', 'm-5', 'm-6'),
 		});
 		const refused = (answers as IDataObject[][]).map(([a]) => a).filter((a) => a.code !== '0');
-		expect(refused.map((a) => a.code)).toEqual(['memberRefusesMessages', 'sendLimitReached']);
+		expect(refused.map((a) => a.code)).toEqual(['memberNotAvailable', 'sendLimitReached']);
 		for (const answer of refused) {
 			expect(answer.whatToDo).toMatch(/owner/);
 			expect(answer.whatToDo).not.toMatch(/Options|turn off|raise|instead|Phone Number/i);

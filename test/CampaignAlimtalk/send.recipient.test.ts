@@ -263,7 +263,7 @@ describe('Campaign Alimtalk send to a member ID', () => {
 			[
 				expect.objectContaining({
 					outcome: 'refused',
-					code: 'memberNotFound',
+					code: 'memberNotAvailable',
 					memberId: 'nobody',
 					// Never "save the member first": a model must not create its own recipient.
 					whatToDo: expect.stringContaining("workflow's owner"),
@@ -272,7 +272,7 @@ describe('Campaign Alimtalk send to a member ID', () => {
 			[
 				expect.objectContaining({
 					outcome: 'refused',
-					code: 'memberRefusesMessages',
+					code: 'memberNotAvailable',
 					memberId: 'm-2',
 				}),
 			],

@@ -144,9 +144,9 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 		expect(sentTo()).toEqual([A.sendForm]);
 	});
 
-	test('an unknown member: refused (memberNotFound), not sent', async () => {
+	test('an unknown member: refused (memberNotAvailable, as every refused lookup), not sent', async () => {
 		expect(await call('send unknown member', 'Send_notice', 'member-nobody')).toEqual([
-			expect.objectContaining({ outcome: 'refused', code: 'memberNotFound' }),
+			expect.objectContaining({ outcome: 'refused', code: 'memberNotAvailable' }),
 		]);
 		expect(sentTo()).toEqual([A.sendForm]);
 	});
@@ -228,9 +228,11 @@ describe('MCP Server Trigger: a hostile model (member by member, consent, 5 per 
 		expect(sentTo()).toEqual([KIM.sendForm]);
 	});
 
-	test('a member whose stored number cannot be sent: refused (7012), no digits of the number reach the client', async () => {
+	test('a member whose stored number cannot be sent: refused (memberNotAvailable), no digits of the number reach the client', async () => {
 		const { answer, text } = await call('m-old', 'Send_checked', 'm-old');
-		expect(answer).toEqual([expect.objectContaining({ outcome: 'refused', code: '7012' })]);
+		expect(answer).toEqual([
+			expect.objectContaining({ outcome: 'refused', code: 'memberNotAvailable' }),
+		]);
 		expect(text).not.toMatch(/0119876543|119876543|987.?6543/);
 		expect(sentTo()).toEqual([KIM.sendForm]);
 	});
@@ -240,7 +242,7 @@ describe('MCP Server Trigger: a hostile model (member by member, consent, 5 per 
 		expect(answer).toEqual([
 			expect.objectContaining({
 				outcome: 'refused',
-				code: 'memberRefusesMessages',
+				code: 'memberNotAvailable',
 				whatToDo: expect.stringContaining("workflow's owner"),
 			}),
 		]);

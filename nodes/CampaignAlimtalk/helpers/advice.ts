@@ -40,6 +40,13 @@ export const ADVICE: AdviceTable = {
 			'nothing to change if that is intended; turn off Options → Only Members Who Accept Messages to send anyway.',
 		model: `The member has not agreed to receive messages, so none is sent. ${ASK_OWNER}`,
 	},
+	memberNotAvailable: {
+		problem: 'no message can be sent to this member ID (as an AI-agent tool, every refused lookup)',
+		change:
+			'check the member records: the member ID is not on record, has several, a number that cannot be sent to, or does not accept messages.',
+		model:
+			"No message can be sent to this member ID. Do not try other IDs or spellings: tell the user, or ask the workflow's owner.",
+	},
 	sendLimitReached: {
 		problem: 'the send limit of this node is used up for the period',
 		change:

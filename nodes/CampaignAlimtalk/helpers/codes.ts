@@ -16,6 +16,8 @@ export const LIMIT_CODE = 'sendLimitReached';
 export const MEMBER_NOT_FOUND_CODE = 'memberNotFound';
 export const SEVERAL_MEMBERS_CODE = 'severalMemberRecords';
 export const MEMBER_REFUSES_CODE = 'memberRefusesMessages';
+/** As a tool, every refused member lookup answers the model this one code (redact.ts `oneMemberAnswer`). */
+export const MEMBER_UNAVAILABLE_CODE = 'memberNotAvailable';
 
 const rejected = (message: string, hint: string): CodeInfo => ({
 	kind: 'rejected',
@@ -47,6 +49,10 @@ export const SEND_CODES: Readonly<Record<string, CodeInfo>> = {
 	[MEMBER_REFUSES_CODE]: rejected(
 		'The member does not accept messages',
 		'Nothing was sent: Only Members Who Accept Messages is on and isReceive is false.',
+	),
+	[MEMBER_UNAVAILABLE_CODE]: rejected(
+		'No message can be sent to this member ID',
+		"The member ID is not on record, its record cannot be sent to, or the member does not accept messages: the workflow's Failed items outside tool mode say which.",
 	),
 	// docs/ai-agents.md, "No keyless send as a tool"
 	[KEY_REQUIRED_CODE]: rejected(

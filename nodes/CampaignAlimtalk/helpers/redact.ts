@@ -19,6 +19,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Outcome } from '../../shared/outcome';
 import type { Prepared } from './prepare';
+import {
+	MEMBER_NOT_FOUND_CODE,
+	MEMBER_REFUSES_CODE,
+	MEMBER_UNAVAILABLE_CODE,
+	SEND_CODES,
+	SEVERAL_MEMBERS_CODE,
+} from './codes';
 
 export const WITHHELD = '[number withheld]';
 
@@ -97,6 +104,45 @@ export function withoutMemberNumbers(
 		if ('done' in outcome) return { ...outcome, done: hide(outcome.done) };
 		if ('failed' in outcome) return { ...outcome, failed: hide(outcome.failed) };
 		return outcome;
+	});
+}
+
+/** The codes a member lookup refuses with (recipients.ts): each tells whether and how a member is on record. */
+const LOOKUP_CODES = new Set([
+	MEMBER_NOT_FOUND_CODE,
+	SEVERAL_MEMBERS_CODE,
+	MEMBER_REFUSES_CODE,
+	'7012',
+]);
+
+/**
+ * As a tool, every refused member lookup answers one way (`memberNotAvailable`): which member IDs
+ * are on record, how many records they have and who declined messages is not the model's to map
+ * (docs/ai-agents.md, "What holds against a hostile model"). A send the service refused keeps its code.
+ */
+export function oneMemberAnswer(
+	outcomes: readonly Outcome[],
+	prepared: readonly Prepared[],
+): Outcome[] {
+	const { message } = SEND_CODES[MEMBER_UNAVAILABLE_CODE];
+	return outcomes.map((outcome) => {
+		if (!('failed' in outcome) || !LOOKUP_CODES.has(outcome.failed.code)) return outcome;
+		const inputs = typeof outcome.inputs === 'number' ? [outcome.inputs] : outcome.inputs;
+		const refusedLookup = inputs.some((i) => {
+			const entry = prepared[i];
+			return entry !== undefined && 'failure' in entry && entry.failure.memberId !== undefined;
+		});
+		if (!refusedLookup) return outcome;
+		const { campaignKey, memberId, deduplicationKey } = outcome.failed;
+		const failed = {
+			code: MEMBER_UNAVAILABLE_CODE,
+			message: `Not sent: ${message}`,
+			deliveryUnknown: false,
+			...(campaignKey === undefined ? {} : { campaignKey }),
+			memberId,
+			...(deduplicationKey === undefined ? {} : { deduplicationKey }),
+		};
+		return { failed, inputs: outcome.inputs };
 	});
 }
 

@@ -15,7 +15,12 @@ import { readSendOptions, sendOptions } from '../helpers/options';
 import type { Prepared } from '../helpers/prepare';
 import { prepareAll, sendable } from '../helpers/prepare';
 import { lookupMembers } from '../helpers/recipients';
-import { memberNumbers, withoutMemberNumbers, withoutNumbersIn } from '../helpers/redact';
+import {
+	memberNumbers,
+	oneMemberAnswer,
+	withoutMemberNumbers,
+	withoutNumbersIn,
+} from '../helpers/redact';
 import { report } from '../helpers/report';
 import { sendAll } from '../helpers/sending';
 
@@ -163,7 +168,7 @@ export async function execute(
 	const numbers = asTool ? memberNumbers(prepared) : [];
 	try {
 		const outcomes = await sendPrepared(this, client, prepared, options);
-		return asTool ? withoutMemberNumbers(outcomes, numbers) : outcomes;
+		return asTool ? oneMemberAnswer(withoutMemberNumbers(outcomes, numbers), prepared) : outcomes;
 	} catch (error) {
 		throw withoutNumbersIn(error, numbers);
 	}
