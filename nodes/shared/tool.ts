@@ -32,6 +32,9 @@ export function isToolCall(ctx: IExecuteFunctions): boolean {
 	return typeof type === 'string' && type.endsWith('Tool');
 }
 
+/** A node type without the `Tool` n8n adds to a tool copy: a node and its tool copy are one type. */
+export const baseType = (type: string): string => type.replace(/Tool$/, '');
+
 /**
  * The most entries a read takes as a tool: one past what a model is shown, enough to say that
  * more exist (undefined: no bound outside tool mode). Every read bounds its paging with it.

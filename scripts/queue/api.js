@@ -67,9 +67,15 @@ async function fire(url, bodies, { concurrency = 20, timeoutMs = 120000 } = {}) 
 }
 
 /**
+ * What `rest` throws when main answers with a status other than 200: the status and the whole
+ * body (n8n's JSON error, `{ code, message, ... }`), besides a message that starts with both.
+ * @typedef {Error & { status: number, body: string }} RestError
+ */
+
+/**
  * The helpers startCluster() adds to its handle.
  * @typedef {object} ClusterApi
- * @property {(method: string, path: string, body?: unknown) => Promise<Json>} rest  main's REST API with the owner's session; the answer's `data`
+ * @property {(method: string, path: string, body?: unknown, options?: { timeoutMs?: number }) => Promise<Json>} rest  main's REST API with the owner's session; the answer's `data`. A status other than 200 throws a RestError (the status and the whole body); `timeoutMs` (default 60 s) bounds the wait for an answer
  * @property {(workflow: Json) => Promise<string>} createWorkflow  through main (its `id` is kept when given); the id
  * @property {(id: string) => Promise<void>} activate  publishes through main and waits until its webhooks answer
  * @property {(workflow: Json) => Promise<string>} deploy  createWorkflow + activate; the id
@@ -84,14 +90,20 @@ async function fire(url, bodies, { concurrency = 20, timeoutMs = 120000 } = {}) 
 function clusterApi({ main, webhook, workers, cookie }) {
 	/** Execution id to the name of the worker that started it, as far as the logs were read. */
 	const startedBy = new Map();
-	const rest = async (method, path, body) => {
+	const rest = async (method, path, body, { timeoutMs = 60000 } = {}) => {
 		const res = await rt.httpRequest(method, `${main.url}/rest${path}`, {
 			body,
 			headers: { cookie },
-			timeoutMs: 60000,
+			timeoutMs,
 		});
-		if (res.status !== 200)
-			throw new Error(`${method} /rest${path}: HTTP ${res.status} ${res.body.slice(0, 500)}`);
+		if (res.status !== 200) {
+			/** @type {RestError} */
+			const error = Object.assign(
+				new Error(`${method} /rest${path}: HTTP ${res.status} ${res.body.slice(0, 500)}`),
+				{ status: res.status, body: res.body },
+			);
+			throw error;
+		}
 		return JSON.parse(res.body).data;
 	};
 	const webhookUrl = (path) => `${(webhook ?? main).url}/webhook/${path}`;

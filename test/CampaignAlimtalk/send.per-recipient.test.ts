@@ -13,7 +13,9 @@ const { sb } = useSendFixture();
 
 const credential = () => ({ baseUrl: sb.baseUrl, apiKey: sb.apiKey });
 const sentTo = () => sb.state.sent.map((s) => s.phoneNumber).sort();
-const DAY_KEY = 'notice-2026-11-28';
+const TODAY = '2026-11-28';
+/** A key of the day, as the refusal advises (the day itself, fixed here). */
+const dayKey = () => `notice-${TODAY}`;
 
 /** A Phone Number send tool whose number the model gives, with a key of the day. */
 function phoneTool(options: IDataObject): IDataObject {
@@ -23,7 +25,7 @@ function phoneTool(options: IDataObject): IDataObject {
 		phoneNumber: "={{ $fromAI('phoneNumber', 'The number to notify', 'string') }}",
 		variablesInput: 'json',
 		propertiesJson: '={"name":"Kim"}',
-		options: { deduplicationKey: DAY_KEY, ...options },
+		options: { deduplicationKey: dayKey(), ...options },
 	};
 }
 
@@ -97,7 +99,7 @@ describe('Deduplicate per Recipient', () => {
 				memberId: "={{ $fromAI('memberId', 'The member to notify', 'string') }}",
 				variablesInput: 'json',
 				propertiesJson: '={"name":"Kim"}',
-				options: { deduplicationKey: DAY_KEY, deduplicationPerRecipient: true },
+				options: { deduplicationKey: dayKey(), deduplicationPerRecipient: true },
 			},
 			credentials: { ...credential(), memberApiVersion: 'v1' },
 			calls: [{ memberId: 'm-kim' }, { memberId: 'm-kim-2' }],

@@ -2,8 +2,9 @@
  * End-to-end, the guard rails for agents (README "Guard rails for agents", docs/ai-agents.md):
  * under one `n8n start`,
  * - an MCP Server Trigger with a send by member id (key `notice-<memberId>-<day>`, at most 2 per
- *   hour), the same send without a key and a Members Delete, listed and called by the official
- *   MCP client: what the tools list says, and the outcome of each call;
+ *   hour) and the same send without a key, listed and called by the official MCP client: what the
+ *   tools list says, and the outcome of each call (no Members write tool beside them: a send by
+ *   member would refuse to run, which mcp.e2e.ts checks);
  * - AI Agent 3.1 and 2.2 with the scripted model calling the send five times in one turn: the
  *   limit holds (a workflow per agent version: the limit is per node);
  * - a hostile model over MCP: a member ID spelled three ways, a member whose number cannot be
@@ -45,7 +46,6 @@ beforeAll(
 		const mcpTools = [
 			e2e.noticeTool('Send notice'),
 			e2e.noticeTool('Send keyless', { key: false, limit: 0 }),
-			e2e.DELETE_TOOL,
 			e2e.noticeTool('Send checked', { limit: 5, accepting: true }),
 			e2e.LEGACY_GET_TOOL,
 		];
@@ -81,7 +81,7 @@ function logCall(label: string, answer: e2e.Json[]): void {
 
 const sentTo = () => e2e.sb.state.sent.map((m) => m.phoneNumber);
 
-describe('MCP Server Trigger: send by member, key of member and day, 2 per hour; keyless send; Delete', () => {
+describe('MCP Server Trigger: send by member, key of member and day, 2 per hour; keyless send', () => {
 	let client: Client;
 
 	beforeAll(async () => {
@@ -106,11 +106,10 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 		return answer;
 	}
 
-	test('the tools list: the send asks for a member ID only; Delete says permanent; a send says billed', async () => {
+	test('the tools list: the send asks for a member ID only; a send says billed', async () => {
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 		expect(Object.keys(byName).sort()).toEqual([
-			'Delete_member',
 			'Member_data',
 			'Send_checked',
 			'Send_keyless',
@@ -119,8 +118,6 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 		expect(Object.keys(byName.Send_notice.inputSchema.properties ?? {})).toEqual(['memberId']);
 		expect(byName.Send_notice.description).toMatch(/billed/i);
 		expect(byName.Send_keyless.description).toMatch(/billed/i);
-		expect(byName.Delete_member.description).toMatch(/permanently/i);
-		expect(byName.Delete_member.description).not.toEqual(byName.Send_notice.description);
 	});
 
 	test("member A: sent, to A's number in the send form (the model is told the member, not the number)", async () => {

@@ -2,8 +2,9 @@
  * End-to-end: the package's nodes as tools of n8n's MCP Server Trigger (Bearer Auth), under
  * `n8n start`, listed and called by the official MCP TypeScript client over streamable HTTP. A
  * call without the token is refused and sends nothing. The tools list shows each tool's automatic
- * description (the Delete tool's says it deletes permanently, the send's that it is billed), and a
- * send tool without a Deduplication Key is refused. Workflows: test/e2e/support/agent.ts.
+ * description (the Delete tool's says it deletes permanently, the send's that it is billed), a
+ * send tool without a Deduplication Key is refused, and so is a send to a member ID beside the
+ * Members Delete tool. Workflows: test/e2e/support/agent.ts.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,7 +16,10 @@ e2e.setupN8n('mcp');
 const WORKFLOW_ID = 'e2eMcpServer';
 // A fresh bearer token for each run: the trigger's credential and the client share it.
 const BEARER = `e2e-${crypto.randomUUID()}`;
-/** A Members Delete tool (listed, never called) and a send tool without a Deduplication Key. */
+/**
+ * A Members Delete tool (listed, never called), a send tool without a Deduplication Key, and a
+ * send to a member ID (refused beside the Delete tool).
+ */
 const DELETE_TOOL: e2e.ToolNode = {
 	name: 'Delete Member',
 	type: 'campaignMembers',
@@ -34,6 +38,7 @@ const MCP_TOOLS = [
 	...e2e.TOOLS.filter((t) => ['Send Alimtalk', 'Find Member'].includes(t.name)),
 	DELETE_TOOL,
 	KEYLESS_TOOL,
+	e2e.noticeTool('Send Member'),
 ];
 
 let n8n: rt.StartedN8n;
@@ -103,6 +108,7 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 			'Find_Member',
 			'Send_Alimtalk',
 			'Send_Keyless',
+			'Send_Member',
 		]);
 		expect(Object.keys(byName.Send_Alimtalk.inputSchema.properties ?? {}).sort()).toEqual([
 			'orderId',
@@ -128,18 +134,36 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 		expect(description('Find_Member')).toBe('Only read the records of members in Campaign Members');
 	});
 
-	test('a send tool without a Deduplication Key is refused, and nothing reaches the service', async () => {
-		const before = e2e.sb.requests.length;
-		expect(await call('Send_Keyless', { phoneNumber: '821077770005' })).toEqual([
-			expect.objectContaining({
-				outcome: 'error',
-				code: 'deduplicationKeyRequired',
-				details: expect.stringContaining('Deduplication Key'),
-			}),
-		]);
-		expect(e2e.sb.requests.length).toBe(before);
-		expect(e2e.sb.state.sent).toEqual([]);
-	});
+	test.each([
+		[
+			'a send tool without a Deduplication Key',
+			'deduplicationKeyRequired',
+			'Send_Keyless',
+			{ phoneNumber: '821077770005' },
+			'Deduplication Key',
+		],
+		[
+			'a send to a member ID beside the Members Delete tool',
+			'memberWriteToolBeside',
+			'Send_Member',
+			{ memberId: 'member-01' },
+			'separate workflow',
+		],
+	])(
+		'%s is refused (%s), and nothing reaches the service',
+		async (_label, code, tool, args, details) => {
+			const before = e2e.sb.requests.length;
+			expect(await call(tool, args)).toEqual([
+				expect.objectContaining({
+					outcome: 'error',
+					code,
+					details: expect.stringContaining(details),
+				}),
+			]);
+			expect(e2e.sb.requests.length).toBe(before);
+			expect(e2e.sb.state.sent).toEqual([]);
+		},
+	);
 
 	test('a valid send reaches the service once and the client is told it was sent', async () => {
 		expect(await send('821077770001', 'Mcp Kim', 'M1', 'M-1')).toEqual([

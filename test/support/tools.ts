@@ -7,9 +7,11 @@
  * - `runAsTool(...)`: a caller node that takes the tool from its `ai_tool` input through n8n-core's
  *   `getInputConnectionData` (the path of AI Agent 2.x and the MCP Server Trigger: n8n-core wraps
  *   the node with createNodeAsTool and calls its `execute`) and invokes it once per argument set,
- *   returning the text each call gave back, which is what a model is told.
+ *   returning the text each call gave back, which is what a model is told. `more` adds nodes
+ *   around it (other tools of the caller, other agents); the caller still calls the tool `Tool`.
  */
 import type {
+	IConnections,
 	IDataObject,
 	IExecuteFunctions,
 	INode,
@@ -19,8 +21,9 @@ import type {
 import { PACKAGE_NAME, loadPackage, runWorkflow, sourceOf } from './engine';
 
 export const CALLER_TYPE = 'test.toolCaller';
-const CALLER = 'Caller';
-const TOOL = 'Tool';
+/** The names of the caller (the agent) and of the tool under test in `runAsTool`'s workflow. */
+export const CALLER = 'Caller';
+export const TOOL = 'Tool';
 
 /**
  * The two parameters n8n's loader adds to a tool copy of a node with an `operation` parameter
@@ -95,7 +98,9 @@ const caller: INodeType = {
 	} as unknown as INodeType['description'],
 	async execute(this: IExecuteFunctions) {
 		const connected = (await this.getInputConnectionData('ai_tool', 0)) as Invokable | Invokable[];
-		const tool = Array.isArray(connected) ? connected[0] : connected;
+		// Among several tools (and review toolkits, which have no name), the one under test.
+		const tools = Array.isArray(connected) ? connected : [connected];
+		const tool = tools.find((one) => one?.name === TOOL) ?? tools[0];
 		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as IDataObject[];
 		// With no calls, one item carrying the tool's name and description (what a model is shown).
 		const answers = [];
@@ -123,6 +128,27 @@ export interface ToolRun {
 	credentials: IDataObject;
 	/** One argument object per tool call. */
 	calls: IDataObject[];
+	/** More nodes of the workflow, the connections that start at them, and test-only types. */
+	more?: { nodes: INode[]; connections: IConnections; types?: Record<string, INodeType> };
+}
+
+/** A package node as an AI-agent tool (`<package>.<type>Tool`) with the test credential. */
+export function toolNodeOf(
+	name: string,
+	type: string,
+	parameters: IDataObject,
+	more: Partial<INode> = {},
+): INode {
+	return {
+		id: `tool-${name}`,
+		name,
+		type: `${PACKAGE_NAME}.${type}Tool`,
+		typeVersion: 1,
+		position: [200, 200],
+		parameters: parameters as INode['parameters'],
+		credentials: { campaignApi: { id: '1', name: 'Campaign API' } },
+		...more,
+	};
 }
 
 /**
@@ -132,15 +158,7 @@ export interface ToolRun {
 export async function runAsTool(
 	options: ToolRun,
 ): Promise<{ answers: unknown[]; texts: string[]; description: string }> {
-	const tool: INode = {
-		id: 'tool-under-test',
-		name: TOOL,
-		type: `${PACKAGE_NAME}.${options.type}Tool`,
-		typeVersion: 1,
-		position: [200, 200],
-		parameters: options.parameters as INode['parameters'],
-		credentials: { campaignApi: { id: '1', name: 'Campaign API' } },
-	};
+	const tool = toolNodeOf(TOOL, options.type, options.parameters, { id: 'tool-under-test' });
 	const callerNode: INode = {
 		id: 'caller',
 		name: CALLER,
@@ -150,13 +168,14 @@ export async function runAsTool(
 		parameters: { calls: JSON.stringify(options.calls) },
 	};
 	const result = await runWorkflow({
-		nodes: [sourceOf([{}]), callerNode, tool],
+		nodes: [sourceOf([{}]), callerNode, tool, ...(options.more?.nodes ?? [])],
 		connections: {
 			Source: { main: [[{ node: CALLER, type: 'main', index: 0 }]] },
 			[TOOL]: { ai_tool: [[{ node: CALLER, type: 'ai_tool', index: 0 }]] },
+			...options.more?.connections,
 		},
 		credentials: { campaignApi: options.credentials as never },
-		extraTypes: { ...toolTypes(), [CALLER_TYPE]: caller },
+		extraTypes: { ...toolTypes(), [CALLER_TYPE]: caller, ...options.more?.types },
 	});
 	if (result.error) throw result.error;
 	const items = result.outputs(CALLER)[0] ?? [];

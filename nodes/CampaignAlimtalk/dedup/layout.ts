@@ -18,6 +18,7 @@ import type { DeduplicationScope, IExecuteFunctions, NodeTypeAndVersion } from '
 import { CONFLICT_CODE } from './errors';
 import { NodeOperationError } from 'n8n-workflow';
 import { withServiceCode } from '../../shared/codes';
+import { baseType } from '../../shared/tool';
 
 const REMOVE_DUPLICATES = 'n8n-nodes-base.removeDuplicates';
 const STORE_OPERATIONS = ['removeItemsSeenInPreviousExecutions', 'clearDeduplicationHistory'];
@@ -64,14 +65,12 @@ function optionsOf(node: Neighbour): Record<string, unknown> {
 		: {};
 }
 
-/** A node type without the `Tool` n8n adds to a tool copy: a send and its tool copy are one send. */
-const baseType = (type: string): string => type.replace(/Tool$/, '');
-
 /**
  * A keyed send's scope, or undefined when the node is not a send that uses the store: one with
  * a Deduplication Key or a send limit per hour or day (kept where the keys are).
  */
 function keyedScope(node: Neighbour, sendType: string): DeduplicationScope | undefined {
+	// A send and its tool copy are one send.
 	if (baseType(node.type) !== baseType(sendType)) return undefined;
 	const { deduplicationKey: key, sendLimit, sendLimitPeriod } = optionsOf(node);
 	const keyed = typeof key === 'string' && key.trim() !== '' && key.trim() !== '=';

@@ -215,6 +215,24 @@ export class DedupSession {
 		}
 	}
 
+	/**
+	 * As a tool, each refused member lookup (`indexes`) takes a place of a Send Limit per hour or
+	 * day, never given back: a model cannot probe member IDs for free, and once the places are used
+	 * up every item answers `sendLimitReached` alike (helpers/redact.ts `oneMemberAnswer`). A store
+	 * failure stops the node, as before a send.
+	 */
+	async countRefused(indexes: readonly number[]): Promise<void> {
+		const limit = this.limit;
+		if (!inStore(limit) || indexes.length === 0) return;
+		const asked = await Promise.all(
+			indexes.map(async () => await ask(this.row, undefined, this.longestMs, limit)),
+		);
+		asked.forEach((answer, n) => {
+			if ('error' in answer) throw answer.error;
+			if (answer.answer.verdict === 'limited') this.setLimited(indexes[n], answer.answer.resetsAt);
+		});
+	}
+
 	/** Item `i` kept back by the send limit (`resetsAt`: when its period ends). */
 	private setLimited(i: number, resetsAt: string | undefined): void {
 		if (!this.limit) return;

@@ -47,6 +47,13 @@ export const ADVICE: AdviceTable = {
 		model:
 			"No message can be sent to this member ID. Do not try other IDs or spellings: tell the user, or ask the workflow's owner.",
 	},
+	// As a tool (beside.ts)
+	memberWriteToolBeside: {
+		problem: 'a Campaign Members write tool serves the same AI agent as this send to a member ID',
+		change:
+			'move the Members Create or Update and Delete tools to a separate workflow, or put each behind human review; a Members Get tool may stay.',
+		model: `No message can be sent to a member while this workflow also gives you a tool that saves or deletes members. ${ASK_OWNER}`,
+	},
 	sendLimitReached: {
 		problem: 'the send limit of this node is used up for the period',
 		change:

@@ -1,13 +1,17 @@
 /**
  * The send's own codes, which are not the service's (those are in shared/codes.ts), with their
  * words: a member ID that gives no one number to send to (recipients.ts), the refusal of a
- * keyless send as a tool (guard.ts) and the Send Limit (dedup/limit.ts). What to change for each
- * is in advice.ts; the Deduplication Key's codes are in dedup/fields.ts.
+ * keyless send as a tool (guard.ts) and of one beside a Members write tool (beside.ts) and the
+ * Send Limit (dedup/limit.ts). What to change for each is in advice.ts; the Deduplication Key's
+ * codes are in dedup/fields.ts.
  */
 import type { CodeInfo } from '../../shared/codes';
 
 /** The code of a send refused as an AI-agent tool for want of a Deduplication Key (guard.ts). */
 export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
+
+/** The code of a send to a Member ID refused as a tool beside a Campaign Members write tool (beside.ts). */
+export const MEMBER_WRITE_BESIDE_CODE = 'memberWriteToolBeside';
 
 /** The code of an item the send limit kept back (dedup/limit.ts). */
 export const LIMIT_CODE = 'sendLimitReached';
@@ -58,6 +62,11 @@ export const SEND_CODES: Readonly<Record<string, CodeInfo>> = {
 	[KEY_REQUIRED_CODE]: rejected(
 		'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent',
 		SET_KEY.phoneNumber,
+	),
+	// docs/ai-agents.md, "No member write beside a send to a member"
+	[MEMBER_WRITE_BESIDE_CODE]: rejected(
+		'As an AI-agent tool, Campaign Alimtalk Send to a Member ID does not run beside a Campaign Members tool that writes (the model could save a member with a number of its choosing and then send to it): nothing was sent',
+		"Move the Campaign Members Create or Update and Delete tools to a separate workflow, or put each behind human review (a review tool node between it and the agent: n8n's human-in-the-loop tool approval). A Campaign Members Get tool beside the send is fine.",
 	),
 	[LIMIT_CODE]: rejected(
 		'The send limit is used up for this period (not sent)',

@@ -115,6 +115,17 @@ const LOOKUP_CODES = new Set([
 	'7012',
 ]);
 
+/** The items whose member lookup was refused (recipients.ts). */
+export function refusedLookups(prepared: readonly Prepared[]): number[] {
+	return prepared.flatMap((entry, i) =>
+		'failure' in entry &&
+		entry.failure.memberId !== undefined &&
+		LOOKUP_CODES.has(entry.failure.code)
+			? [i]
+			: [],
+	);
+}
+
 /**
  * As a tool, every refused member lookup answers one way (`memberNotAvailable`): which member IDs
  * are on record, how many records they have and who declined messages is not the model's to map

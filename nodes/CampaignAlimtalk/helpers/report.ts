@@ -98,7 +98,13 @@ function outcomeOf(
 	sent: Sent,
 	dedup: DedupSession | undefined,
 ): Outcome {
-	if (!('send' in entry)) return failed(entry.failure, i, entry.ownMessage);
+	if (!('send' in entry)) {
+		// A refused member lookup that found the send limit used up (as a tool: dedup/session.ts `countRefused`).
+		const state = dedup?.read(i);
+		if (state?.kind !== 'limited') return failed(entry.failure, i, entry.ownMessage);
+		const { campaignKey, memberId } = entry.failure;
+		return failed({ ...state.failure, campaignKey, memberId }, i);
+	}
 	const { campaignKey, phoneNumber, memberId } = entry.send;
 	const identity = { campaignKey, phoneNumber, ...(memberId !== undefined ? { memberId } : {}) };
 	const state = dedup?.read(i) ?? OWN;

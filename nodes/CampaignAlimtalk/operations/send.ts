@@ -9,6 +9,7 @@ import type { Outcome } from '../../shared/outcome';
 import { isToolCall } from '../../shared/tool';
 import { CampaignClient } from '../../shared/transport';
 import { DedupSession } from '../dedup/session';
+import { refuseMemberWriteBeside } from '../helpers/beside';
 import { refuseKeylessTool } from '../helpers/guard';
 import type { SendOptions } from '../helpers/options';
 import { readSendOptions, sendOptions } from '../helpers/options';
@@ -18,6 +19,7 @@ import { lookupMembers } from '../helpers/recipients';
 import {
 	memberNumbers,
 	oneMemberAnswer,
+	refusedLookups,
 	withoutMemberNumbers,
 	withoutNumbersIn,
 } from '../helpers/redact';
@@ -158,6 +160,7 @@ export async function execute(
 ): Promise<Outcome[]> {
 	const asTool = isToolCall(this);
 	if (asTool) refuseKeylessTool(this); // as an AI-agent tool, a Deduplication Key is required (helpers/guard.ts)
+	if (asTool) refuseMemberWriteBeside(this); // no Members write tool beside a send to a member (helpers/beside.ts)
 	const options = readSendOptions(this);
 	const read = prepareAll(this, items.length, options.convert);
 	const client = await CampaignClient.create(this, options.transport);
@@ -167,7 +170,7 @@ export async function execute(
 	// As a tool, the members' numbers never reach the model, in any text (redact.ts).
 	const numbers = asTool ? memberNumbers(prepared) : [];
 	try {
-		const outcomes = await sendPrepared(this, client, prepared, options);
+		const outcomes = await sendPrepared(this, client, prepared, options, asTool);
 		return asTool ? oneMemberAnswer(withoutMemberNumbers(outcomes, numbers), prepared) : outcomes;
 	} catch (error) {
 		throw withoutNumbersIn(error, numbers);
@@ -180,6 +183,7 @@ async function sendPrepared(
 	client: CampaignClient,
 	prepared: Prepared[],
 	options: SendOptions,
+	asTool: boolean,
 ): Promise<Outcome[]> {
 	// Deduplication Key (dedup/): undefined when the option is off.
 	const dedup = DedupSession.open(
@@ -190,6 +194,8 @@ async function sendPrepared(
 		options.limit, // Send limit (dedup/limit.ts)
 		(i) => (prepared[i] as { send: { phoneNumber: string } }).send.phoneNumber,
 	);
+	// As a tool, refused member lookups count against a Send Limit per hour or day (redact.ts).
+	if (asTool) await dedup?.countRefused(refusedLookups(prepared));
 	const sent = await sendAll(client, prepared, dedup, options);
 	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.
 	await dedup?.settle();

@@ -1,8 +1,8 @@
 /**
  * The guardrails of issue 32 as tools, for test/e2e/guardrails.e2e.ts: a send by member id (the
  * model names a member, never a number) with a Deduplication Key of member and day and a send
- * limit of 2 per hour; the same send without a key (refused as a tool); a Members Delete with
- * the automatic description; a Legacy Data Get of one item per member. And the members they send to, seeded in the sandbox (member API v2).
+ * limit of 2 per hour; the same send without a key (refused as a tool); a Legacy Data Get of one
+ * item per member. And the members they send to, seeded in the sandbox (member API v2).
  */
 import type { Sandbox } from '../../../sandbox/server';
 import type { ToolNode } from './agent';
@@ -39,16 +39,6 @@ export function noticeTool(
 		},
 	} satisfies ToolNode;
 }
-
-export const DELETE_TOOL: ToolNode = {
-	name: 'Delete member',
-	type: 'campaignMembers',
-	parameters: {
-		apiVersion: 'v2',
-		operation: 'delete',
-		phoneNumber: "={{ $fromAI('phoneNumber', 'Phone number of the member record', 'string') }}",
-	},
-};
 
 /** A Legacy Data Get with One Item per Member: a member's data, read by the model. */
 export const LEGACY_GET_TOOL: ToolNode = {

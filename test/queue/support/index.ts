@@ -4,6 +4,7 @@
  * - dedup.ts: the Deduplication Key rounds (workflow, events, kill-round verdict),
  * - two-nodes.ts: the rounds with two keyed send nodes in one workflow,
  * - faults.ts: the infrastructure fault rounds (PostgreSQL, Redis restarted or down),
+ * - retry.ts: retrying executions through main as a user does, by n8n's rules, each outcome said,
  * - `record` below: measured figures.
  *
  * Measured figures of the queue-mode tests (counts, statuses, durations), collected in
@@ -16,6 +17,7 @@ import type { Json } from './cluster';
 export * from './cluster';
 export * from './dedup';
 export * from './faults';
+export * from './retry';
 export * from './two-nodes';
 
 const FILE = path.join(ROOT, 'test-artifacts', 'queue', 'figures.json');
