@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { installStore } from '../support/dedup-store';
-import { runAsTool } from '../support/tools';
+import { TOOL_SEND, TOOL_SEND_TO_MEMBER, runAsTool } from '../support/tools';
 import { useSendFixture } from './support';
 
 const { sb } = useSendFixture();
@@ -19,14 +19,7 @@ const dayKey = () => `notice-${TODAY}`;
 
 /** A Phone Number send tool whose number the model gives, with a key of the day. */
 function phoneTool(options: IDataObject): IDataObject {
-	return {
-		operation: 'send',
-		campaignKey: 'WELCOME',
-		phoneNumber: "={{ $fromAI('phoneNumber', 'The number to notify', 'string') }}",
-		variablesInput: 'json',
-		propertiesJson: '={"name":"Kim"}',
-		options: { deduplicationKey: dayKey(), ...options },
-	};
+	return { ...TOOL_SEND, options: { deduplicationKey: dayKey(), ...options } };
 }
 
 const outcomes = (answers: unknown[]) =>
@@ -93,12 +86,7 @@ describe('Deduplicate per Recipient', () => {
 		const { answers } = await runAsTool({
 			type: 'campaignAlimtalk',
 			parameters: {
-				operation: 'send',
-				campaignKey: 'WELCOME',
-				recipient: 'memberId',
-				memberId: "={{ $fromAI('memberId', 'The member to notify', 'string') }}",
-				variablesInput: 'json',
-				propertiesJson: '={"name":"Kim"}',
+				...TOOL_SEND_TO_MEMBER,
 				options: { deduplicationKey: dayKey(), deduplicationPerRecipient: true },
 			},
 			credentials: { ...credential(), memberApiVersion: 'v1' },

@@ -10,7 +10,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { loadPackage, pairedIndexes, runNode } from '../support';
 import { installStore } from '../support/dedup-store';
 import { delay } from '../support/node';
-import { runAsTool } from '../support/tools';
+import { TOOL_SEND_TO_MEMBER, runAsTool } from '../support/tools';
 import { KEYED } from './dedup/support';
 import { phone, useSendFixture } from './support';
 
@@ -241,12 +241,7 @@ describe('Campaign Alimtalk send to a member ID', () => {
 		const { answers } = await runAsTool({
 			type: 'campaignAlimtalk',
 			parameters: {
-				operation: 'send',
-				campaignKey: 'WELCOME',
-				recipient: 'memberId',
-				memberId: "={{ $fromAI('memberId', 'The member to notify', 'string') }}",
-				variablesInput: 'json',
-				propertiesJson: '={"name":"Kim"}',
+				...TOOL_SEND_TO_MEMBER,
 				options: {
 					acceptingMembersOnly: true,
 					deduplicationKey: "=notice-{{ $fromAI('memberId', 'The member to notify', 'string') }}",

@@ -201,3 +201,13 @@ export const TOOL_SEND = {
 	variablesInput: 'json',
 	propertiesJson: '={"name":"Kim"}',
 };
+
+/** A send tool to the member the model names (Recipient: Member ID). */
+export const TOOL_SEND_TO_MEMBER = {
+	operation: 'send',
+	campaignKey: 'WELCOME',
+	recipient: 'memberId',
+	memberId: "={{ $fromAI('memberId', 'The member to notify', 'string') }}",
+	variablesInput: 'json',
+	propertiesJson: '={"name":"Kim"}',
+};
