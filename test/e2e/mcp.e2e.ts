@@ -4,16 +4,19 @@
  * call without the token is refused and sends nothing. The tools list shows each tool's automatic
  * description (the Delete tool's says it deletes permanently, the send's that it is billed), a
  * send tool without a Deduplication Key is refused, and so is a send to a member ID beside the
- * Members Delete tool. Workflows: test/e2e/support/agent.ts.
+ * Members Delete tool. A second trigger serves a Members Create or Update tool beside the
+ * recommended send by member: the client saves a member of its choosing, and the send to it is
+ * refused. Workflows: test/e2e/support/agent.ts and guardrails.ts; the client: support/mcp.ts.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as rt from '../../scripts/runtime';
 import * as e2e from './support';
 
 e2e.setupN8n('mcp');
 
 const WORKFLOW_ID = 'e2eMcpServer';
+/** The second trigger: Save Member (Create or Update) beside the recommended send by member. */
+const RELAY_ID = 'e2eMcpRelay';
+const RELAY_PATH = 'campaign-relay';
 // A fresh bearer token for each run: the trigger's credential and the client share it.
 const BEARER = `e2e-${crypto.randomUUID()}`;
 /**
@@ -43,32 +46,24 @@ const MCP_TOOLS = [
 
 let n8n: rt.StartedN8n;
 
-async function connect(token: string | undefined): Promise<Client> {
-	const client = new Client({ name: 'campaign-e2e', version: '1.0.0' });
-	const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-	const transport = new StreamableHTTPClientTransport(new URL(`${n8n.url}/mcp/${e2e.MCP_PATH}`), {
-		requestInit: { headers },
-	});
-	await client.connect(transport);
-	return client;
-}
-
-/** The JSON a tool call returned (n8n puts the tool's answer in one text part). */
-function answerOf(result: e2e.Json): e2e.Json[] {
-	const text = (result.content as e2e.Json[]).find((part) => part.type === 'text')?.text as string;
-	const parsed = JSON.parse(text) as unknown;
-	return (typeof parsed === 'string' ? JSON.parse(parsed) : parsed) as e2e.Json[];
-}
+const connect = (token: string | undefined) => e2e.connectMcp(n8n.url, token);
 
 beforeAll(
 	async () => {
 		await e2e.importCredentials([
 			{ ...e2e.MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: BEARER } },
 		]);
-		await e2e.importWorkflows([e2e.mcpWorkflow(WORKFLOW_ID, MCP_TOOLS)]);
+		const relay = [e2e.SAVE_MEMBER_TOOL, e2e.guardedTool('Send Member')];
+		await e2e.importWorkflows([
+			e2e.mcpWorkflow(WORKFLOW_ID, MCP_TOOLS),
+			e2e.mcpWorkflow(RELAY_ID, relay, RELAY_PATH, 1),
+		]);
 		n8n = await e2e.startN8n();
 		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
-		expect(await e2e.publishWithMcp(n8n.url, cookie, [WORKFLOW_ID])).toEqual([200]);
+		const paths = [e2e.MCP_PATH, RELAY_PATH];
+		expect(await e2e.publishWithMcp(n8n.url, cookie, [WORKFLOW_ID, RELAY_ID], paths)).toEqual([
+			200, 200,
+		]);
 	},
 	10 * 60 * 1000,
 );
@@ -78,7 +73,7 @@ afterAll(async () => {
 });
 
 describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tools', () => {
-	let client: Client;
+	let client: e2e.Client;
 
 	beforeAll(async () => {
 		e2e.resetSandbox();
@@ -91,9 +86,9 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 
 	/** Calls a tool; the call must not be marked as an error; returns the answer's items. */
 	async function call(name: string, args: e2e.Json): Promise<e2e.Json[]> {
-		const result = (await client.callTool({ name, arguments: args })) as e2e.Json;
-		expect(result.isError).toBeFalsy();
-		return answerOf(result);
+		const { answer, isError } = await e2e.callMcp(client, name, args);
+		expect(isError).toBe(false);
+		return answer;
 	}
 
 	/** The send tool's arguments for one customer and order. */
@@ -205,6 +200,50 @@ describe('MCP Server Trigger with Campaign Alimtalk and Campaign Members as tool
 		]);
 		const missing = await call('Find_Member', { memberId: 'nobody' });
 		expect(missing).toEqual([expect.objectContaining({ outcome: 'noResults' })]);
+	});
+});
+
+describe('a Members Create or Update tool beside the send to a member ID (the second trigger)', () => {
+	let client: e2e.Client;
+
+	beforeAll(async () => {
+		e2e.resetSandbox();
+		client = await e2e.connectMcp(n8n.url, BEARER, { path: RELAY_PATH });
+	});
+
+	afterAll(async () => {
+		await client?.close();
+	});
+
+	test('the client saves relay-1 with a number and consent of its choosing, then sends to it: refused (memberWriteToolBeside), nothing sent', async () => {
+		const { tools } = await client.listTools();
+		const inputs = (name: string) =>
+			Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {}).sort();
+		expect(inputs('Save_Member')).toEqual(['isReceive', 'memberId', 'phoneNumber']);
+		expect(inputs('Send_Member')).toEqual(['memberId']);
+		const relay = { memberId: 'relay-1', phoneNumber: '010-5555-0101', isReceive: true };
+		const saved = await e2e.callMcp(client, 'Save_Member', relay);
+		expect(saved.answer).toEqual([
+			expect.objectContaining({ outcome: 'done', memberId: 'relay-1' }),
+		]);
+		expect(e2e.sb.state.membersV2.get('01055550101')).toMatchObject({
+			memberId: 'relay-1',
+			isReceive: 'true',
+		});
+		const sent = [...e2e.sb.state.sent];
+		const requests = e2e.sb.requests.length;
+		const send = await e2e.callMcp(client, 'Send_Member', { memberId: 'relay-1' });
+		expect([saved.isError, send.isError]).toEqual([false, false]);
+		expect(send.answer).toEqual([
+			expect.objectContaining({
+				outcome: 'error',
+				code: 'memberWriteToolBeside',
+				message: expect.stringContaining('"Save Member"'),
+			}),
+		]);
+		// Refused before the member was read: no request at all, and the sent list unchanged.
+		expect(e2e.sb.requests.length).toBe(requests);
+		expect(e2e.sb.state.sent).toEqual(sent);
 	});
 });
 

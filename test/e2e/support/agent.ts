@@ -20,6 +20,8 @@ export interface ToolNode {
 	type: string;
 	parameters: Json;
 	credential?: { id: string; name: string };
+	/** The node's version, 1 unless given (Campaign Members 2: Create or Update's resource mapper). */
+	typeVersion?: number;
 }
 
 /** A send to the number the model gives, with fixed template variables and no options. */
@@ -117,7 +119,7 @@ export function toolNode(tool: ToolNode, i: number): Json {
 		id: uuid(10 + i),
 		name: tool.name,
 		type: `${TYPE_PREFIX}${tool.type}Tool`,
-		typeVersion: 1,
+		typeVersion: tool.typeVersion ?? 1,
 		position: [400 + 150 * i, 250],
 		credentials: { campaignApi: tool.credential ?? SANDBOX },
 	};
@@ -212,18 +214,21 @@ export function withWebhook(
 export const MCP_PATH = 'campaign-tools';
 export const MCP_CREDENTIAL = { id: 'e2eMcpBearer', name: 'MCP bearer token' };
 
-/** One workflow: n8n's MCP Server Trigger (Bearer Auth) exposing `tools`. */
-export function mcpWorkflow(id: string, tools: ToolNode[]): Json {
+/**
+ * One workflow: n8n's MCP Server Trigger (Bearer Auth) exposing `tools` at `/mcp/<path>`. A second
+ * trigger in one n8n needs its own `path` and `n` (its webhook's id).
+ */
+export function mcpWorkflow(id: string, tools: ToolNode[], path = MCP_PATH, n = 0): Json {
 	const trigger = 'MCP Server Trigger';
 	const nodes: Json[] = [
 		{
-			parameters: { authentication: 'bearerAuth', path: MCP_PATH },
+			parameters: { authentication: 'bearerAuth', path },
 			id: uuid(1),
 			name: trigger,
 			type: '@n8n/n8n-nodes-langchain.mcpTrigger',
 			typeVersion: 2,
 			position: [300, 0],
-			webhookId: 'c0ffee00-0000-4000-8000-00000000cafe',
+			webhookId: `c0ffee00-0000-4000-8000-${(0xcafe + n).toString(16).padStart(12, '0')}`,
 			credentials: { httpBearerAuth: MCP_CREDENTIAL },
 		},
 		...tools.map((tool, i) => toolNode(tool, i)),
@@ -234,7 +239,7 @@ export function mcpWorkflow(id: string, tools: ToolNode[]): Json {
 	}
 	return {
 		id,
-		name: 'e2e MCP server',
+		name: `e2e MCP server /mcp/${path}`,
 		active: false,
 		nodes,
 		connections,
@@ -244,20 +249,23 @@ export function mcpWorkflow(id: string, tools: ToolNode[]): Json {
 }
 
 /**
- * Publishes the workflows `ids` (their HTTP statuses, in order) and waits until the MCP Server
- * Trigger's URL answers, a moment after its workflow is published (at most 30 s).
+ * Publishes the workflows `ids` (their HTTP statuses, in order) and waits until each MCP Server
+ * Trigger's URL (`paths`) answers, a moment after its workflow is published (at most 30 s each).
  */
 export async function publishWithMcp(
 	url: string,
 	cookie: string,
 	ids: string[],
+	paths = [MCP_PATH],
 ): Promise<number[]> {
 	const statuses: number[] = [];
 	for (const id of ids) statuses.push(await publishWorkflow(url, cookie, id));
-	for (let i = 0; i < 60; i++) {
-		const probe = await rt.httpRequest('POST', `${url}/mcp/${MCP_PATH}`, { body: {} });
-		if (probe.status !== 404) break;
-		await delay(500);
+	for (const path of paths) {
+		for (let i = 0; i < 60; i++) {
+			const probe = await rt.httpRequest('POST', `${url}/mcp/${path}`, { body: {} });
+			if (probe.status !== 404) break;
+			await delay(500);
+		}
 	}
 	return statuses;
 }

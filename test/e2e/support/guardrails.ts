@@ -1,8 +1,11 @@
 /**
- * The guardrails of issue 32 as tools, for test/e2e/guardrails.e2e.ts: a send by member id (the
- * model names a member, never a number) with a Deduplication Key of member and day and a send
- * limit of 2 per hour; the same send without a key (refused as a tool); a Legacy Data Get of one
- * item per member. And the members they send to, seeded in the sandbox (member API v2).
+ * The guardrails of issue 32 and 51 as tools, for test/e2e/guardrails.e2e.ts and mcp.e2e.ts: a
+ * send by member id (the model names a member, never a number) with a Deduplication Key of member
+ * and day and a send limit of 2 per hour; the same send without a key (refused as a tool); the
+ * send docs/agent-tools.md recommends (a key of the day, Deduplicate per Recipient, Only Members
+ * Who Accept Messages, 20 a day), by member and by phone number; a Campaign Members Create or
+ * Update tool (version 2, the resource mapper); a Legacy Data Get of one item per member. And the
+ * members they send to, seeded in the sandbox (member API v2).
  */
 import type { Sandbox } from '../../../sandbox/server';
 import type { ToolNode } from './agent';
@@ -10,15 +13,31 @@ import type { ToolNode } from './agent';
 /** The same `$fromAI()` in the member ID and the key: n8n needs one definition per key. */
 const MEMBER_ID = "$fromAI('memberId', 'The member ID in the CRM', 'string')";
 
+const DAY = "{{ $now.toFormat('yyyy-MM-dd') }}";
+
+/** The keys a send tool can have: of member and day, of the day alone, or none. */
+const KEYS = {
+	member: { deduplicationKey: `=notice-{{ ${MEMBER_ID} }}-${DAY}` },
+	day: { deduplicationKey: `=notice-${DAY}` },
+	none: {},
+};
+
 /**
- * The send of the issue's targets: by member id, key `notice-<memberId>-<day>`, 2 per hour
- * (`limit`), and optionally Only Members Who Accept Messages (`accepting`).
+ * The send of the issue's targets: by member id, key `notice-<memberId>-<day>` (`key`), 2 per hour
+ * (`limit`, `period`), and optionally Only Members Who Accept Messages (`accepting`) and
+ * Deduplicate per Recipient (`perRecipient`).
  */
 export function noticeTool(
 	name: string,
-	options: { key?: boolean; limit?: number; accepting?: boolean } = {},
+	options: {
+		key?: keyof typeof KEYS | false;
+		limit?: number;
+		period?: 'hour' | 'day';
+		accepting?: boolean;
+		perRecipient?: boolean;
+	} = {},
 ) {
-	const { key = true, limit = 2, accepting = false } = options;
+	const { key = 'member', limit = 2, period = 'hour', accepting = false } = options;
 	return {
 		name,
 		type: 'campaignAlimtalk',
@@ -30,15 +49,83 @@ export function noticeTool(
 			variablesInput: 'json',
 			propertiesJson: '={"name":"Customer","coupon":"-"}',
 			options: {
-				...(key
-					? { deduplicationKey: `=notice-{{ ${MEMBER_ID} }}-{{ $now.toFormat('yyyy-MM-dd') }}` }
-					: {}),
-				...(limit ? { sendLimit: limit, sendLimitPeriod: 'hour' } : {}),
+				...KEYS[key || 'none'],
+				...(options.perRecipient ? { deduplicationPerRecipient: true } : {}),
+				...(limit ? { sendLimit: limit, sendLimitPeriod: period } : {}),
 				...(accepting ? { acceptingMembersOnly: true } : {}),
 			},
 		},
 	} satisfies ToolNode;
 }
+
+/**
+ * The send by member that docs/agent-tools.md recommends ("Which to use"): a key of the day,
+ * Deduplicate per Recipient, Only Members Who Accept Messages, at most 20 a day.
+ */
+export const guardedTool = (name: string) =>
+	noticeTool(name, { key: 'day', perRecipient: true, accepting: true, limit: 20, period: 'day' });
+
+/**
+ * A send to the number the model gives (the $fromAI() line of docs/agent-tools.md) with a key of
+ * the day, Convert Phone Numbers and Deduplicate per Recipient: one message per number and day.
+ */
+export function numberTool(name: string): ToolNode {
+	return {
+		name,
+		type: 'campaignAlimtalk',
+		parameters: {
+			operation: 'send',
+			campaignKey: 'DEMO-WELCOME',
+			phoneNumber:
+				"={{ $fromAI('phoneNumber', 'Korean mobile number of the customer, e.g. 821012345678', 'string') }}",
+			variablesInput: 'json',
+			propertiesJson: '={"name":"Customer","coupon":"-"}',
+			options: { ...KEYS.day, convertPhoneNumbers: true, deduplicationPerRecipient: true },
+		},
+	};
+}
+
+const field = (id: string, displayName: string, type: string, key = false) => ({
+	id,
+	displayName,
+	required: key || id === 'memberId',
+	defaultMatch: key,
+	display: true,
+	type,
+	canBeUsedToMatch: key,
+});
+
+/**
+ * A Campaign Members Create or Update tool as the editor saves version 2: member API v2 and
+ * Create or Update are the defaults (not saved), the resource mapper Define Below with member ID,
+ * phone number and consent from the model.
+ */
+export const SAVE_MEMBER_TOOL: ToolNode = {
+	name: 'Save Member',
+	type: 'campaignMembers',
+	typeVersion: 2,
+	parameters: {
+		columns: {
+			mappingMode: 'defineBelow',
+			value: {
+				phoneNumber:
+					"={{ $fromAI('phoneNumber', 'Korean mobile number of the member, e.g. 010-1234-5678', 'string') }}",
+				memberId: `={{ ${MEMBER_ID} }}`,
+				isReceive: "={{ $fromAI('isReceive', 'Whether the member accepts messages', 'boolean') }}",
+			},
+			matchingColumns: ['phoneNumber'],
+			schema: [
+				field('phoneNumber', 'Phone Number', 'string', true),
+				field('memberId', 'Member ID', 'string'),
+				field('isReceive', 'Receives SMS', 'boolean'),
+				field('name', 'Name', 'string'),
+			],
+			attemptToConvertTypes: false,
+			convertFieldsToString: false,
+		},
+		options: {},
+	},
+};
 
 /** A Legacy Data Get with One Item per Member: a member's data, read by the model. */
 export const LEGACY_GET_TOOL: ToolNode = {

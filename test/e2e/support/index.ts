@@ -4,6 +4,7 @@
  *   helpers that import into, start and execute in that n8n user folder,
  * - editor.ts: `n8n start` with headless Chromium signed in, and the editor's node panel,
  * - agent.ts: workflows with the package's nodes as AI Agent and MCP Server Trigger tools,
+ * - mcp.ts: the official MCP client connected to an MCP Server Trigger, and a tool call's answer,
  * - `expectWebhookSend` below: the published event example's webhook of `npm start` and
  *   `npm run start:queue`, called with its secret.
  */
@@ -14,6 +15,7 @@ export * from './editor';
 export * from './agent';
 export * from './review';
 export * from './guardrails';
+export * from './mcp';
 export * from './smtp';
 
 /**
