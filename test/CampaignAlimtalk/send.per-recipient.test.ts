@@ -6,7 +6,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { installStore } from '../support/dedup-store';
-import { TOOL_SEND, TOOL_SEND_TO_MEMBER, runAsTool } from '../support/tools';
+import {
+	SPELLINGS_OF_ONE_NUMBER,
+	TOOL_SEND,
+	TOOL_SEND_TO_MEMBER,
+	runAsTool,
+} from '../support/tools';
 import { useSendFixture } from './support';
 
 const { sb } = useSendFixture();
@@ -29,14 +34,7 @@ describe('Deduplicate per Recipient', () => {
 	beforeEach(async () => (await installStore()).reset());
 
 	it('one number spelled six ways with Convert Phone Numbers: one message; a second number one more', async () => {
-		const spellings = [
-			'010-1234-5678',
-			'01012345678',
-			'+82 10 1234 5678',
-			'010.1234.5678',
-			'(010) 1234-5678',
-			'821012345678',
-		];
+		const spellings = SPELLINGS_OF_ONE_NUMBER;
 		const { answers } = await runAsTool({
 			type: 'campaignAlimtalk',
 			parameters: phoneTool({ deduplicationPerRecipient: true, convertPhoneNumbers: true }),

@@ -19,6 +19,7 @@
 import * as rt from '../../scripts/runtime';
 import { answerStrings as strings } from '../support/agent-example';
 import * as e2e from './support';
+import { SPELLINGS_OF_ONE_NUMBER } from '../support/tools';
 
 e2e.setupN8n('guardrails', { demo: false });
 
@@ -207,14 +208,7 @@ describe('MCP Server Trigger: a hostile model (member by member, consent, 5 per 
 describe('MCP Server Trigger: a Phone Number send, key of the day, Convert Phone Numbers, Deduplicate per Recipient', () => {
 	beforeAll(() => e2e.resetSandbox());
 	const { call } = useClient('campaign-e2e-per-recipient');
-	const SPELLINGS = [
-		'010-1234-5678',
-		'01012345678',
-		'+82 10 1234 5678',
-		'010.1234.5678',
-		'(010) 1234-5678',
-		'821012345678',
-	];
+	const SPELLINGS = SPELLINGS_OF_ONE_NUMBER;
 
 	test('one number spelled six ways: exactly 1 message, the 5 others duplicate; a second number: 1 more', async () => {
 		const answers: e2e.Json[][] = [];

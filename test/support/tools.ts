@@ -202,6 +202,16 @@ export const TOOL_SEND = {
 	propertiesJson: '={"name":"Kim"}',
 };
 
+/** One Korean mobile number as a model may spell it: each converts to 821012345678. */
+export const SPELLINGS_OF_ONE_NUMBER = [
+	'010-1234-5678',
+	'01012345678',
+	'+82 10 1234 5678',
+	'010.1234.5678',
+	'(010) 1234-5678',
+	'821012345678',
+];
+
 /** A send tool to the member the model names (Recipient: Member ID). */
 export const TOOL_SEND_TO_MEMBER = {
 	operation: 'send',

@@ -136,14 +136,12 @@ export function oneMemberAnswer(
 	prepared: readonly Prepared[],
 ): Outcome[] {
 	const { message } = SEND_CODES[MEMBER_UNAVAILABLE_CODE];
+	const refused = new Set(refusedLookups(prepared));
 	return outcomes.map((outcome) => {
+		// A refused lookup the Send Limit answered (dedup/session.ts `countRefused`) stays limited.
 		if (!('failed' in outcome) || !LOOKUP_CODES.has(outcome.failed.code)) return outcome;
 		const inputs = typeof outcome.inputs === 'number' ? [outcome.inputs] : outcome.inputs;
-		const refusedLookup = inputs.some((i) => {
-			const entry = prepared[i];
-			return entry !== undefined && 'failure' in entry && entry.failure.memberId !== undefined;
-		});
-		if (!refusedLookup) return outcome;
+		if (!inputs.some((i) => refused.has(i))) return outcome;
 		const { campaignKey, memberId, deduplicationKey } = outcome.failed;
 		const failed = {
 			code: MEMBER_UNAVAILABLE_CODE,

@@ -92,6 +92,9 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 		});
 		expect(await verdictOf(a, 'order-5')).toBe('error'); // not exclusive: nothing of it is sent
 		expect(late.fired).toBe(true); // the fault fired
+		// Its claim stays (nothing written after the lock): it reads in flight, not free.
+		const claim = ProcessedDataStore.hash(markersOf('order-5', Date.now()).claim);
+		expect(keysRow()).toContain(claim);
 		const verdicts: string[] = [];
 		const asked = await settle(b.ask('order-5'));
 		if (asked.status === 'fulfilled' && 'answer' in asked.value) {
