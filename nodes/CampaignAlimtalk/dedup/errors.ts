@@ -19,6 +19,19 @@ export function storeError(node: INode, error: unknown, description?: string): N
 	);
 }
 
+/**
+ * `error` as `node`'s own: a lock round that two keyed nodes share gives its error to both, each
+ * naming the node it is given to (rounds.ts).
+ */
+export function ownError(error: unknown, node: INode): unknown {
+	if (!(error instanceof NodeOperationError) || error.node.name === node.name) return error;
+	const own = new NodeOperationError(node, error.message, {
+		description: error.description ?? undefined,
+	});
+	Object.assign(own.context, error.context);
+	return own;
+}
+
 /** The lock's row changed under its holder by lock entries only: a database write that landed late (lock.ts). */
 export function lateWriteError(node: INode): NodeOperationError {
 	return storeError(

@@ -8,7 +8,7 @@
  * the pause of at most reacquireGapMs that ends it).
  */
 import type { DeduplicationScope, IExecuteFunctions, INode } from 'n8n-workflow';
-import { conflictError, lateWriteError } from './errors';
+import { conflictError, lateWriteError, ownError } from './errors';
 import type { Holder, LockEnv, LockStore } from './lock';
 import { ACQUIRE_DEADLINE_MS, acquire, DEFAULT_ENV, POLL_MAX_MS, release, stillHeld } from './lock';
 
@@ -69,6 +69,7 @@ export class Lease {
 interface Job {
 	ctx: IExecuteFunctions;
 	run: (lease: Lease) => Promise<void>;
+	/** Given the round's error as the job's node's own (ownError). */
 	done: (error?: unknown) => void;
 }
 
@@ -227,7 +228,7 @@ export async function underLock<T>(
 			run: async (lease) => {
 				value = await work(lease);
 			},
-			done: (error) => (error === undefined ? resolve() : reject(error)),
+			done: (error) => (error === undefined ? resolve() : reject(ownError(error, ctx.getNode()))),
 		});
 	});
 	if (!queue.running) {
