@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NODE_BASE } from '../shared/node';
+import { operationParameter } from '../shared/operation';
 import { runNode } from '../shared/run';
 import { WRITE_OUTPUTS } from '../shared/outputs';
 import { OPERATIONS } from './operations';
@@ -30,23 +31,10 @@ export class CampaignAlimtalk implements INodeType {
 				default: 'message',
 				options: [{ name: 'Message', value: 'message' }],
 			},
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { resource: ['message'] } },
+			operationParameter(OPERATIONS, {
 				default: 'send',
-				options: [
-					{
-						name: 'Send',
-						value: 'send',
-						action: 'Send a real message billed to the account',
-						description:
-							'Send the message of an API-trigger campaign to one phone number, with the template variables for that recipient. This sends a real KakaoTalk message, billed to the account, and cannot be undone.',
-					},
-				],
-			},
+				displayOptions: { show: { resource: ['message'] } },
+			}),
 			...Object.values(OPERATIONS).flatMap((operation) => operation.description),
 		],
 	};

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { dataNodeDescription } from '../CampaignData/description';
-import { CUSTOM_DATA } from '../CampaignData/helpers/dialect';
+import { CUSTOM_DATA } from '../CampaignData/helpers/api-versions';
 import { OPERATIONS } from '../CampaignData/operations';
 import { runNode } from '../shared/run';
 

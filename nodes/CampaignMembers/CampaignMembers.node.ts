@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NODE_BASE } from '../shared/node';
+import { operationParameter } from '../shared/operation';
 import { runNode } from '../shared/run';
 import { outputsByOperation } from '../shared/outputs';
-import { FIELDS_METHOD, getMemberFields } from './helpers/mapper';
+import { FIELDS_METHOD, getMemberFields } from './methods/memberFields';
 import { OPERATIONS } from './operations';
 
 export class CampaignMembers implements INodeType {
@@ -46,36 +47,11 @@ export class CampaignMembers implements INodeType {
 				description:
 					'Which member API the account uses. The service forbids using v1 and v2 on one account: pick the one the account was set up with.',
 			},
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { resource: ['member'] } },
+			// The Operation list: each operation file's own entry (`option`), sorted by name.
+			operationParameter(OPERATIONS, {
 				default: 'upsert',
-				options: [
-					{
-						name: 'Create or Update',
-						value: 'upsert',
-						action: 'Create or update members',
-						description:
-							'Create a new record, or update the current one if it already exists (upsert)',
-					},
-					{
-						name: 'Delete',
-						value: 'delete',
-						action: 'Delete members permanently with no undo',
-						description:
-							'Remove members for good (v1: by member ID, v2: by phone number). This cannot be undone.',
-					},
-					{
-						name: 'Get',
-						value: 'get',
-						action: 'Only read the records of members',
-						description: 'Read the records of a member ID and/or a phone number',
-					},
-				],
-			},
+				displayOptions: { show: { resource: ['member'] } },
+			}),
 			...Object.values(OPERATIONS).flatMap((operation) => operation.description),
 		],
 	};

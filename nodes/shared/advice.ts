@@ -17,6 +17,10 @@ export interface Advice {
 	model?: string;
 }
 
+/** The end of every answer to a model about a guard rail: the rule is the owner's, not the model's to get around. */
+export const ASK_OWNER =
+	"This is a rule the workflow's owner set: do not try another way; tell the user, or ask the workflow's owner.";
+
 /** What to change for the codes users of one node meet most (docs/service-rules.md#codes). */
 export type AdviceTable = Readonly<Record<string, Advice>>;
 

@@ -1,9 +1,8 @@
 /**
- * The one chunked write loop of every node (data create, update, delete, delete keys; members
- * upsert and delete): rows in requests of at most `size`, in order, and what each request did kept
- * as outcomes. When a call fails as a whole, the rows of that request and of every later one carry
- * the error, as one `errored` outcome, and nothing more is sent: what earlier requests stored stays
- * on Success. Whether that error stops the node (saying what was stored) or becomes error items is
+ * The one chunked write loop of every write that sends rows in batches (Batch Size): rows in
+ * requests of at most `size`, in order, and what each request did kept as outcomes. When a call
+ * fails as a whole, the rows of that request and of every later one carry the error, as one
+ * `errored` outcome, and nothing more is sent: what earlier requests stored stays on Success. Whether that error stops the node (saying what was stored) or becomes error items is
  * decided in run.ts, which reads "On Error".
  */
 import type { Outcome } from './outcome';

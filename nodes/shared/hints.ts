@@ -6,7 +6,7 @@
  * (advice.ts). Tool mode has no hints: run.ts calls this only outside it.
  */
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
-import type { Writes } from './operation';
+import type { WriteOperation } from './operation';
 import type { Outcome } from './outcome';
 
 /** Codes listed one by one in the count line; the rest are summed up. */
@@ -46,7 +46,7 @@ function countLine(done: string, success: number, skipped: number, failed: IData
  * say what to change for each common code among the failures. Error items are not counted.
  */
 export function writeHints(
-	source: Pick<Writes, 'done' | 'advice'>,
+	source: Pick<WriteOperation, 'done' | 'advice'>,
 	outcomes: readonly Outcome[],
 ): NodeExecutionHint[] {
 	let success = 0;
@@ -65,7 +65,7 @@ export function writeHints(
 		.map(([code]) => `Code ${code}, ${advice[code].problem}: ${advice[code].change}`);
 	return [
 		{
-			message: [countLine(source.done.word, success, skipped, failed), ...lines].join('<br>'),
+			message: [countLine(source.done.verb, success, skipped, failed), ...lines].join('<br>'),
 			type: failed.length > 0 ? 'warning' : 'info',
 			location: 'outputPane',
 		},
@@ -78,7 +78,7 @@ export function writeHints(
  */
 export function addWriteHints(
 	ctx: IExecuteFunctions,
-	source: Pick<Writes, 'done' | 'advice'>,
+	source: Pick<WriteOperation, 'done' | 'advice'>,
 	outcomes: readonly Outcome[],
 ): void {
 	try {

@@ -238,6 +238,15 @@ export function optionNumber(
 
 type Options = Record<string, unknown>;
 
+/**
+ * A node's Options as saved (before expressions): which ones it was given. Read of this node, or
+ * of another node of the workflow (whose expressions cannot be evaluated here).
+ */
+export function savedOptionsOf(node: { parameters?: Record<string, unknown> }): Options {
+	const options = node.parameters?.options;
+	return typeof options === 'object' && options !== null ? (options as Options) : {};
+}
+
 /** The `options` collection of the node (node-level, read once with item 0). */
 export function readOptions(ctx: IExecuteFunctions): Options {
 	return (ctx.getNodeParameter('options', 0, {}) ?? {}) as Options;

@@ -11,7 +11,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItems, stoppedWrite } from './errors';
 import { addWriteHints } from './hints';
-import type { Gives, Operation, Operations } from './operation';
+import type { Operation, OperationOutputs, Operations } from './operation';
 import { readOperation } from './operation';
 import type { Outcome } from './outcome';
 import { item } from './outputs';
@@ -92,13 +92,13 @@ export async function eachItem(
  */
 function stopUnlessContinuing(
 	ctx: IExecuteFunctions,
-	operation: Gives,
+	operation: OperationOutputs,
 	outcomes: readonly Outcome[],
 ): void {
 	const stop = outcomes.find((outcome) => 'error' in outcome);
 	if (stop === undefined || !('error' in stop) || continuesOnError(ctx)) return;
-	const word = operation.kind === 'write' ? operation.done.word : 'read';
-	throw stoppedWrite(ctx.getNode(), outcomes, stop, word);
+	const verb = operation.kind === 'write' ? operation.done.verb : 'read';
+	throw stoppedWrite(ctx.getNode(), outcomes, stop, verb);
 }
 
 /** Under "On Error: Continue", a failure of the whole call: an error item per input item on the first output. */

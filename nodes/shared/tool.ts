@@ -11,7 +11,7 @@ import { whatToChange } from './advice';
 import type { EnvelopeField } from './bounds';
 import { ENVELOPE_FIELDS, TOOL_ANSWER_LIMIT, boundAnswers } from './bounds';
 import { errorFields } from './errors';
-import type { Done, Gives } from './operation';
+import type { Done, OperationOutputs } from './operation';
 import type { Failure, Outcome } from './outcome';
 import { NOT_SENT_CODE, inInputOrder } from './outcome';
 import { paired } from './outputs';
@@ -136,7 +136,7 @@ function errorAnswer(error: unknown, advice: AdviceTable | undefined): IDataObje
 	return json;
 }
 
-function answerJson(outcome: Outcome, operation: Gives): IDataObject {
+function answerJson(outcome: Outcome, operation: OperationOutputs): IDataObject {
 	const advice = operation.kind === 'write' ? operation.advice : undefined;
 	if ('done' in outcome)
 		return operation.kind === 'write'
@@ -153,7 +153,7 @@ const LEFT_OUT = `a tool answer holds at most ${TOOL_ANSWER_LIMIT} characters an
  * `{ outcome: 'truncated' }` when results were beyond TOOL_READ_LIMIT (`more`) or parts were left
  * out, saying how to see the rest.
  */
-function bounded(outcomes: readonly Outcome[], operation: Gives, more: boolean) {
+function bounded(outcomes: readonly Outcome[], operation: OperationOutputs, more: boolean) {
 	const jsons = outcomes.map((o) => answerJson(o, operation));
 	const { answers, leftOut } = boundAnswers(jsons, operation.kind);
 	const items = answers.map((json, n) => ({ json, pairedItem: paired(outcomes[n].inputs) }));
@@ -173,7 +173,7 @@ function bounded(outcomes: readonly Outcome[], operation: Gives, more: boolean) 
 }
 
 /** A write's outcomes as one list in input order, each saying its outcome. */
-function writeAnswers(outcomes: readonly Outcome[], operation: Gives) {
+function writeAnswers(outcomes: readonly Outcome[], operation: OperationOutputs) {
 	if (outcomes.length === 0) {
 		const json: Envelope = {
 			outcome: 'nothingDone',
@@ -185,7 +185,7 @@ function writeAnswers(outcomes: readonly Outcome[], operation: Gives) {
 }
 
 /** A read's results, at most TOOL_READ_LIMIT of them, and a line saying when there is nothing or more. */
-function readAnswers(outcomes: readonly Outcome[], operation: Gives) {
+function readAnswers(outcomes: readonly Outcome[], operation: OperationOutputs) {
 	if (outcomes.length === 0) {
 		const json: Envelope = { outcome: 'noResults', message: 'Nothing was found.' };
 		return [{ json, pairedItem: { item: 0 } }];
@@ -195,7 +195,10 @@ function readAnswers(outcomes: readonly Outcome[], operation: Gives) {
 }
 
 /** An operation's outcomes as the answer on output 0, the one its caller reads. */
-export function toolAnswer(operation: Gives, outcomes: readonly Outcome[]): INodeExecutionData[][] {
+export function toolAnswer(
+	operation: OperationOutputs,
+	outcomes: readonly Outcome[],
+): INodeExecutionData[][] {
 	const answers = operation.kind === 'read' ? readAnswers : writeAnswers;
 	return [answers(outcomes, operation)];
 }
@@ -203,7 +206,7 @@ export function toolAnswer(operation: Gives, outcomes: readonly Outcome[]): INod
 /** A failure of the whole call (account refused, bad setting) as an answer the model can act on. */
 export function toolErrorAnswer(
 	ctx: IExecuteFunctions,
-	operation: Gives | undefined,
+	operation: OperationOutputs | undefined,
 	error: unknown,
 ): INodeExecutionData[][] {
 	const advice = operation?.kind === 'write' ? operation.advice : undefined;

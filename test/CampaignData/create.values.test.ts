@@ -12,6 +12,67 @@ const sb = useSandbox();
 registerWriteKeys(sb);
 const stored = storedOf(sb);
 
+/** The Failed items of the bad values and member ids of `rejects bad values ...`, in input order. */
+const BAD_INPUT_FAILURES = [
+	expect.objectContaining({
+		code: 'F02',
+		memberId: 'a',
+		key: 'nothing',
+		value: null,
+		message: expect.stringMatching(/"nothing" is null/),
+		pairedItem: [0],
+	}),
+	expect.objectContaining({
+		code: 'F02',
+		memberId: 'a',
+		key: 'nested',
+		value: { x: 1 },
+		message: expect.stringMatching(/an object/),
+		pairedItem: [0],
+	}),
+	expect.objectContaining({
+		code: 'F02',
+		memberId: 'a',
+		key: 'list',
+		value: [1, 2],
+		message: expect.stringMatching(/an array/),
+		pairedItem: [0],
+	}),
+	expect.objectContaining({
+		code: '-9997',
+		field: 'memberId',
+		memberId: '',
+		message: 'Member ID is empty',
+		pairedItem: [1],
+	}),
+	expect.objectContaining({
+		code: '-9997',
+		field: 'memberId',
+		memberId: null,
+		message: expect.stringMatching(/no field "memberId"/),
+		pairedItem: [2],
+	}),
+	expect.objectContaining({
+		code: '-9997',
+		field: 'memberId',
+		message: expect.stringMatching(/text or a number \(got an object\)/),
+		pairedItem: [3],
+	}),
+	expect.objectContaining({
+		code: '-9997',
+		field: 'memberId',
+		message: expect.stringMatching(/control characters/),
+		pairedItem: [4],
+	}),
+	expect.objectContaining({ code: 'F02', memberId: 'c', key: 'gone', pairedItem: [5] }),
+	expect.objectContaining({
+		code: '-9997',
+		memberId: 'd',
+		message: expect.stringMatching(/Nothing to write/),
+		pairedItem: [6],
+	}),
+];
+
 describe.each(DIALECTS)('%s: create and update', (_name, dialect) => {
 	it('converts values by the documented rules before sending', async () => {
 		const input = [
@@ -109,65 +170,7 @@ describe.each(DIALECTS)('%s: create and update', (_name, dialect) => {
 		const { out, error } = await run(sb, dialect, { operation: 'create' }, input);
 		expect(error).toBeUndefined();
 		const failed = out[1].map((i) => ({ ...i.json, pairedItem: pairsOf(i) }));
-		expect(failed).toEqual([
-			expect.objectContaining({
-				code: 'F02',
-				memberId: 'a',
-				key: 'nothing',
-				value: null,
-				message: expect.stringMatching(/"nothing" is null/),
-				pairedItem: [0],
-			}),
-			expect.objectContaining({
-				code: 'F02',
-				memberId: 'a',
-				key: 'nested',
-				value: { x: 1 },
-				message: expect.stringMatching(/an object/),
-				pairedItem: [0],
-			}),
-			expect.objectContaining({
-				code: 'F02',
-				memberId: 'a',
-				key: 'list',
-				value: [1, 2],
-				message: expect.stringMatching(/an array/),
-				pairedItem: [0],
-			}),
-			expect.objectContaining({
-				code: '-9997',
-				field: 'memberId',
-				memberId: '',
-				message: 'Member ID is empty',
-				pairedItem: [1],
-			}),
-			expect.objectContaining({
-				code: '-9997',
-				field: 'memberId',
-				memberId: null,
-				message: expect.stringMatching(/no field "memberId"/),
-				pairedItem: [2],
-			}),
-			expect.objectContaining({
-				code: '-9997',
-				field: 'memberId',
-				message: expect.stringMatching(/text or a number \(got an object\)/),
-				pairedItem: [3],
-			}),
-			expect.objectContaining({
-				code: '-9997',
-				field: 'memberId',
-				message: expect.stringMatching(/control characters/),
-				pairedItem: [4],
-			}),
-			expect.objectContaining({ code: 'F02', memberId: 'c', key: 'gone', pairedItem: [5] }),
-			expect.objectContaining({
-				code: '-9997',
-				memberId: 'd',
-				message: expect.stringMatching(/Nothing to write/),
-				pairedItem: [6],
-			}),
-		]);
+		expect(failed).toEqual(BAD_INPUT_FAILURES);
 		expect(sb.requests).toHaveLength(1);
 		expect(sb.requests[0].body).toEqual({ a: { grade: 'ok' }, 12345: { grade: 'numeric id' } });
 		expect(out[0].map((i) => i.json.memberId)).toEqual(['a', '12345']);

@@ -1,5 +1,5 @@
 /**
- * The paging of a getAll (nodes/CampaignData/read/paging.ts): a page retried after a transient
+ * The paging of a getAll (nodes/CampaignData/helpers/paging.ts): a page retried after a transient
  * fault, and, on a scripted page server where the sandbox cannot misbehave the way a test
  * needs, a repeated nextPageSeq, an empty page naming a next one, and 200,000 entries.
  */

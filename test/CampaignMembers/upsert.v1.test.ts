@@ -12,7 +12,7 @@ const rows = (count: number, from = 0): IDataObject[] =>
 		isReceive: true,
 	}));
 
-/** Extra requests the isolation may spend: 2 * ceil(log2 n) per refused row. */
+/** Extra requests the halving may spend: 2 * ceil(log2 n) per refused row. */
 const bound = (n: number, bad: number) => 2 * bad * Math.ceil(Math.log2(n));
 
 describe('members v1 upsert', () => {
@@ -48,7 +48,7 @@ describe('members v1 upsert', () => {
 				expect(sb.state.membersV1.has('m537')).toBe(false);
 			});
 
-			it('isolates several refused rows spread over several chunks, within the bound per chunk', async () => {
+			it('finds several refused rows spread over several chunks by halving, within the bound per chunk', async () => {
 				sb.state.v1RejectMemberIds.set('m3', -1006);
 				sb.state.v1RejectMemberIds.set('m140', -1013);
 				sb.state.v1RejectMemberIds.set('m141', -1012);

@@ -1,27 +1,81 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { expectEachInputOnce, pairsOf, useSandbox } from '../support';
 import { consentRows, json, phoneFor, requestsTo, runMembers } from './support';
 
 const sb = useSandbox();
 const UPSERT_V2 = { operation: 'upsert', apiVersion: 'v2' };
 
+/** 1,500 rows: bad rows at 10, 20, 30, duplicate numbers at 40, 41, 1200 and 1301. */
+function mixedRows(): IDataObject[] {
+	const input: IDataObject[] = Array.from({ length: 1500 }, (_, i) => ({
+		memberId: `m${i}`,
+		phoneNumber: phoneFor(i),
+		isReceive: i % 2 === 0,
+		name: `Member ${i}`,
+	}));
+	input[10].phoneNumber = 'not-a-phone';
+	delete input[20].memberId;
+	input[30].name = '가'.repeat(21); // 21 characters (63 bytes in UTF-8)
+	input[31].name = '가'.repeat(20); // 20 characters: allowed although 60 bytes
+	input[40].phoneNumber = phoneFor(5); // duplicates of item 5, same request
+	input[41].phoneNumber = phoneFor(5).replace(/-/g, ''); // same number in another form
+	input[1200].phoneNumber = phoneFor(6); // same number as item 6, but in the second request
+	input[1301].phoneNumber = phoneFor(1300); // duplicate inside the second request
+	return input;
+}
+
+/** The Failed items of mixedRows: the rows caught before sending, and F11 from the service. */
+function expectMixedFailures(failed: INodeExecutionData[]): void {
+	const byIndex = new Map(failed.map((item) => [pairsOf(item)[0], item.json]));
+	expect([...byIndex.keys()].sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 41, 1301]);
+	expect(byIndex.get(10)).toMatchObject({
+		code: 'F02',
+		memberId: 'm10',
+		phoneNumber: 'not-a-phone',
+		apiVersion: 'v2',
+	});
+	expect(byIndex.get(20)).toMatchObject({
+		code: 'F01',
+		memberId: null,
+		phoneNumber: phoneFor(20),
+	});
+	expect(byIndex.get(30)).toMatchObject({ code: 'F03', memberId: 'm30' });
+	expect(String(byIndex.get(30)?.message)).toContain('21 characters');
+	expect(byIndex.get(40)).toMatchObject({
+		code: 'F11',
+		memberId: 'm40',
+		phoneNumber: phoneFor(5),
+		duplicateOfItem: 5,
+	});
+	expect(String(byIndex.get(40)?.message)).toMatch(/Input item 5 \(member ID "m5"\)/);
+	expect(byIndex.get(41)).toMatchObject({ code: 'F11', memberId: 'm41', duplicateOfItem: 5 });
+	expect(byIndex.get(1301)).toMatchObject({
+		code: 'F11',
+		memberId: 'm1301',
+		duplicateOfItem: 1300,
+	});
+	for (const failure of byIndex.values()) expect(typeof failure.message).toBe('string');
+}
+
+/** What the sandbox holds after mixedRows. */
+function expectMixedStored(): void {
+	const stored = sb.state.membersV2;
+	// 1500 - 3 refused - 3 duplicates left out - 1 number reused across requests (later one wins)
+	expect(stored.size).toBe(1493);
+	expect(stored.get(phoneFor(5).replace(/-/g, ''))?.memberId).toBe('m5');
+	expect(stored.get(phoneFor(6).replace(/-/g, ''))?.memberId).toBe('m1200');
+	expect(stored.get(phoneFor(31).replace(/-/g, ''))?.name).toBe('가'.repeat(20));
+	expect(stored.get(phoneFor(1).replace(/-/g, ''))).toEqual({
+		memberId: 'm1',
+		phoneNumber: phoneFor(1),
+		isReceive: 'false',
+		name: 'Member 1',
+	});
+}
+
 describe('members v2 upsert', () => {
 	it('sends 1,500 rows in 2 requests; F02, F01, F03 caught before sending, F11 from the service, the rest stored', async () => {
-		const input: IDataObject[] = Array.from({ length: 1500 }, (_, i) => ({
-			memberId: `m${i}`,
-			phoneNumber: phoneFor(i),
-			isReceive: i % 2 === 0,
-			name: `Member ${i}`,
-		}));
-		input[10].phoneNumber = 'not-a-phone';
-		delete input[20].memberId;
-		input[30].name = '가'.repeat(21); // 21 characters (63 bytes in UTF-8)
-		input[31].name = '가'.repeat(20); // 20 characters: allowed although 60 bytes
-		input[40].phoneNumber = phoneFor(5); // duplicates of item 5, same request
-		input[41].phoneNumber = phoneFor(5).replace(/-/g, ''); // same number in another form
-		input[1200].phoneNumber = phoneFor(6); // same number as item 6, but in the second request
-		input[1301].phoneNumber = phoneFor(1300); // duplicate inside the second request
-
+		const input = mixedRows();
 		const result = await runMembers(sb, { parameters: UPSERT_V2, input });
 		expect(result.error).toBeUndefined();
 		const [success, failed] = result.out;
@@ -37,35 +91,7 @@ describe('members v2 upsert', () => {
 		);
 		expect(sentIds.has('not-a-phone')).toBe(false);
 
-		const byIndex = new Map(failed.map((item) => [pairsOf(item)[0], item.json]));
-		expect([...byIndex.keys()].sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 41, 1301]);
-		expect(byIndex.get(10)).toMatchObject({
-			code: 'F02',
-			memberId: 'm10',
-			phoneNumber: 'not-a-phone',
-			apiVersion: 'v2',
-		});
-		expect(byIndex.get(20)).toMatchObject({
-			code: 'F01',
-			memberId: null,
-			phoneNumber: phoneFor(20),
-		});
-		expect(byIndex.get(30)).toMatchObject({ code: 'F03', memberId: 'm30' });
-		expect(String(byIndex.get(30)?.message)).toContain('21 characters');
-		expect(byIndex.get(40)).toMatchObject({
-			code: 'F11',
-			memberId: 'm40',
-			phoneNumber: phoneFor(5),
-			duplicateOfItem: 5,
-		});
-		expect(String(byIndex.get(40)?.message)).toMatch(/Input item 5 \(member ID "m5"\)/);
-		expect(byIndex.get(41)).toMatchObject({ code: 'F11', memberId: 'm41', duplicateOfItem: 5 });
-		expect(byIndex.get(1301)).toMatchObject({
-			code: 'F11',
-			memberId: 'm1301',
-			duplicateOfItem: 1300,
-		});
-		for (const failure of byIndex.values()) expect(typeof failure.message).toBe('string');
+		expectMixedFailures(failed);
 
 		expect(success).toHaveLength(1494);
 		expectEachInputOnce(result.out, 1500);
@@ -77,18 +103,7 @@ describe('members v2 upsert', () => {
 			apiVersion: 'v2',
 		});
 
-		const stored = sb.state.membersV2;
-		// 1500 - 3 refused - 3 duplicates left out - 1 number reused across requests (later one wins)
-		expect(stored.size).toBe(1493);
-		expect(stored.get(phoneFor(5).replace(/-/g, ''))?.memberId).toBe('m5');
-		expect(stored.get(phoneFor(6).replace(/-/g, ''))?.memberId).toBe('m1200');
-		expect(stored.get(phoneFor(31).replace(/-/g, ''))?.name).toBe('가'.repeat(20));
-		expect(stored.get(phoneFor(1).replace(/-/g, ''))).toEqual({
-			memberId: 'm1',
-			phoneNumber: phoneFor(1),
-			isReceive: 'false',
-			name: 'Member 1',
-		});
+		expectMixedStored();
 	});
 
 	it.each([

@@ -2,10 +2,9 @@
  * The one way a code's words and the service's own message are put together (serviceWords,
  * nodes/shared/codes.ts), in the three styles its callers keep.
  */
-import { ROW_CODES } from '../../nodes/CampaignMembers/helpers/row-codes';
 import { describeCode, describeRowCode, serviceWords } from '../../nodes/shared/codes';
 import { resultWords } from '../../nodes/shared/transport';
-import { ruleWords } from '../../nodes/CampaignMembers/helpers/dialects';
+import { ROW_CODES, ruleWords } from '../../nodes/CampaignMembers/helpers/advice';
 
 describe('serviceWords', () => {
 	it('adds the trimmed message in brackets, and nothing for no text, blank text or the same words', () => {

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { addWriteHints, writeHints } from '../../nodes/shared/hints';
 import type { Outcome } from '../../nodes/shared/outcome';
 
-const SEND = { done: { word: 'sent' } };
+const SEND = { done: { verb: 'sent' } };
 const lines = (message: string) => message.split('<br>');
 
 describe('execution hints', () => {

@@ -7,7 +7,7 @@
 import { ADVICE } from '../../nodes/CampaignAlimtalk/helpers/advice';
 import { toolAnswer } from '../../nodes/shared/tool';
 
-const SEND = { kind: 'write', done: { word: 'sent' }, advice: ADVICE } as const;
+const SEND = { kind: 'write', done: { verb: 'sent' }, advice: ADVICE } as const;
 /** Words that hand the model a way around a guard rail. */
 const AROUND =
 	/turn off|raise|instead|Options →|new Deduplication Key|resend|save the member|Campaign Members/i;

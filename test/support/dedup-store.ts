@@ -20,7 +20,7 @@ import type {
 	IDataDeduplicator,
 	IDeduplicationOutput,
 } from 'n8n-workflow';
-import { KEYS_ROW_ENTRY } from '../../nodes/CampaignAlimtalk/dedup/markers';
+import { KEYS_ROW_ENTRY } from '../../nodes/CampaignAlimtalk/key/markers';
 import { delay, processWide } from './node';
 
 interface Row {

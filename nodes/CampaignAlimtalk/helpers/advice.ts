@@ -5,10 +5,8 @@
  * a guard rail (docs/ai-agents.md, "What holds against a hostile model").
  */
 import type { AdviceTable } from '../../shared/advice';
-
-/** The end of every answer to a model about a guard rail. */
-const ASK_OWNER =
-	"This is a rule the workflow's owner set: do not try another way; tell the user, or ask the workflow's owner.";
+import { ASK_OWNER } from '../../shared/advice';
+import { LIMIT_ADVICE, LIMIT_CODE } from '../limit/limit-options';
 
 export const ADVICE: AdviceTable = {
 	'7012': {
@@ -54,10 +52,5 @@ export const ADVICE: AdviceTable = {
 			'move the Members Create or Update and Delete tools to a separate workflow, or put each behind human review; a Members Get tool may stay.',
 		model: `No message can be sent to a member while this workflow also gives you a tool that saves or deletes members. ${ASK_OWNER}`,
 	},
-	sendLimitReached: {
-		problem: 'the send limit of this node is used up for the period',
-		change:
-			'wait until the time in sendLimitResetsAt (the limit resets then), or raise Options → Send Limit if more messages are intended.',
-		model: `No more messages can go out before the time in sendLimitResetsAt. ${ASK_OWNER}`,
-	},
+	[LIMIT_CODE]: LIMIT_ADVICE,
 };

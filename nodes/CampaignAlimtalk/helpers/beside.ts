@@ -18,7 +18,7 @@ import type { IConnections, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { withServiceCode } from '../../shared/codes';
 import { baseType } from '../../shared/tool';
-import { MEMBER_WRITE_BESIDE_CODE, SEND_CODES } from './codes';
+import { MEMBER_WRITE_BESIDE_CODE, SEND_CODES } from './send-codes';
 
 /** What the check reads of a workflow: its nodes by name and its connections by source node. */
 export interface ToolGraph {

@@ -9,12 +9,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { withServiceCode } from '../../shared/codes';
-import { KEY_REQUIRED_CODE, SEND_CODES, SET_KEY } from './codes';
-import { hasDeduplicationKey } from '../dedup/options';
+import { KEY_REQUIRED_CODE, SEND_CODES, SET_KEY } from './send-codes';
+import { keyIsSet } from '../key/key-options';
+import { savedOptionsOf } from '../../shared/options';
 
 /** Throws the refusal when the node has no Deduplication Key; called only in tool mode (send.ts). */
 export function refuseKeylessTool(ctx: IExecuteFunctions): void {
-	if (hasDeduplicationKey(ctx)) return;
+	if (keyIsSet(savedOptionsOf(ctx.getNode()))) return;
 	const { message } = SEND_CODES[KEY_REQUIRED_CODE];
 	// The advice fits the Recipient: never a key the model fills (docs/ai-agents.md).
 	const recipient = ctx.getNode().parameters.recipient === 'memberId' ? 'memberId' : 'phoneNumber';

@@ -11,13 +11,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { STOPPED_INFO } from '../../shared/codes';
-import { MEMBER_NOT_FOUND_CODE, MEMBER_REFUSES_CODE, SEVERAL_MEMBERS_CODE } from './codes';
+import { MEMBER_NOT_FOUND_CODE, MEMBER_REFUSES_CODE, SEVERAL_MEMBERS_CODE } from './send-codes';
 import type { ApiVersion } from '../../shared/members';
 import { MEMBER_PATHS, memberRecord, recordsOf, versionOf } from '../../shared/members';
 import { internationalMobile } from '../../shared/phone';
 import type { ApiResult, CampaignClient } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
-import type { SendOptions } from './options';
+import type { SendOptions } from './send-options';
 import { runOrdered } from './pool';
 import type { PendingMember, Prepared, Read } from './prepare';
 import { PHONE_LENGTH } from './prepare';

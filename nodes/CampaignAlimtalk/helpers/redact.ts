@@ -25,7 +25,7 @@ import {
 	MEMBER_UNAVAILABLE_CODE,
 	SEND_CODES,
 	SEVERAL_MEMBERS_CODE,
-} from './codes';
+} from './send-codes';
 
 export const WITHHELD = '[number withheld]';
 
@@ -138,7 +138,7 @@ export function oneMemberAnswer(
 	const { message } = SEND_CODES[MEMBER_UNAVAILABLE_CODE];
 	const refused = new Set(refusedLookups(prepared));
 	return outcomes.map((outcome) => {
-		// A refused lookup the Send Limit answered (dedup/session.ts `countRefused`) stays limited.
+		// A refused lookup the Send Limit answered (session/session.ts `countRefused`) stays limited.
 		if (!('failed' in outcome) || !LOOKUP_CODES.has(outcome.failed.code)) return outcome;
 		const inputs = typeof outcome.inputs === 'number' ? [outcome.inputs] : outcome.inputs;
 		if (!inputs.some((i) => refused.has(i))) return outcome;

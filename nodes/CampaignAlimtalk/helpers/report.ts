@@ -7,8 +7,8 @@ import type { Failure, Outcome } from '../../shared/outcome';
 import { NOT_SENT_CODE, done, duplicate, failed } from '../../shared/outcome';
 import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
-import type { Reading } from '../dedup/ledger';
-import type { DedupSession } from '../dedup/session';
+import type { Reading } from '../session/ledger';
+import type { DedupSession } from '../session/session';
 import type { Prepared } from './prepare';
 import type { Sent } from './sending';
 import { serviceCodeOf } from '../../shared/codes';
@@ -87,7 +87,7 @@ function sendOutcome(
 const OWN: Reading = { kind: 'own', keyFields: {} };
 
 /**
- * Item `i`'s outcome: its failed check, else what the ledger says of it (dedup/ledger.ts): its
+ * Item `i`'s outcome: its failed check, else what the ledger says of it (session/ledger.ts): its
  * missing key, the fate of the earlier item of this execution with its key, sent before, an
  * earlier send of it unconfirmed, kept back by the send limit, or its own send.
  */
@@ -99,7 +99,7 @@ function outcomeOf(
 	dedup: DedupSession | undefined,
 ): Outcome {
 	if (!('send' in entry)) {
-		// A refused member lookup that found the send limit used up (as a tool: dedup/session.ts `countRefused`).
+		// A refused member lookup that found the send limit used up (as a tool: session/session.ts `countRefused`).
 		const state = dedup?.read(i);
 		if (state?.kind !== 'limited') return failed(entry.failure, i, entry.ownMessage);
 		const { campaignKey, memberId } = entry.failure;

@@ -5,9 +5,9 @@
  */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ApiResult, CampaignClient } from '../../shared/transport';
-import type { DedupSession } from '../dedup/session';
-import { keyFate } from '../dedup/session';
-import type { SendOptions } from './options';
+import type { DedupSession } from '../session/session';
+import { keyFate } from '../session/session';
+import type { SendOptions } from './send-options';
 import type { Prepared, PreparedSend } from './prepare';
 import { runOrdered } from './pool';
 

@@ -4,15 +4,15 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { Done } from '../../shared/operation';
+import type { Done, OperationOption } from '../../shared/operation';
 import type { Outcome } from '../../shared/outcome';
 import { isToolCall } from '../../shared/tool';
 import { CampaignClient } from '../../shared/transport';
-import { DedupSession } from '../dedup/session';
+import { DedupSession } from '../session/session';
 import { refuseMemberWriteBeside } from '../helpers/beside';
 import { refuseKeylessTool } from '../helpers/guard';
-import type { SendOptions } from '../helpers/options';
-import { readSendOptions, sendOptions } from '../helpers/options';
+import type { SendOptions } from '../helpers/send-options';
+import { readSendOptions, sendOptions } from '../helpers/send-options';
 import type { Prepared } from '../helpers/prepare';
 import { prepareAll, sendable } from '../helpers/prepare';
 import { lookupMembers } from '../helpers/recipients';
@@ -26,10 +26,18 @@ import {
 import { report } from '../helpers/report';
 import { sendAll } from '../helpers/sending';
 
+export const option: OperationOption = {
+	name: 'Send',
+	value: 'send',
+	action: 'Send a real message billed to the account',
+	description:
+		'Send the message of an API-trigger campaign to one phone number, with the template variables for that recipient. This sends a real KakaoTalk message, billed to the account, and cannot be undone.',
+};
+
 export const kind = 'write' as const;
 
 export const done: Done = {
-	word: 'sent',
+	verb: 'sent',
 	answer: { outcome: 'sent', message: 'The message was sent.' },
 };
 
@@ -191,7 +199,7 @@ async function sendPrepared(
 		options.dedup,
 		options.transport,
 		sendable(prepared),
-		options.limit, // Send limit (dedup/limit.ts)
+		options.limit, // Send Limit (limit/)
 		(i) => (prepared[i] as { send: { phoneNumber: string } }).send.phoneNumber,
 	);
 	// As a tool, refused member lookups count against a Send Limit per hour or day (redact.ts).

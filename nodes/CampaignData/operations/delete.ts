@@ -1,16 +1,23 @@
 /** `delete`: every entry of the members named by the input items. */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { DeleteRows } from '../delete/rows';
-import type { DataExecute } from '../helpers/dialect';
-import { deleteOptions, memberIdField } from '../helpers/fields';
-import type { Done } from '../../shared/operation';
+import { DeleteRows } from '../helpers/delete-members';
+import type { DataApi, DataExecute } from '../helpers/api-versions';
+import { deleteOptions, memberIdField } from '../helpers/parameters';
+import type { Done, OperationOption } from '../../shared/operation';
+
+export const option = ({ noun }: DataApi): OperationOption => ({
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete data permanently with no undo',
+	description: `Delete every ${noun} entry of the members named by the input items. This cannot be undone.`,
+});
 
 export const kind = 'write' as const;
 
-export const done: Done = { word: 'deleted' };
+export const done: Done = { verb: 'deleted' };
 
-export { ADVICE as advice } from '../helpers/row-codes';
+export { ADVICE as advice } from '../helpers/advice';
 
 export const description = (): INodeProperties[] =>
 	updateDisplayOptions({ show: { operation: ['delete'] } }, [
@@ -19,8 +26,8 @@ export const description = (): INodeProperties[] =>
 	]);
 
 /** One member per item; each request's body is the list of its member ids. */
-export const execute: DataExecute = async function (items, dialect) {
+export const execute: DataExecute = async function (items, api) {
 	const rows = new DeleteRows(this);
 	rows.forEachMember(items.length, (i, memberId) => rows.add(i, memberId));
-	return await rows.send(dialect.basePath, (part) => part.map((row) => row.memberId));
+	return await rows.send(api.basePath, (part) => part.map((row) => row.memberId));
 };

@@ -1,11 +1,19 @@
 /** `get`: every entry of one member, once per input item. */
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { OperationOption } from '../../shared/operation';
 import { toolReadLimit } from '../../shared/tool';
 import { readMemberId } from '../../shared/values';
-import type { DataExecute } from '../helpers/dialect';
-import { memberIdField, readOptionsField } from '../helpers/fields';
-import { readEntries } from '../read/entries';
+import type { DataApi, DataExecute } from '../helpers/api-versions';
+import { memberIdField, readOptionsField } from '../helpers/parameters';
+import { readEntries } from '../helpers/read-entries';
+
+export const option = ({ noun }: DataApi): OperationOption => ({
+	name: 'Get',
+	value: 'get',
+	action: 'Only read the data of one member',
+	description: `Get every ${noun} entry of one member`,
+});
 
 export const kind = 'read' as const;
 
@@ -19,9 +27,9 @@ export const description = (): INodeProperties[] =>
  * Each item reads the entries of its member (`?memberId=`); an unusable member ID is that item's
  * error. As an AI-agent tool it stops one entry past what a model is shown, as Get Many does.
  */
-export const execute: DataExecute = async function (items, dialect) {
+export const execute: DataExecute = async function (items, api) {
 	const limit = toolReadLimit(this);
-	return await readEntries.call(this, items, dialect, (i) => {
+	return await readEntries.call(this, items, api, (i) => {
 		const id = readMemberId(this.getNodeParameter('memberId', i, ''));
 		if (!id.ok) {
 			throw new NodeOperationError(this.getNode(), `Member ID ${id.reason}`, {

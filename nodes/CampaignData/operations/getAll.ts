@@ -2,10 +2,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { MIN_LIMIT, wholeNumber } from '../../shared/options';
+import type { OperationOption } from '../../shared/operation';
 import { toolReadLimit } from '../../shared/tool';
-import type { DataExecute } from '../helpers/dialect';
-import { readOptionsField } from '../helpers/fields';
-import { readEntries } from '../read/entries';
+import type { DataApi, DataExecute } from '../helpers/api-versions';
+import { readOptionsField } from '../helpers/parameters';
+import { readEntries } from '../helpers/read-entries';
+
+export const option = ({ noun }: DataApi): OperationOption => ({
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many entries and change nothing',
+	description: `Get the ${noun} entries of all members, page after page`,
+});
 
 export const kind = 'read' as const;
 
@@ -38,9 +46,9 @@ export const description = (): INodeProperties[] =>
  * Each item reads every member's entries, up to its Limit unless Return All is on. As an AI-agent
  * tool it stops one entry past what a model is shown, enough to say that more exist.
  */
-export const execute: DataExecute = async function (items, dialect) {
+export const execute: DataExecute = async function (items, api) {
 	const toolLimit = toolReadLimit(this) ?? Infinity;
-	return await readEntries.call(this, items, dialect, (i) => {
+	return await readEntries.call(this, items, api, (i) => {
 		if (this.getNodeParameter('returnAll', i, false) === true) {
 			return toolLimit === Infinity ? {} : { limit: toolLimit };
 		}

@@ -1,6 +1,9 @@
-/** The operations of the data nodes, by operation value: each one's parameters and execute. */
-import type { Operation } from '../../shared/operation';
-import type { DataDialect } from '../helpers/dialect';
+/**
+ * The operations of the data nodes, by operation value: each one's list entry, parameters and
+ * execute. The nodes' Operation parameter is built from this list (description.ts).
+ */
+import type { ListedOperation } from '../../shared/operation';
+import type { DataApi } from '../helpers/api-versions';
 import * as create from './create';
 import * as deleteAll from './delete';
 import * as deleteKeys from './deleteKeys';
@@ -15,4 +18,4 @@ export const OPERATIONS = {
 	get,
 	getAll,
 	update,
-} satisfies Record<string, Operation<[DataDialect]>>;
+} satisfies Record<string, ListedOperation<[DataApi]>>;

@@ -1,66 +1,18 @@
 /**
  * Members `upsert` from node version 2: the member fields through n8n's resource mapper (the
- * `columns` parameter). The fields it lists per member API version, the method the editor calls
- * for them, and each item's row as the mapper gives it; the rows are then checked by the same
- * `checkSaveRow` as in version 1 (rows.ts).
+ * `columns` parameter), and each item's row as the mapper gives it, type-checked as n8n checks a
+ * mapper's values; the fields are those of methods/memberFields.ts, and the rows are then checked
+ * by the same `checkSaveRow` as in version 1 (rows.ts).
  */
-import type {
-	FieldType,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	ResourceMapperField,
-	ResourceMapperFields,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, validateFieldType } from 'n8n-workflow';
 import { isBlank, isObject } from '../../shared/values';
-import type { ApiVersion, MemberDialect } from './dialects';
+import { FIELDS_METHOD, MEMBER_FIELDS } from '../methods/memberFields';
+import type { MemberApi } from './api-versions';
 import type { RawMemberRow, RefusedRow } from './rows';
 import { fieldCode, rawRowOf, rowIdentity } from './rows';
 
-/** The method under `methods.resourceMapping` of the node that lists the fields. */
-export const FIELDS_METHOD = 'getMemberFields';
-
-interface FieldInfo {
-	id: keyof RawMemberRow;
-	displayName: string;
-	type: FieldType;
-	required: boolean;
-}
-
-/**
- * The four fields of a save row (docs/service-rules.md#members). Receives SMS is a boolean in both
- * versions: v2 sends it as the text "true"/"false", which the node writes (dialects.ts).
- */
-const FIELDS: readonly FieldInfo[] = [
-	{ id: 'memberId', displayName: 'Member ID', type: 'string', required: true },
-	{ id: 'phoneNumber', displayName: 'Phone Number', type: 'string', required: true },
-	{ id: 'isReceive', displayName: 'Receives SMS', type: 'boolean', required: false },
-	{ id: 'name', displayName: 'Name', type: 'string', required: false },
-];
-
-/** The field the service finds a member by: the member ID in v1, the phone number in v2. */
-export const keyField = (version: ApiVersion): keyof RawMemberRow =>
-	version === 'v1' ? 'memberId' : 'phoneNumber';
-
-/** The mapper's fields for a member API version, the one the service matches on first. */
-export function memberFields(version: ApiVersion): ResourceMapperField[] {
-	const key = keyField(version);
-	const ordered = [...FIELDS].sort((a, b) => Number(b.id === key) - Number(a.id === key));
-	return ordered.map((field) => ({
-		...field,
-		display: true,
-		defaultMatch: field.id === key,
-		canBeUsedToMatch: field.id === key,
-	}));
-}
-
-export async function getMemberFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	const version = this.getNodeParameter('apiVersion', 'v2') === 'v1' ? 'v1' : 'v2';
-	return { fields: memberFields(version) };
-}
-
+/** The resource mapper parameter of Create or Update from node version 2. */
 export const columnsField: INodeProperties = {
 	displayName: 'Member Fields',
 	name: 'columns',
@@ -101,10 +53,10 @@ function typeChecked(
 	raw: RawMemberRow,
 	strict: boolean,
 	parseStrings: boolean,
-	dialect: MemberDialect,
+	api: MemberApi,
 	normalize: boolean,
 ): GivenRow {
-	for (const field of FIELDS) {
+	for (const field of MEMBER_FIELDS) {
 		const value = raw[field.id];
 		if (isBlank(value)) continue;
 		const result = validateFieldType(field.id, value, field.type, { strict, parseStrings });
@@ -119,10 +71,10 @@ function typeChecked(
 			: '';
 		return {
 			failure: {
-				code: fieldCode(field.id, dialect),
+				code: fieldCode(field.id, api),
 				message: `${field.displayName}: ${result.errorMessage}${hint}`,
 			},
-			...rowIdentity(raw, dialect, normalize),
+			...rowIdentity(raw, api, normalize),
 		};
 	}
 	return raw;
@@ -147,7 +99,7 @@ function nothingMapped(ctx: IExecuteFunctions): boolean {
 export function mapperRows(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	dialect: MemberDialect,
+	api: MemberApi,
 	normalize: boolean,
 ): (index: number) => GivenRow {
 	const mode = ctx.getNodeParameter('columns.mappingMode', 0, 'defineBelow');
@@ -176,6 +128,6 @@ export function mapperRows(
 	return (index) => {
 		const value = ctx.getNodeParameter('columns.value', index, null, { skipValidation: true });
 		const raw = rawRowOf(isObject(value) ? value : {});
-		return typeChecked(raw, strict, parseStrings, dialect, normalize);
+		return typeChecked(raw, strict, parseStrings, api, normalize);
 	};
 }

@@ -8,7 +8,7 @@ import { failureRowsIn, readFailureRows } from '../../shared/answers';
 import { isObject } from '../../shared/values';
 import type { Failure } from '../../shared/outcome';
 import { phoneKey } from './rows';
-import { ruleWords } from './dialects';
+import { ruleWords } from './advice';
 
 /** The records of a read: written once for every node that reads members (shared/members.ts). */
 export { recordsOf } from '../../shared/members';

@@ -1,14 +1,14 @@
 /**
  * Member rows: reading them from items, checking the service's documented rules before
  * anything is sent, and the one output shape of a member record. Written once for v1 and v2;
- * the codes and the phone rule come from the dialect.
+ * the codes and the phone rule come from the member API version (api-versions.ts).
  */
 import type { Failure } from '../../shared/outcome';
 import { hyphenatedMobile, mobileDigits } from '../../shared/phone';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 import { parseConsent } from '../../shared/members';
-import type { MemberDialect, MemberRow } from './dialects';
-import { ruleWords } from './dialects';
+import type { MemberApi, MemberRow } from './api-versions';
+import { ruleWords } from './advice';
 
 /** The documented name limit (docs/service-rules.md#limits), counted in characters. */
 export const MAX_NAME_LENGTH = 20;
@@ -44,8 +44,8 @@ export function rawRowOf(json: Readonly<Record<string, unknown>>): RawMemberRow 
  * The service's code for a problem of one field of a save row (docs/service-rules.md#codes): the
  * code of that field's rule, whoever found the problem.
  */
-export function fieldCode(field: keyof RawMemberRow, dialect: MemberDialect): string {
-	const { codes } = dialect;
+export function fieldCode(field: keyof RawMemberRow, api: MemberApi): string {
+	const { codes } = api;
 	const byField = {
 		memberId: codes.missingId,
 		phoneNumber: codes.badPhone,
@@ -68,7 +68,7 @@ export function shown(value: unknown): string {
 /** Normalises a phone number for sending, or says why it cannot be one. */
 export function sendablePhone(
 	raw: unknown,
-	dialect: MemberDialect,
+	api: MemberApi,
 	normalize: boolean,
 ): { phone: string } | { problem: string } {
 	const given = scalarText(raw);
@@ -81,9 +81,9 @@ export function sendablePhone(
 				}
 			: { phone: hyphenated };
 	}
-	return dialect.acceptsPhoneAsGiven(given)
+	return api.acceptsPhoneAsGiven(given)
 		? { phone: given }
-		: { problem: `${shown(given)}: ${dialect.phoneFormatHint}` };
+		: { problem: `${shown(given)}: ${api.phoneFormatHint}` };
 }
 
 function failure(code: string, detail: string): Failure {
@@ -104,12 +104,12 @@ function identityOf(
 /** The identifying fields of a row's Failed item (the phone number as it would be sent). */
 export function rowIdentity(
 	raw: RawMemberRow,
-	dialect: MemberDialect,
+	api: MemberApi,
 	normalize: boolean,
 ): Pick<RefusedRow, 'memberId' | 'phoneNumber'> {
 	return identityOf(
 		readMemberId(raw.memberId),
-		sendablePhone(raw.phoneNumber, dialect, normalize),
+		sendablePhone(raw.phoneNumber, api, normalize),
 		raw,
 	);
 }
@@ -119,28 +119,24 @@ export function rowIdentity(
  * gives either the row to send or the failure with the service's own code for that rule.
  * Duplicate phone numbers are not checked here: the service decides which row wins (F11).
  */
-export function checkSaveRow(
-	raw: RawMemberRow,
-	dialect: MemberDialect,
-	normalize: boolean,
-): CheckedRow {
+export function checkSaveRow(raw: RawMemberRow, api: MemberApi, normalize: boolean): CheckedRow {
 	const id = readMemberId(raw.memberId);
-	const phone = sendablePhone(raw.phoneNumber, dialect, normalize);
+	const phone = sendablePhone(raw.phoneNumber, api, normalize);
 	const refuse = (failure: Failure): CheckedRow => ({ failure, ...identityOf(id, phone, raw) });
 	// keyFailure names every problem of the id and the phone: when it names none, both are usable.
-	const keyProblem = keyFailure(raw, id, phone, dialect);
+	const keyProblem = keyFailure(raw, id, phone, api);
 	if (keyProblem !== undefined || !id.ok || 'problem' in phone)
 		return refuse(keyProblem as Failure);
 	const consent = parseConsent(raw.isReceive);
 	if (consent === undefined) {
 		return refuse(
 			failure(
-				dialect.codes.badConsent,
+				api.codes.badConsent,
 				`isReceive is ${shown(raw.isReceive)}; use true/false, "true"/"false", Y/N or 1/0 (empty means refused)`,
 			),
 		);
 	}
-	const name = nameOf(raw.name, dialect);
+	const name = nameOf(raw.name, api);
 	if (name !== undefined && typeof name !== 'string') return refuse(name);
 	return {
 		row: {
@@ -157,7 +153,7 @@ function keyFailure(
 	raw: RawMemberRow,
 	id: ReturnType<typeof readMemberId>,
 	phone: ReturnType<typeof sendablePhone>,
-	{ codes }: MemberDialect,
+	{ codes }: MemberApi,
 ): Failure | undefined {
 	const idProblem = isBlank(raw.memberId)
 		? 'no member ID given'
@@ -173,7 +169,7 @@ function keyFailure(
 }
 
 /** The name to send (undefined: none given), or the failure of the name rule. */
-function nameOf(given: unknown, { codes }: MemberDialect): string | Failure | undefined {
+function nameOf(given: unknown, { codes }: MemberApi): string | Failure | undefined {
 	if (isBlank(given)) return undefined;
 	const name = scalarText(given);
 	if (name === undefined) {

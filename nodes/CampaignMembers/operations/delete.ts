@@ -6,19 +6,29 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 import { batchSizeOption, MAX_BATCH, MIN_BATCH, optionsCollection } from '../../shared/options';
 import type { Failure, Outcome } from '../../shared/outcome';
-import type { Done } from '../../shared/operation';
+import type { Done, OperationOption } from '../../shared/operation';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
-import { normalizePhoneOption, openWrite, phoneNumberField, sendWrite } from '../helpers/common';
-import type { MemberDialect } from '../helpers/dialects';
-import { ruleWords } from '../helpers/dialects';
+import { openWrite } from '../helpers/context';
+import { normalizePhoneOption, phoneNumberField } from '../helpers/parameters';
+import { sendWrite } from '../helpers/write-requests';
+import type { MemberApi } from '../helpers/api-versions';
+import { ruleWords } from '../helpers/advice';
 import type { SentRow } from '../helpers/responses';
 import { fieldCode, sendablePhone } from '../helpers/rows';
 
+export const option: OperationOption = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete members permanently with no undo',
+	description:
+		'Remove members for good (v1: by member ID, v2: by phone number). This cannot be undone.',
+};
+
 export const kind = 'write' as const;
 
-export const done: Done = { word: 'deleted' };
+export const done: Done = { verb: 'deleted' };
 
-export { ADVICE as advice } from '../helpers/row-codes';
+export { ADVICE as advice } from '../helpers/advice';
 
 const show = (apiVersion: string) => ({ show: { apiVersion: [apiVersion] } });
 
@@ -68,10 +78,10 @@ interface PendingDelete extends SentRow {
 /** The key of one item as it will be sent, or why it cannot be sent and the key as given (or null). */
 function deleteKeyOf(
 	given: unknown,
-	dialect: MemberDialect,
+	api: MemberApi,
 	normalize: boolean,
 ): { key: string } | { problem: string; given: string | null } {
-	if (dialect.deleteKey === 'memberId') {
+	if (api.deleteKey === 'memberId') {
 		const id = readMemberId(given);
 		if (id.ok) return { key: id.value };
 		return {
@@ -79,7 +89,7 @@ function deleteKeyOf(
 			given: null,
 		};
 	}
-	const phone = sendablePhone(given, dialect, normalize);
+	const phone = sendablePhone(given, api, normalize);
 	if ('phone' in phone) return { key: phone.phone };
 	return { problem: phone.problem, given: scalarText(given) || null };
 }
@@ -88,16 +98,16 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	const { client, dialect, options, normalize, batchSize } = await openWrite(this);
-	const { version, deleteKey } = dialect;
-	const allInformation = dialect.deletesAllInformation && options.deleteAllInformation === true;
-	const code = fieldCode(deleteKey, dialect);
+	const { client, api, options, normalize, batchSize } = await openWrite(this);
+	const { version, deleteKey } = api;
+	const allInformation = api.deletesAllInformation && options.deleteAllInformation === true;
+	const code = fieldCode(deleteKey, api);
 	const identity = (key: string | null) => ({ [deleteKey]: key });
 
 	const refused: Array<{ index: number; failure: Failure }> = [];
 	const pending: PendingDelete[] = [];
 	items.forEach((_, index) => {
-		const key = deleteKeyOf(this.getNodeParameter(deleteKey, index, ''), dialect, normalize);
+		const key = deleteKeyOf(this.getNodeParameter(deleteKey, index, ''), api, normalize);
 		if ('key' in key) {
 			pending.push({ index, ...identity(key.key), key: key.key });
 			return;
@@ -118,7 +128,7 @@ export async function execute(
 		pending,
 		batchSize: allInformation ? 1 : batchSize,
 		call: (part) =>
-			dialect.deleteCall(
+			api.deleteCall(
 				part.map((row) => row.key),
 				allInformation,
 			),

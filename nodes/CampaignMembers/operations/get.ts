@@ -6,14 +6,23 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/options';
-import { normalizePhoneOption, openMembers, phoneNumberField } from '../helpers/common';
-import type { MemberDialect } from '../helpers/dialects';
+import { openMembers } from '../helpers/context';
+import { normalizePhoneOption, phoneNumberField } from '../helpers/parameters';
+import type { MemberApi } from '../helpers/api-versions';
 import { recordsOf } from '../helpers/responses';
 import { memberRecord, sendablePhone } from '../helpers/rows';
 import { isBlank, readMemberId, scalarText } from '../../shared/values';
 import type { Outcome } from '../../shared/outcome';
 import { done, errored } from '../../shared/outcome';
+import type { OperationOption } from '../../shared/operation';
 import { eachItem } from '../../shared/run';
+
+export const option: OperationOption = {
+	name: 'Get',
+	value: 'get',
+	action: 'Only read the records of members',
+	description: 'Read the records of a member ID and/or a phone number',
+};
 
 export const kind = 'read' as const;
 
@@ -55,7 +64,7 @@ function memberIdOf(ctx: IExecuteFunctions, i: number): string {
 function query(
 	ctx: IExecuteFunctions,
 	i: number,
-	dialect: MemberDialect,
+	api: MemberApi,
 	normalize: boolean,
 ): Record<string, string> {
 	const memberId = memberIdOf(ctx, i);
@@ -74,7 +83,7 @@ function query(
 	const qs: Record<string, string> = {};
 	if (memberId !== '') qs.memberId = memberId;
 	if (phoneGiven !== '') {
-		const phone = sendablePhone(phoneGiven, dialect, normalize);
+		const phone = sendablePhone(phoneGiven, api, normalize);
 		if ('problem' in phone) {
 			throw new NodeOperationError(ctx.getNode(), `Phone Number ${phone.problem}`, {
 				itemIndex: i,
@@ -89,18 +98,18 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	const { client, dialect, normalize } = await openMembers(this);
+	const { client, api, normalize } = await openMembers(this);
 	// A problem of one item (no key given, a key the service refuses) is that item's error (an
 	// error item under "On Error: Continue", run.ts); a failure of the whole call (bad key,
 	// service down) is thrown by the transport.
 	return await eachItem(this, items.length, async (i) => {
 		let qs: Record<string, string>;
 		try {
-			qs = query(this, i, dialect, normalize);
+			qs = query(this, i, api, normalize);
 		} catch (error) {
 			return [errored(error, [i])];
 		}
-		const call = { method: 'GET' as const, path: dialect.path, qs, itemIndex: i };
+		const call = { method: 'GET' as const, path: api.path, qs, itemIndex: i };
 		const result = await client.call(call);
 		if (result.info.kind !== 'success') return [errored(client.error(result, call), [i])];
 		const records = recordsOf(result.processValue);
@@ -112,6 +121,6 @@ export async function execute(
 			);
 			return [errored(error, [i])];
 		}
-		return records.map((record) => done(memberRecord(record, dialect.version), i));
+		return records.map((record) => done(memberRecord(record, api.version), i));
 	});
 }

@@ -7,19 +7,28 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { batchSizeOption, mappingModeField, optionsCollection } from '../../shared/options';
-import { normalizePhoneOption, openWrite, phoneNumberField, sendWrite } from '../helpers/common';
-import type { MemberRow } from '../helpers/dialects';
+import { openWrite } from '../helpers/context';
+import { normalizePhoneOption, phoneNumberField } from '../helpers/parameters';
+import { sendWrite } from '../helpers/write-requests';
+import type { MemberRow } from '../helpers/api-versions';
 import type { GivenRow } from '../helpers/mapper';
 import { columnsField, mapperRows } from '../helpers/mapper';
 import { checkSaveRow, memberRecord, rawRowOf } from '../helpers/rows';
 import type { Failure, Outcome } from '../../shared/outcome';
-import type { Done } from '../../shared/operation';
+import type { Done, OperationOption } from '../../shared/operation';
+
+export const option: OperationOption = {
+	name: 'Create or Update',
+	value: 'upsert',
+	action: 'Create or update members',
+	description: 'Create a new record, or update the current one if it already exists (upsert)',
+};
 
 export const kind = 'write' as const;
 
-export const done: Done = { word: 'saved' };
+export const done: Done = { verb: 'saved' };
 
-export { ADVICE as advice } from '../helpers/row-codes';
+export { ADVICE as advice } from '../helpers/advice';
 
 /** Node version 1's parameters (Mapping Mode and the four fields); version 2 has the mapper. */
 const V1 = { '@version': [1] };
@@ -106,11 +115,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
-	const { client, dialect, normalize, batchSize } = await openWrite(this);
-	const version = dialect.version;
+	const { client, api, normalize, batchSize } = await openWrite(this);
+	const version = api.version;
 	const rowOf =
 		this.getNode().typeVersion >= 2
-			? mapperRows(this, items, dialect, normalize)
+			? mapperRows(this, items, api, normalize)
 			: parameterRows(this, items);
 
 	// Every row is read and checked before the first request: an expression error can never stop
@@ -119,7 +128,7 @@ export async function execute(
 	const pending: PendingRow[] = [];
 	items.forEach((_, index) => {
 		const given = rowOf(index);
-		const checked = 'failure' in given ? given : checkSaveRow(given, dialect, normalize);
+		const checked = 'failure' in given ? given : checkSaveRow(given, api, normalize);
 		if ('failure' in checked) {
 			refused.push({
 				index,
@@ -151,8 +160,8 @@ export async function execute(
 		batchSize,
 		call: (part) => ({
 			method: 'POST',
-			path: dialect.path,
-			body: part.map((p) => dialect.saveRow(p.row)),
+			path: api.path,
+			body: part.map((p) => api.saveRow(p.row)),
 		}),
 		success: (p) => memberRecord({ ...p.row }, version),
 		identity: (p) => ({ memberId: p.memberId, phoneNumber: p.phoneNumber, apiVersion: version }),

@@ -61,3 +61,23 @@ export function cancelSignalOf(ctx: Pick<IExecuteFunctions, 'getExecutionCancelS
 export function isStopped(signal: AbortSignal | undefined): boolean {
 	return signal?.aborted === true;
 }
+
+/**
+ * `work`'s value, or 'stopped' as soon as `signal` is aborted (at once when it already is): the
+ * caller stops waiting, `work` itself goes on.
+ */
+export async function unlessStopped<T>(
+	work: Promise<T>,
+	signal: AbortSignal | undefined,
+): Promise<T | 'stopped'> {
+	if (!signal) return await work;
+	if (signal.aborted) return 'stopped';
+	let onStop: () => void = () => undefined;
+	const stopped = new Promise<'stopped'>((resolve) => (onStop = () => resolve('stopped')));
+	signal.addEventListener('abort', onStop, { once: true });
+	try {
+		return await Promise.race([work, stopped]);
+	} finally {
+		signal.removeEventListener('abort', onStop);
+	}
+}

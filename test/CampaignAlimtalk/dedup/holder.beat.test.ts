@@ -5,8 +5,8 @@
  * count it again, or the holder expects one entry more than its row holds, takes the lock as
  * lost and leaves it to a takeover 30 s later.
  */
-import { Holder } from '../../../nodes/CampaignAlimtalk/dedup/holder';
-import type { LockEnv, LockStore } from '../../../nodes/CampaignAlimtalk/dedup/store-calls';
+import { Holder } from '../../../nodes/CampaignAlimtalk/store/holder';
+import type { LockEnv, LockStore } from '../../../nodes/CampaignAlimtalk/store/store-calls';
 
 function gatedStore() {
 	const rows: string[] = [];

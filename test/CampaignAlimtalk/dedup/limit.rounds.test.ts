@@ -4,10 +4,10 @@
  * finding 7), replayed on a fake clock with the race harness (support.ts): a failed remove call,
  * a process that dies after its record call, two limits in one round.
  */
-import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/dedup/batch';
-import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/dedup/limit';
-import { periodOf } from '../../../nodes/CampaignAlimtalk/dedup/limit';
-import { slotName } from '../../../nodes/CampaignAlimtalk/dedup/places';
+import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/store/queue';
+import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/limit/limit';
+import { periodOf } from '../../../nodes/CampaignAlimtalk/limit/limit';
+import { slotName } from '../../../nodes/CampaignAlimtalk/limit/places';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
 import {

@@ -8,8 +8,8 @@ import {
 	limitedFailure,
 	periodOf,
 	roomFor,
-} from '../../../nodes/CampaignAlimtalk/dedup/limit';
-import { Places, slotName } from '../../../nodes/CampaignAlimtalk/dedup/places';
+} from '../../../nodes/CampaignAlimtalk/limit/limit';
+import { Places, slotName } from '../../../nodes/CampaignAlimtalk/limit/places';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -4,7 +4,7 @@
  * in dedup-lock-races.test.ts; this file waits for real, so the compatibility runs leave it out
  * (jest.compat.config.js).
  */
-import { LOCK_ENTRY, STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/dedup/lock';
+import { LOCK_ENTRY, STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { KEYED, WF, dedupFixture, order, sendsOf } from './support';
 
 const fx = dedupFixture();

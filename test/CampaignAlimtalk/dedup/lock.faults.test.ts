@@ -3,9 +3,9 @@
  * round three"), replayed exactly on a fake clock (lock-harness.ts). Each test failed on the lock
  * before this round.
  */
-import { HEARTBEAT_MS } from '../../../nodes/CampaignAlimtalk/dedup/holder';
-import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
-import { STREAK_MS } from '../../../nodes/CampaignAlimtalk/dedup/rounds';
+import { HEARTBEAT_MS } from '../../../nodes/CampaignAlimtalk/store/holder';
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
+import { STREAK_MS } from '../../../nodes/CampaignAlimtalk/store/queue';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
 import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './support';

@@ -3,7 +3,7 @@
  * runs just after the holder deleted the row (issue "Deduplication, round four", finding 4): it
  * must leave no empty lock row and raise no conflict. Replayed on a fake clock (support.ts).
  */
-import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();

@@ -1,7 +1,7 @@
 /**
  * The deduplication lock's races, replayed exactly on a fake clock (lock-harness.ts).
  */
-import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { CONTEXT, lockRow, processCopy, race, raceFixture, settle } from './support';
 

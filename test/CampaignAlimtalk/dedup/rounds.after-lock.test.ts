@@ -5,10 +5,10 @@
  * unconfirmed): no write of it is carried to a later round, and none is undone after its release.
  * The first two sent a message twice on the code before that change.
  */
-import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/dedup/batch';
-import type { KeyMarkers } from '../../../nodes/CampaignAlimtalk/dedup/markers';
-import { finished, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
-import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
+import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/store/queue';
+import type { KeyMarkers } from '../../../nodes/CampaignAlimtalk/key/markers';
+import { finished, markersOf } from '../../../nodes/CampaignAlimtalk/key/markers';
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { CONTEXT, failRemoves, keysRow, processCopy, race, raceFixture, settle } from './support';
 
@@ -61,14 +61,13 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 			if (fault.count === REMOVE_TRIES) a.stallFor(3000);
 			throw new Error('Connection terminated unexpectedly');
 		});
-		const release = finished(markers, 'release');
-		const released = await settle(a.write(release.facts, release.removals));
+		const released = await settle(a.write(finished(markers, 'release')));
 		expect(fault.count).toBe(REMOVE_TRIES); // the fault fired
 		expect(released.status).toBe('rejected'); // its owner hears the release may not be written
 		// The key is free again (the release landed): B claims it and its message goes out.
 		const b1 = await claim(b, 'order-1');
-		await settle(b.write(finished(b1, 'confirm').facts, finished(b1, 'confirm').removals));
-		await settle(a.write([], [])); // A's next round
+		await settle(b.write(finished(b1, 'confirm')));
+		await settle(a.write([])); // A's next round
 		expect(await verdictOf(c, 'order-1')).toBe('sent');
 	});
 
@@ -101,9 +100,9 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 			const answer = asked.value.answer;
 			verdicts.push(answer.verdict);
 			const confirm = finished(answer.markers as KeyMarkers, 'confirm');
-			if (answer.verdict === 'send') await settle(b.write(confirm.facts, confirm.removals));
+			if (answer.verdict === 'send') await settle(b.write(confirm));
 		}
-		await settle(a.write([], [])); // A's next round
+		await settle(a.write([])); // A's next round
 		verdicts.push(await verdictOf(c, 'order-5'));
 		// Whoever sent order-5 (B, or nobody: A's claim may stand), it goes out at most once.
 		expect(verdicts.filter((verdict) => verdict === 'send').length).toBeLessThanOrEqual(1);
@@ -115,15 +114,15 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 		// and its confirmation records `sent` (this version's claims carry their own `sent`).
 		const markers = markersOf('order-1', Date.now());
 		const legacy = [markers.hour, markers.minute, markers.claim];
-		expect(await settle(a.write(legacy, []))).toMatchObject({ status: 'fulfilled' });
+		expect(await settle(a.writeAsBefore(legacy, []))).toMatchObject({ status: 'fulfilled' });
 		// B asks about order-1: its record call lands (the claim stood; its `sent` probe is new),
 		// its remove call fails on every try, and B stalls, so A confirms before B's next round.
 		const fault = failRemoves(b, REMOVE_TRIES, 3000);
 		const asked = b.ask('order-1');
-		const confirmed = a.write([markers.sent], legacy);
+		const confirmed = a.writeAsBefore([markers.sent], legacy);
 		expect(await settle(asked)).toMatchObject({ value: { error: expect.anything() } });
-		expect(await settle(confirmed)).toMatchObject({ status: 'fulfilled', value: {} });
-		await settle(b.write([], [])); // B's next round, with its take-back, has run
+		expect(await settle(confirmed)).toMatchObject({ status: 'fulfilled' });
+		await settle(b.write([])); // B's next round, with its take-back, has run
 		expect(fault.count).toBe(REMOVE_TRIES); // the fault fired
 		expect(keysRow()).toContain(ProcessedDataStore.hash(markers.sent));
 		const again = await settle(c.ask('order-1'));
@@ -148,12 +147,11 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 				a.stallFor(3000);
 			},
 		});
-		const release = finished(markers, 'release');
-		const released = await settle(a.write(release.facts, release.removals));
+		const released = await settle(a.write(finished(markers, 'release')));
 		expect(fault.fired).toBe(true); // the fault fired
-		expect(released).toEqual({ status: 'fulfilled', value: {} }); // written: its owner is not told it was lost
+		expect(released).toEqual({ status: 'fulfilled', value: undefined }); // written: its owner is not told it was lost
 		await claim(b, 'order-3'); // the key was free: B claims it and sends
-		await settle(a.write([], [])); // A's next round
+		await settle(a.write([])); // A's next round
 		const again = await settle(c.ask('order-3'));
 		expect(again).toMatchObject({ status: 'fulfilled' });
 		expect((again as { value: { answer?: { verdict: string } } }).value.answer?.verdict).not.toBe(

@@ -4,7 +4,7 @@
  * write cannot erase what the next holder recorded. Replayed on a fake clock with a store whose
  * call is slowed between its read and its write (support.ts, dedup-store.ts `beforeWrite`).
  */
-import { markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
+import { markersOf } from '../../../nodes/CampaignAlimtalk/key/markers';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
 import { KEYS_ROW_ID, keysRow, processCopy, race, raceFixture, settle } from './support';

@@ -4,8 +4,8 @@
  * pause. Before streaks, every round was followed by the pause, which one execution's own sends
  * paid for (docs/performance.md: 19 ms an item at concurrency 5).
  */
-import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/dedup/lock';
-import { reacquireGapMs } from '../../../nodes/CampaignAlimtalk/dedup/rounds';
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
+import { reacquireGapMs } from '../../../nodes/CampaignAlimtalk/store/queue';
 import { CONTEXT, LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();

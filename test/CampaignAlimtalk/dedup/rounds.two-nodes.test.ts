@@ -6,7 +6,7 @@
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { underLock } from '../../../nodes/CampaignAlimtalk/dedup/rounds';
+import { underLock } from '../../../nodes/CampaignAlimtalk/store/queue';
 import { serviceCodeOf } from '../../../nodes/shared/codes';
 import { delay } from '../../support/node';
 import { processCopy, raceFixture, settle } from './support';

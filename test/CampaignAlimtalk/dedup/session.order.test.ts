@@ -4,7 +4,7 @@
  * items a node stopped by a failure never reached hold no claim (session.stop.test.ts: a
  * stopped execution).
  */
-import { markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
+import { markersOf } from '../../../nodes/CampaignAlimtalk/key/markers';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { KEYED, WF, dedupFixture, jsonOf, order, runSend, sendsOf } from './support';
 

@@ -3,8 +3,8 @@
  * across executions"), through the in-process engine and the faithful store: sent before,
  * unconfirmed, still in flight elsewhere (waited for), released, and a store that fails.
  */
-import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/dedup/batch';
-import { longestSendMs, markersOf } from '../../../nodes/CampaignAlimtalk/dedup/markers';
+import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/store/queue';
+import { longestSendMs, markersOf } from '../../../nodes/CampaignAlimtalk/key/markers';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
 import { KEYED, WF, dedupFixture, jsonOf, order, phone, sendsOf } from './support';

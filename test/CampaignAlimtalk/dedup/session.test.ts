@@ -4,8 +4,8 @@
  * lock). Which keys are released or kept when a send fails: dedup-release.test.ts.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { DedupSession } from '../../../nodes/CampaignAlimtalk/dedup/session';
-import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
+import { DedupSession } from '../../../nodes/CampaignAlimtalk/session/session';
+import { storedKey } from '../../../nodes/CampaignAlimtalk/key/key-options';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { KEYED, WF, dedupFixture, jsonOf, order, phone, runSend, sendsOf } from './support';
 

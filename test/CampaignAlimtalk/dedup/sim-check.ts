@@ -16,7 +16,7 @@ import { factsOf, INVARIANTS, WINDOW_ONE } from './sim-facts';
 import { outcomeViolations } from './sim-items';
 import { foreignViolations, limitViolations, probeViolations } from './sim-probe';
 import { WF } from './support';
-import { STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/dedup/lock';
+import { STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/store/lock';
 
 /** A message accepted twice (unless its row forgot it in between: the History Size). */
 function twiceViolations(facts: Facts): string[] {

@@ -2,7 +2,7 @@
  * How a schedule of the deduplication simulation is drawn (sim-schedule.ts): its fault rates and
  * store latency, its clocks, its start (at a period's boundary or not), redelivery bursts and stalls.
  */
-import { periodOf } from '../../../nodes/CampaignAlimtalk/dedup/limit';
+import { periodOf } from '../../../nodes/CampaignAlimtalk/limit/limit';
 import type { FaultRates } from './sim-world';
 import { SKEW_MS } from './sim-clock';
 import type { ExecutionSpec, Schedule, Stall } from './sim-schedule';

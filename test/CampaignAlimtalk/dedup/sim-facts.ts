@@ -3,8 +3,8 @@
  * once per schedule from what the service and the store saw (sim-world.ts, sim-watch.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
-import { STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/dedup/lock';
+import { storedKey } from '../../../nodes/CampaignAlimtalk/key/key-options';
+import { STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { phone, WF } from './support';
 import type { Played } from './sim-run';

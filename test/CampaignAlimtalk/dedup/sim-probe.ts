@@ -3,7 +3,7 @@
  * check once the window is over), and another node's data in the lock's row.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { periodOf } from '../../../nodes/CampaignAlimtalk/dedup/limit';
+import { periodOf } from '../../../nodes/CampaignAlimtalk/limit/limit';
 import { phone } from './support';
 import type { Outcome, Played } from './sim-run';
 import type { Facts } from './sim-facts';

@@ -6,8 +6,8 @@
 import type { ICheckProcessedContextData } from 'n8n-workflow';
 import { delay, nextTurn } from '../../support/node';
 import { mulberry32 } from '../../../sandbox/faults';
-import { periodOf } from '../../../nodes/CampaignAlimtalk/dedup/limit';
-import { slotName } from '../../../nodes/CampaignAlimtalk/dedup/places';
+import { periodOf } from '../../../nodes/CampaignAlimtalk/limit/limit';
+import { slotName } from '../../../nodes/CampaignAlimtalk/limit/places';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { WF } from './support';
 import type { Process } from './sim-world';

@@ -28,7 +28,7 @@ import type {
 	INode,
 	INodeType,
 } from 'n8n-workflow';
-import { storedKey } from '../../../nodes/CampaignAlimtalk/dedup/options';
+import { storedKey } from '../../../nodes/CampaignAlimtalk/key/key-options';
 import { delay } from '../../support/node';
 import { mulberry32 } from '../../../sandbox/faults';
 import { running, trueNow, unstalled } from './sim-clock';

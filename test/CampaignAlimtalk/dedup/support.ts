@@ -23,7 +23,10 @@ import {
 import { delay, path, ROOT } from '../../support/node';
 import { installStore, ProcessedDataStore } from '../../support/dedup-store';
 import { runOrdered } from '../../../nodes/CampaignAlimtalk/helpers/pool';
-import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/dedup/limit';
+import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/limit/limit';
+import type { Answer } from '../../../nodes/CampaignAlimtalk/key/markers';
+import type { StoreItem } from '../../../nodes/CampaignAlimtalk/session/round';
+import type { Lease } from '../../../nodes/CampaignAlimtalk/store/queue';
 import { mulberry32 } from '../../../sandbox/faults';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../sandbox/server';
 import { phone } from '../support';
@@ -175,14 +178,15 @@ export function dedupFixture(options: SandboxOptions = {}): {
 const RACE_WF = 'race-workflow';
 const NODE = nodeOf('send-node', 'Send', 'campaignAlimtalk');
 export const CONTEXT = { workflow: { id: RACE_WF }, node: NODE } as never;
-const LOCK_PATH = '../../../nodes/CampaignAlimtalk/dedup/rounds';
-const BATCH_PATH = '../../../nodes/CampaignAlimtalk/dedup/batch';
-type BatchModule = typeof import('../../../nodes/CampaignAlimtalk/dedup/batch');
+const LOCK_PATH = '../../../nodes/CampaignAlimtalk/store/queue';
+const ROUND_PATH = '../../../nodes/CampaignAlimtalk/session/round';
+type QueueModule = typeof import('../../../nodes/CampaignAlimtalk/store/queue');
+type RoundModule = typeof import('../../../nodes/CampaignAlimtalk/session/round');
 
 type UnderLock = (
 	ctx: IExecuteFunctions,
 	scope: DeduplicationScope,
-	work: () => Promise<unknown>,
+	work: (lease: Lease) => Promise<unknown>,
 ) => Promise<unknown>;
 
 /** The state of one test: the store, who is inside the lock, and every overlap seen. */
@@ -196,14 +200,15 @@ export const race = {
 
 /** A copy of the lock's modules, as another process has, with its own store calls (stallable). */
 export function processCopy(name: string) {
-	let underLock: UnderLock | undefined;
-	let batch: BatchModule | undefined;
+	let queue: QueueModule | undefined;
+	let round: RoundModule | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		underLock = (require(LOCK_PATH) as { underLock: UnderLock }).underLock;
+		queue = require(LOCK_PATH) as QueueModule;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		batch = require(BATCH_PATH) as BatchModule;
+		round = require(ROUND_PATH) as RoundModule;
 	});
+	const underLock = (queue as QueueModule).underLock as UnderLock;
 	const copy = { name, stallUntil: 0 };
 	const stall = async () => {
 		if (Date.now() < copy.stallUntil) await delay(copy.stallUntil - Date.now());
@@ -259,16 +264,39 @@ export function processCopy(name: string) {
 	/** This process's store rounds on the node's row of keys (scope "node", History Size 1,000). */
 	const row = { ctx, scope: 'node' as const, historySize: 1000 };
 	/** Asks about `key` in this process's next round, as a send does just before its request. */
-	const ask = async (key: string | undefined, longestMs = 60000, limit?: StoreLimit) =>
-		await (batch as BatchModule).ask(row, key, longestMs, limit);
-	/** Queues values to record and to take back in this process's next round, and waits for it. */
-	const write = async (facts: string[], removals: string[]) => {
-		const owner = {} as { lost?: unknown };
-		(batch as BatchModule).queue(row, owner, facts, removals);
-		await (batch as BatchModule).flush(row);
-		return owner;
+	const ask = async (
+		key: string | undefined,
+		longestMs = 60000,
+		limit?: StoreLimit,
+	): Promise<{ answer: Answer } | { error: unknown; claimMayRemain: boolean }> => {
+		const { submit } = queue as QueueModule;
+		const { mayRemain, storeRound } = round as RoundModule;
+		const item: StoreItem = { ask: { key, longestMs, limit } };
+		try {
+			return { answer: (await submit(row, item, storeRound)) as Answer };
+		} catch (error) {
+			return { error, claimMayRemain: mayRemain(item) };
+		}
 	};
-	return { name, ctx, hold, stallFor, ask, write };
+	/** Takes `removals` back in this process's next round, as the end of a send does, and waits for it. */
+	const write = async (removals: string[]) => {
+		const item: StoreItem = { removals };
+		const failed = await (queue as QueueModule)
+			.submit(row, item, (round as RoundModule).storeRound)
+			.then(
+				() => undefined,
+				(error: unknown) => ({ error }),
+			);
+		// A round that failed after its removals were done: written, its owner is not told.
+		if (failed && !item.recorded?.written) await Promise.reject(failed.error);
+	};
+	/** Records `values` and takes `removals` back under the lock, as an earlier version of the node wrote. */
+	const writeAsBefore = async (values: string[], removals: string[]) =>
+		await underLock(ctx, 'node', async (lease) => {
+			if (values.length > 0) await lease.record(row, values, row.historySize);
+			if (removals.length > 0) await lease.remove(row, removals);
+		});
+	return { name, ctx, hold, stallFor, ask, write, writeAsBefore };
 }
 
 /**

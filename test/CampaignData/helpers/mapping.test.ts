@@ -1,10 +1,9 @@
 /**
- * Unit tests of the pure rules behind the data nodes: value conversion, member ids, key lists,
- * the next-page marker, and the tolerant reading of write answers.
+ * Unit tests of the pure rules behind the data nodes (nodes/CampaignData/helpers/mapping.ts):
+ * value conversion, member ids, key lists. The next-page marker is in paging.test.ts, the
+ * reading of write answers in results.test.ts.
  */
 import { DateTime } from 'luxon';
-import { readFailureRows } from '../../../nodes/shared/answers';
-import { readCount } from '../../../nodes/CampaignData/helpers/results';
 import {
 	DateFormatter,
 	isoDateTimeToDay,
@@ -12,7 +11,6 @@ import {
 	toWireValue,
 } from '../../../nodes/CampaignData/helpers/mapping';
 import { readMemberId } from '../../../nodes/shared/values';
-import { readNextPageSeq } from '../../../nodes/CampaignData/read/paging';
 
 const seoul = new DateFormatter('Asia/Seoul');
 const utc = new DateFormatter('UTC');
@@ -122,46 +120,5 @@ describe('splitList', () => {
 		expect(splitList(['x', ' y ', '', 'x', 3])).toEqual(['x', 'y', '3']);
 		expect(splitList(undefined)).toEqual([]);
 		expect(splitList('')).toEqual([]);
-	});
-});
-
-describe('readNextPageSeq', () => {
-	it.each([
-		[null, undefined],
-		[undefined, undefined],
-		['', undefined],
-		['  ', undefined],
-		[0, '0'],
-		[17, '17'],
-		['17', '17'],
-		[' abc ', 'abc'],
-	])('%p -> %p', (input, expected) => expect(readNextPageSeq(input)).toEqual(expected));
-
-	it('flags markers that cannot be used', () => {
-		expect(readNextPageSeq({ a: 1 })).toEqual({ invalid: '{"a":1}' });
-		expect(readNextPageSeq(NaN)).toEqual({ invalid: 'NaN' });
-	});
-});
-
-describe('write answers', () => {
-	const row = { memberId: 'a', failKey: 'k', failValue: 'v', failCode: 'F01' };
-	const expected = [{ memberId: 'a', key: 'k', value: 'v', code: 'F01', message: undefined }];
-
-	it('reads failure rows bare or wrapped', () => {
-		expect(readFailureRows([row])).toEqual(expected);
-		expect(readFailureRows({ failList: [row] })).toEqual(expected);
-		expect(readFailureRows({ whatever: [row] })).toEqual(expected);
-		expect(readFailureRows({ memberId: 'a', failureCode: 'F02', key: 'k' })).toBeUndefined();
-		expect(readFailureRows(null)).toBeUndefined();
-		expect(readFailureRows(3)).toBeUndefined();
-	});
-
-	it('reads counts as numbers, numeric text or a count field', () => {
-		expect(readCount(3)).toBe(3);
-		expect(readCount('3')).toBe(3);
-		expect(readCount({ count: 4 })).toBe(4);
-		expect(readCount(null)).toBeUndefined();
-		expect(readCount(-1)).toBeUndefined();
-		expect(readCount([])).toBeUndefined();
 	});
 });

@@ -1,8 +1,12 @@
 /**
- * "On Error: Continue" when a whole-call failure comes after earlier requests of a write or a
- * delete were stored: what was stored stays on Success, only the items not sent carry the error.
+ * What a write or a delete answered (nodes/CampaignData/helpers/results.ts): the count and the
+ * failure rows read in every shape, and "On Error: Continue" when a whole-call failure comes after
+ * earlier requests of a write or a delete were stored: what was stored stays on Success, only the
+ * items not sent carry the error.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { readCount } from '../../../nodes/CampaignData/helpers/results';
+import { readFailureRows } from '../../../nodes/shared/answers';
 import { CUSTOM, DIALECTS } from '../../support';
 import { envelope, startScripted, type ScriptedServer } from '../../support/scripted-server';
 import { run, scriptedCredential } from '../support';
@@ -126,5 +130,28 @@ describe('the execution hint after a write stopped under "On Error: Continue"', 
 		expect(nodeHints.map((h) => h.message.split('<br>')[0])).toEqual([
 			'1 written, 1 failed (1 with code F01). See the Failed output.',
 		]);
+	});
+});
+
+describe('write answers', () => {
+	const row = { memberId: 'a', failKey: 'k', failValue: 'v', failCode: 'F01' };
+	const expected = [{ memberId: 'a', key: 'k', value: 'v', code: 'F01', message: undefined }];
+
+	it('reads failure rows bare or wrapped', () => {
+		expect(readFailureRows([row])).toEqual(expected);
+		expect(readFailureRows({ failList: [row] })).toEqual(expected);
+		expect(readFailureRows({ whatever: [row] })).toEqual(expected);
+		expect(readFailureRows({ memberId: 'a', failureCode: 'F02', key: 'k' })).toBeUndefined();
+		expect(readFailureRows(null)).toBeUndefined();
+		expect(readFailureRows(3)).toBeUndefined();
+	});
+
+	it('reads counts as numbers, numeric text or a count field', () => {
+		expect(readCount(3)).toBe(3);
+		expect(readCount('3')).toBe(3);
+		expect(readCount({ count: 4 })).toBe(4);
+		expect(readCount(null)).toBeUndefined();
+		expect(readCount(-1)).toBeUndefined();
+		expect(readCount([])).toBeUndefined();
 	});
 });

@@ -2,7 +2,7 @@
  * Member rows (nodes/CampaignMembers/helpers/rows.ts), on their own: the consent forms, the
  * checks of a save row with each version's code for each rule, and the one record shape.
  */
-import { DIALECTS } from '../../../nodes/CampaignMembers/helpers/dialects';
+import { MEMBER_APIS } from '../../../nodes/CampaignMembers/helpers/api-versions';
 import {
 	checkSaveRow,
 	memberRecord,
@@ -42,7 +42,7 @@ describe('checkSaveRow', () => {
 		const row = (name: string) =>
 			checkSaveRow(
 				{ memberId: 'm', phoneNumber: '01012345678', isReceive: true, name },
-				DIALECTS.v2,
+				MEMBER_APIS.v2,
 				true,
 			);
 		expect(row('가'.repeat(20))).toHaveProperty('row');
@@ -52,18 +52,22 @@ describe('checkSaveRow', () => {
 
 	it('uses the code of each version for the same rule', () => {
 		const bad = { memberId: '', phoneNumber: '123', isReceive: 'x', name: 'n' };
-		expect(checkSaveRow(bad, DIALECTS.v2, true)).toMatchObject({ failure: { code: 'F00' } });
-		expect(checkSaveRow(bad, DIALECTS.v1, true)).toMatchObject({ failure: { code: '-1006' } });
+		expect(checkSaveRow(bad, MEMBER_APIS.v2, true)).toMatchObject({ failure: { code: 'F00' } });
+		expect(checkSaveRow(bad, MEMBER_APIS.v1, true)).toMatchObject({ failure: { code: '-1006' } });
 		const consent = { memberId: 'm', phoneNumber: '010-1234-5678', isReceive: 'x', name: '' };
-		expect(checkSaveRow(consent, DIALECTS.v2, true)).toMatchObject({ failure: { code: '-9997' } });
-		expect(checkSaveRow(consent, DIALECTS.v1, true)).toMatchObject({ failure: { code: '-1012' } });
+		expect(checkSaveRow(consent, MEMBER_APIS.v2, true)).toMatchObject({
+			failure: { code: '-9997' },
+		});
+		expect(checkSaveRow(consent, MEMBER_APIS.v1, true)).toMatchObject({
+			failure: { code: '-1012' },
+		});
 	});
 
 	it('takes a numeric member id as text', () => {
 		expect(
 			checkSaveRow(
 				{ memberId: 42, phoneNumber: '010-1234-5678', isReceive: undefined, name: undefined },
-				DIALECTS.v1,
+				MEMBER_APIS.v1,
 				true,
 			),
 		).toEqual({
@@ -79,12 +83,12 @@ describe('a member name that is not text', () => {
 			for (const version of ['v1', 'v2'] as const) {
 				const checked = checkSaveRow(
 					{ memberId: 'kim', phoneNumber: '010-1234-5678', isReceive: true, name },
-					DIALECTS[version],
+					MEMBER_APIS[version],
 					true,
 				);
 				expect('failure' in checked).toBe(true);
 				if (!('failure' in checked)) return;
-				expect(checked.failure.code).toBe(DIALECTS[version].codes.nameTooLong);
+				expect(checked.failure.code).toBe(MEMBER_APIS[version].codes.nameTooLong);
 				expect(checked.failure.message).not.toMatch(/longer than/);
 				expect(checked.failure.message).toMatch(/name must be text/i);
 			}

@@ -1,0 +1,72 @@
+/**
+ * The send's own codes, which are not the service's (those are in shared/codes.ts), with their
+ * words: a member ID that gives no one number to send to (recipients.ts), the refusal of a
+ * keyless send as a tool (guard.ts) and of one beside a Members write tool (beside.ts) (the Send Limit's
+ * are in limit/limit-options.ts, the Deduplication Key's in key/key-failures.ts). What to change
+ * for each is in advice.ts.
+ */
+import type { CodeInfo } from '../../shared/codes';
+import { LIMIT_CODE, LIMIT_INFO } from '../limit/limit-options';
+
+export { LIMIT_CODE } from '../limit/limit-options';
+
+/** The code of a send refused as an AI-agent tool for want of a Deduplication Key (guard.ts). */
+export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
+
+/** The code of a send to a Member ID refused as a tool beside a Campaign Members write tool (beside.ts). */
+export const MEMBER_WRITE_BESIDE_CODE = 'memberWriteToolBeside';
+
+/** Recipient: Member ID, when the lookup gives no one number to send to (recipients.ts). */
+export const MEMBER_NOT_FOUND_CODE = 'memberNotFound';
+export const SEVERAL_MEMBERS_CODE = 'severalMemberRecords';
+export const MEMBER_REFUSES_CODE = 'memberRefusesMessages';
+/** As a tool, every refused member lookup answers the model this one code (redact.ts `oneMemberAnswer`). */
+export const MEMBER_UNAVAILABLE_CODE = 'memberNotAvailable';
+
+const rejected = (message: string, hint: string): CodeInfo => ({
+	kind: 'rejected',
+	message,
+	hint,
+});
+
+/**
+ * What to set on a keyless send tool (helpers/guard.ts): a key the model cannot vary (the day) and
+ * the recipient the node resolved, never a value the model fills. By Recipient.
+ */
+export const SET_KEY = {
+	phoneNumber:
+		"Set Options → Deduplication Key on the send tool to a key of the day, e.g. notice-{{ $now.toFormat('yyyy-MM-dd') }}, and turn on Deduplicate per Recipient: at most one message per phone number per day, however the model spells the number.",
+	memberId:
+		"Set Options → Deduplication Key on the send tool to a key of the day, e.g. notice-{{ $now.toFormat('yyyy-MM-dd') }}, and turn on Deduplicate per Recipient: at most one message per member's number per day, whichever member ID the model gives.",
+} as const;
+
+/** Nothing is sent for any of them. */
+export const SEND_CODES: Readonly<Record<string, CodeInfo>> = {
+	[MEMBER_NOT_FOUND_CODE]: rejected(
+		'No member record has this member ID',
+		'Check the member ID, or save the member first (Campaign Members).',
+	),
+	[SEVERAL_MEMBERS_CODE]: rejected(
+		'Several member records have this member ID',
+		'Keep one phone number under the member ID, or send to a phone number instead.',
+	),
+	[MEMBER_REFUSES_CODE]: rejected(
+		'The member does not accept messages',
+		'Nothing was sent: Only Members Who Accept Messages is on and isReceive is false.',
+	),
+	[MEMBER_UNAVAILABLE_CODE]: rejected(
+		'No message can be sent to this member ID',
+		"The member ID is not on record, its record cannot be sent to, or the member does not accept messages: the workflow's Failed items outside tool mode say which.",
+	),
+	// docs/ai-agents.md, "No keyless send as a tool"
+	[KEY_REQUIRED_CODE]: rejected(
+		'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent',
+		SET_KEY.phoneNumber,
+	),
+	// docs/ai-agents.md, "No member write beside a send to a member"
+	[MEMBER_WRITE_BESIDE_CODE]: rejected(
+		'As an AI-agent tool, Campaign Alimtalk Send to a Member ID does not run beside a Campaign Members tool that writes (the model could save a member with a number of its choosing and then send to it): nothing was sent',
+		"Move the Campaign Members Create or Update and Delete tools to a separate workflow, or put each behind human review (a review tool node between it and the agent: n8n's human-in-the-loop tool approval). A Campaign Members Get tool beside the send is fine.",
+	),
+	[LIMIT_CODE]: LIMIT_INFO,
+};

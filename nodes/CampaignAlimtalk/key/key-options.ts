@@ -1,0 +1,102 @@
+/**
+ * The Deduplication Key options of the send, and how they are read. An empty key means off: the
+ * send then behaves exactly as without these options.
+ */
+import { createHash } from 'crypto';
+import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { HISTORY_OPTION, numberOption, readNumberOption } from '../../shared/options';
+
+export const dedupOptions: INodeProperties[] = [
+	{
+		displayName: 'Deduplication Key',
+		name: 'deduplicationKey',
+		type: 'string',
+		default: '',
+		placeholder: '{{ $json.orderId }}-{{ $json.event }}',
+		description:
+			"A key per item that names the message, e.g. an order ID and an event. A message already sent with this key (by an earlier execution, or earlier in this one) is not sent again: its item goes to Success with duplicate set to true. One whose earlier send never got an answer goes to Failed with deliveryUnknown set to true. Keys are kept in n8n's database. Leave empty to turn this off.",
+	},
+	{
+		displayName: 'Deduplicate per Recipient',
+		name: 'deduplicationPerRecipient',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the recipient is part of the key: the phone number the node resolved (converted, or looked up for a Member ID) is added to the Deduplication Key, so a key of the day alone means one message per number per day, however the number or the member ID was spelled',
+	},
+	{
+		displayName: 'Deduplication Scope',
+		name: 'deduplicationScope',
+		type: 'options',
+		default: 'node',
+		options: [
+			{ name: 'This Node', value: 'node', description: 'Keys recorded by this node only' },
+			{
+				name: 'Whole Workflow',
+				value: 'workflow',
+				description:
+					"Keys kept in the workflow's shared record (they outlive the node); the node must then be the only send of the workflow with a Deduplication Key",
+			},
+		],
+		description:
+			'Which recorded keys count, when a Deduplication Key is set; a Send Limit per hour or day is kept in the same record',
+	},
+	numberOption(
+		HISTORY_OPTION,
+		'How many of the latest keys are remembered (1,000 to 100,000), when a Deduplication Key is set; older ones are forgotten and could be sent again. Keep it above the number of messages sent in the time a repeated event can arrive.',
+	),
+];
+
+export interface DedupSettings {
+	scope: DeduplicationScope;
+	historySize: number;
+	/** Deduplicate per Recipient: the resolved number is part of every key (`keyOfRecipient`). */
+	perRecipient: boolean;
+}
+
+/**
+ * Whether a node has a Deduplication Key, judged on its saved Options (`savedOptionsOf`): this
+ * node before anything is read, or another node of the workflow (session/layout.ts).
+ */
+export function keyIsSet(saved: Record<string, unknown>): boolean {
+	const raw = saved.deduplicationKey;
+	return typeof raw === 'string' && raw.trim() !== '' && raw.trim() !== '=';
+}
+
+/** Where and how much the node keeps in n8n's store (with a key, or a send limit per hour or day). */
+export function readStoreSettings(
+	ctx: IExecuteFunctions,
+	options: Record<string, unknown>,
+): DedupSettings {
+	const scope = options.deduplicationScope === 'workflow' ? 'workflow' : 'node';
+	const historySize = readNumberOption(ctx, options, HISTORY_OPTION);
+	return { scope, historySize, perRecipient: options.deduplicationPerRecipient === true };
+}
+
+/** An item's key as text, or undefined when it is empty. */
+export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const value = ctx.getNodeParameter('options.deduplicationKey', itemIndex, '') as unknown;
+	if (value === undefined || value === null) return undefined;
+	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+	return text.trim() === '' ? undefined : text;
+}
+
+/**
+ * The key a message is recorded under with Deduplicate per Recipient: the item's key and the
+ * number the node resolved (prepare.ts, recipients.ts), whatever the number's spelling in the input.
+ */
+export function keyOfRecipient(key: string, phoneNumber: string): string {
+	return `${key}\u0000to:${phoneNumber}`;
+}
+
+/**
+ * What the store records for a key. n8n hashes the UTF-8 text of what it is given, where every
+ * broken character (half of a UTF-16 pair) becomes the same replacement character: hashing the
+ * UTF-16 code units first keeps such keys apart, and gives long keys a fixed size.
+ */
+export function storedKey(key: string): string {
+	return createHash('sha256')
+		.update('campaign-alimtalk-key:')
+		.update(Buffer.from(key, 'utf16le'))
+		.digest('base64');
+}

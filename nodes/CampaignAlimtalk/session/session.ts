@@ -1,0 +1,255 @@
+/**
+ * One execution's use of the Deduplication Key and the Send Limit: which items repeat an earlier
+ * one, a claim (and a place of the limit) just before each request leaves, and what each send's
+ * end means for its key (key/markers.ts) and its place. Its store work goes through asks.ts.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import type { TransportSettings } from '../../shared/transport';
+import {
+	cancelSignalOf,
+	isStopped,
+	monotonicNow,
+	pause,
+	unlessStopped,
+} from '../../shared/transport/pause';
+import { stoppedError } from '../store/store-errors';
+import type { KeyFate } from '../key/fate';
+import { requireStore } from '../store/store-calls';
+import type { LimitSettings } from '../limit/limit';
+import { ExecutionPlaces, inStore, limitedFailure, roomFor } from '../limit/limit';
+import type { Asked } from './asks';
+import { StoreAsks } from './asks';
+import { checkLayout } from './layout';
+import type { Answer, KeyMarkers, Verdict } from '../key/markers';
+import type { Reading } from './ledger';
+import { Ledger } from './ledger';
+import { keyMissingFailure, unconfirmedFields } from '../key/key-failures';
+import { finished, longestSendMs } from '../key/markers';
+import type { DedupSettings } from '../key/key-options';
+export type { KeyFate } from '../key/fate';
+export { keyFate } from '../key/fate';
+import { keyOfRecipient, readKey } from '../key/key-options';
+
+export { IN_PROGRESS_CODE, NO_KEY_CODE, UNCONFIRMED_CODE } from '../key/key-failures';
+/** How soon an item waiting for another execution's send looks again (doubling up to WAIT_MAX_MS). */
+const WAIT_POLL_MS = 500;
+const WAIT_MAX_MS = 8000;
+
+/** When an earlier claim found was made, to the minute or the hour (at null: not found in 48 hours). */
+type Claimed = { at: number | null; toMinute: boolean };
+
+export class DedupSession {
+	/** Every item's state (ledger.ts). */
+	private readonly ledger = new Ledger();
+
+	/** The places of a send limit per execution (limit/limit.ts). */
+	private readonly places: ExecutionPlaces | undefined;
+
+	/** Deduplicate per Recipient: each item's key with its resolved number, as the store records it. */
+	private readonly recorded = new Map<number, string>();
+
+	/** The store work on the node's row of keys (asks.ts). */
+	private readonly asks: StoreAsks;
+
+	private constructor(
+		private readonly ctx: IExecuteFunctions,
+		store: DedupSettings,
+		private readonly transport: TransportSettings,
+		/** A Deduplication Key is set: every item to be sent needs one. */
+		private readonly keyed: boolean,
+		private readonly limit: LimitSettings | undefined,
+	) {
+		// Room beyond the History Size, so that the current period's slots are never forgotten.
+		const historySize = store.historySize + roomFor(limit);
+		this.asks = new StoreAsks({ ctx, scope: store.scope, historySize }, longestSendMs(transport));
+		if (limit?.period === 'execution') this.places = new ExecutionPlaces(ctx, limit.limit);
+	}
+
+	/** Whether the session writes to n8n's store: a key, or a send limit per hour or day. */
+	private get stored(): boolean {
+		return this.keyed || inStore(this.limit);
+	}
+
+	/**
+	 * Reads the key of every item to be sent (`sendable`) before anything is sent. Returns
+	 * undefined when neither a key (`settings`) nor a send limit (`limit`) is set; `store` is
+	 * where a limit without a key is kept. An item without a key, when keys are on, is not sent.
+	 * `recipientOf`: the number the node resolved for item `i` (Deduplicate per Recipient).
+	 */
+	static open(
+		ctx: IExecuteFunctions,
+		settings: DedupSettings | undefined,
+		transport: TransportSettings,
+		sendable: readonly number[],
+		limit?: { settings: LimitSettings | undefined; store: DedupSettings },
+		recipientOf?: (i: number) => string,
+	): DedupSession | undefined {
+		if (!settings && !limit?.settings) return undefined;
+		const store = settings ?? (limit as { store: DedupSettings }).store;
+		const session = new DedupSession(ctx, store, transport, !!settings, limit?.settings);
+		if (!session.stored) return session;
+		requireStore(ctx, settings ? 'The Deduplication Key option' : 'The Send Limit option');
+		// Nodes that would share this node's records, refused before anything is sent (layout.ts).
+		checkLayout(ctx, store.scope);
+		if (!settings) return session;
+		const firstOfKey = new Map<string, number>();
+		for (const i of sendable) {
+			const key = readKey(ctx, i);
+			const number = settings.perRecipient ? recipientOf?.(i) : undefined;
+			const stored = key === undefined || number === undefined ? key : keyOfRecipient(key, number);
+			if (stored !== key) session.recorded.set(i, stored as string);
+			const first = stored === undefined ? undefined : firstOfKey.get(stored);
+			if (key === undefined)
+				session.ledger.set(i, { kind: 'keyless', failure: keyMissingFailure() });
+			else if (first !== undefined) session.ledger.set(i, { kind: 'repeat', key, first });
+			else {
+				firstOfKey.set(stored as string, i);
+				session.ledger.set(i, { kind: 'unclaimed', key, mayRemain: false });
+			}
+		}
+		return session;
+	}
+
+	/**
+	 * Claims item `i`'s key just before its request. True: send it. False: do not (no key, a repeat
+	 * of an earlier item, sent before, or an earlier send of it is unconfirmed or still under way). An
+	 * earlier send still under way in another execution is waited for, up to the request timeout.
+	 */
+	async claim(i: number): Promise<boolean> {
+		const key = this.ledger.keyOf(i);
+		if (this.keyed && (key === undefined || this.ledger.get(i).kind === 'repeat')) return false;
+		// A send limit per execution: a place first, given back unless the message goes out.
+		if (this.places && !this.places.take(i)) {
+			this.setLimited(i, undefined);
+			return false;
+		}
+		let send = false;
+		try {
+			send = !this.stored || (await this.claimInStore(i, key));
+		} finally {
+			if (!send) this.places?.giveBack(i);
+		}
+		return send;
+	}
+
+	private async claimInStore(i: number, key: string | undefined): Promise<boolean> {
+		const deadline = monotonicNow() + this.transport.timeoutMs;
+		let wait = WAIT_POLL_MS;
+		let claimed: Claimed | undefined;
+		for (;;) {
+			const asked = await this.askUnlessStopped(i, this.recorded.get(i) ?? key);
+			if ('error' in asked) {
+				if (asked.claimMayRemain) this.ledger.set(i, { kind: 'unclaimed', key, mayRemain: true });
+				throw asked.error;
+			}
+			const { verdict, claimedAt } = asked.answer;
+			const toMinute = asked.answer.claimedToMinute === true;
+			if (claimedAt !== undefined) claimed = { at: claimedAt, toMinute };
+			if (verdict !== 'inFlight') {
+				this.decide(i, key, verdict, asked.answer, claimed);
+				return verdict === 'send';
+			}
+			const left = deadline - monotonicNow();
+			const stop = cancelSignalOf(this.ctx);
+			if (left <= 0 || isStopped(stop)) {
+				this.decide(i, key, 'inProgress', asked.answer, claimed);
+				return false;
+			}
+			// Waits back off: each look is a lock round for every process of the workflow.
+			await pause(Math.min(left, wait * (0.5 + Math.random())), [stop]);
+			wait = Math.min(WAIT_MAX_MS, wait * 2);
+		}
+	}
+
+	/**
+	 * Asks about item `i`'s key, or stops waiting when the execution is stopped: the ask stays in
+	 * its round (it serves other executions too), and a claim it makes then is released, since
+	 * nothing will be sent.
+	 */
+	private async askUnlessStopped(i: number, key: string | undefined): Promise<Asked> {
+		const limit = inStore(this.limit) ? this.limit : undefined;
+		const asking = this.asks.ask(this.keyed ? key : undefined, limit);
+		const first = await unlessStopped(asking, cancelSignalOf(this.ctx));
+		if (first !== 'stopped') return first;
+		void asking.then((late) => {
+			if (!('answer' in late) || late.answer.verdict !== 'send') return;
+			this.hold(i, late.answer);
+			this.finish(i, 'release'); // the claim and the send limit's slot
+			this.asks.send(); // a claim left on failure reads as unconfirmed
+		});
+		return { error: stoppedError(this.ctx.getNode()), claimMayRemain: false };
+	}
+
+	/** Item `i`'s entry once its ask was answered with `verdict` (not in flight). */
+	private decide(
+		i: number,
+		key: string | undefined,
+		verdict: Verdict | 'inProgress',
+		answer: Answer,
+		claimed: Claimed | undefined,
+	): void {
+		if (verdict === 'send') this.hold(i, answer);
+		else if (verdict === 'limited') this.setLimited(i, answer.resetsAt);
+		else if (verdict === 'sent') this.ledger.set(i, { kind: 'duplicate', key });
+		else if (verdict === 'unconfirmed' || verdict === 'inProgress') {
+			const timeoutMs = this.transport.timeoutMs;
+			const failure = unconfirmedFields(verdict, key as string, claimed, timeoutMs);
+			this.ledger.set(i, { kind: 'unconfirmed', failure });
+		}
+	}
+
+	/**
+	 * As a tool, each refused member lookup (`indexes`) takes a place of a Send Limit per hour or
+	 * day, never given back: a model cannot probe member IDs for free, and once the places are used
+	 * up every item answers `sendLimitReached` alike (helpers/redact.ts `oneMemberAnswer`). A store
+	 * failure stops the node, as before a send.
+	 */
+	async countRefused(indexes: readonly number[]): Promise<void> {
+		const limit = this.limit;
+		if (!inStore(limit) || indexes.length === 0) return;
+		const asked = await Promise.all(indexes.map(async () => await this.asks.ask(undefined, limit)));
+		asked.forEach((answer, n) => {
+			if ('error' in answer) throw answer.error;
+			if (answer.answer.verdict === 'limited') this.setLimited(indexes[n], answer.answer.resetsAt);
+		});
+	}
+
+	/** Item `i` kept back by the send limit (`resetsAt`: when its period ends). */
+	private setLimited(i: number, resetsAt: string | undefined): void {
+		if (!this.limit) return;
+		const failure = limitedFailure(this.limit, resetsAt, this.ledger.keyOf(i));
+		this.ledger.set(i, { kind: 'limited', failure });
+	}
+
+	/** What a `send` answer gave item `i`: its claim and its slot of the send limit. */
+	private hold(i: number, answer: { markers?: KeyMarkers; slot?: string }): void {
+		const { markers, slot } = answer;
+		this.ledger.set(i, { kind: 'claimed', key: this.ledger.keyOf(i), markers, slot });
+	}
+
+	/**
+	 * Records what the send of claimed item `i` ended with; written in the next round. A message
+	 * certainly not sent gives its place of the send limit back; one sent or maybe sent keeps it.
+	 */
+	finish(i: number, fate: KeyFate): void {
+		if (fate === 'release') this.places?.giveBack(i);
+		const entry = this.ledger.get(i);
+		if (entry.kind !== 'claimed') return;
+		const { markers, slot } = entry;
+		if (!markers && slot === undefined) return;
+		this.ledger.set(i, { ...entry, fate });
+		if (markers) this.asks.remove(finished(markers, fate));
+		if (slot !== undefined && fate === 'release') this.asks.remove([slot]);
+	}
+
+	/** After the sends: waits until what this execution queued is written. */
+	async settle(): Promise<void> {
+		// The sends are done: their items must still come out; they say what was not recorded.
+		this.ledger.settleError = await this.asks.settled();
+	}
+
+	/** What the report reads of item `i` (ledger.ts). */
+	read(i: number): Reading {
+		return this.ledger.read(i);
+	}
+}
