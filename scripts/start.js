@@ -13,7 +13,7 @@
  * The owner's password and the webhook's secret are made at random for the demo folder on its
  * first start and kept in it (scripts/runtime/demo-secrets.js): the folder is its owner's only
  * (0700), the file too (0600); n8n keeps its own settings file (.n8n/config) 0600.
- * Ctrl-C stops n8n and the sandbox.
+ * Ctrl-C, at any step, stops n8n, the sandbox and any setup command still running (stopAll).
  *
  * Options: USAGE below (`npm start -- --help`).
  */
@@ -37,6 +37,7 @@ const {
 	installPackage,
 	log,
 	missingDistFiles,
+	ownChildren,
 	ownerOnlyFolder,
 	packPackage,
 	setupOwner,
@@ -78,19 +79,30 @@ const sandboxPort =
 	intOption('npm start', 'sandbox-port', options['sandbox-port'], 1, 65535) ?? 8787;
 
 const started = Date.now();
+/** What to undo once every child is gone (the pid file). */
 const stoppers = [];
 let stopping = false;
+/** main() to its end, failure report included (see stopAll). */
+let finished = Promise.resolve();
 
+// Every child process from here on (the setup commands, the sandbox, n8n) leads a process group of
+// its own, recorded until it exits (scripts/runtime/run-command.js, ownChildren).
+const stopChildren = ownChildren();
+
+/**
+ * The one way npm start ends once it began, on Ctrl-C (a signal) or a failure: stops every child
+ * still running, whatever step main() is at; lets main() end (its clean-up runs: the import files
+ * importCredentials and importWorkflows remove), at most 10 s; runs the stoppers; exits.
+ */
 async function stopAll(code) {
 	if (stopping) return;
 	stopping = true;
-	for (const stop of stoppers.reverse()) {
-		try {
-			await stop();
-		} catch (error) {
-			process.stderr.write(`while stopping: ${error.message}\n`);
-		}
-	}
+	const say = (error) => process.stderr.write(`while stopping: ${error.message}\n`);
+	await stopChildren().catch(say);
+	let giveUp;
+	await Promise.race([finished, new Promise((resolve) => (giveUp = setTimeout(resolve, 10000)))]);
+	clearTimeout(giveUp);
+	for (const stop of stoppers.reverse()) await stop().catch(say);
 	process.exit(code);
 }
 
@@ -192,7 +204,6 @@ async function main() {
 			log(`package installed as a community package (${formatDuration(Date.now() - t)})`);
 			const sandboxDir = await buildSandbox();
 			const sandbox = await startSandbox(sandboxDir, Number(new URL(sandboxUrl).port));
-			stoppers.push(sandbox.stop);
 			sandbox.process.on('exit', (code, signal) => {
 				if (!stopping) {
 					process.stderr.write(
@@ -239,7 +250,6 @@ async function main() {
 	log('starting n8n');
 	const port = await freePort(editorPort);
 	const n8n = await startN8n(paths, userFolder, { port });
-	stoppers.push(n8n.stop);
 	n8n.process.on('exit', (code, signal) => {
 		if (!stopping) {
 			process.stderr.write(`n8n stopped unexpectedly (${signal ?? code}); see ${n8n.logFile}\n`);
@@ -273,7 +283,9 @@ async function main() {
 	process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main().catch((error) => {
+finished = main().catch((error) => {
+	// Stopping ends the setup commands, and main() with them: that is no failure to report.
+	if (stopping) return;
 	reportFailure('npm start', error);
 	void stopAll(1);
 });

@@ -1,9 +1,8 @@
 /** `n8n start` on 127.0.0.1 (started, waited for, stopped) and its owner account. */
 'use strict';
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { formatDuration, readText, tail } = require('./run-command');
+const { formatDuration, readText, spawnChild, tail } = require('./run-command');
 const { freePort, httpGet, httpRequest } = require('./net');
 const { n8nEnv } = require('./paths');
 const { folderSecrets } = require('./demo-secrets');
@@ -136,7 +135,7 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 	const { ownerPassword } = folderSecrets(userFolder);
 	const file = logFile ?? path.join(userFolder, 'n8n-start.log');
 	const out = fs.openSync(file, 'w');
-	const child = spawn(paths.node, [paths.n8n, 'start'], {
+	const child = spawnChild(paths.node, [paths.n8n, 'start'], {
 		cwd: userFolder,
 		env: n8nEnv(userFolder, {
 			N8N_PORT: String(actualPort),
@@ -151,7 +150,6 @@ async function startN8n(paths, userFolder, { port, env = {}, timeoutMs = 180000,
 			...env,
 		}),
 		stdio: ['ignore', out, out],
-		detached: false,
 	});
 	fs.closeSync(out);
 	let exited;

@@ -1,7 +1,8 @@
 /**
  * Logging and child processes for the runtime scripts: progress lines on stderr, a clean
- * environment for the runtime's own npm and n8n, and `run()` (a command with a heartbeat and a
- * time limit, resolving with its output).
+ * environment for the runtime's own npm and n8n, `run()` (a command with a heartbeat and a
+ * time limit, resolving with its output), and `ownChildren()` for a script that stops its children
+ * itself (scripts/start.js).
  */
 'use strict';
 const { spawn } = require('node:child_process');
@@ -70,6 +71,78 @@ const KEPT_NPM_SETTINGS = new Set(
 const INHERITED_BUT_HARMFUL = new Set(['NODE_ENV', 'JEST_WORKER_ID']);
 
 /**
+ * The children of a script that took charge of them (ownChildren), until each exits; undefined
+ * in every other script, whose children stay in the terminal's process group (Ctrl-C reaches them).
+ * @type {{ children: Set<import('node:child_process').ChildProcess>, stopping: boolean } | undefined}
+ */
+let owner;
+
+/**
+ * spawn(), as every child of the runtime scripts starts (run(), startN8n, startSandbox). Once the
+ * script took charge of its children (ownChildren), the child leads a process group of its own and
+ * is recorded until it exits; once they are being stopped, none starts any more.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} options
+ * @returns {import('node:child_process').ChildProcess}
+ */
+function spawnChild(command, args, options) {
+	if (!owner) return spawn(command, args, options);
+	if (owner.stopping) throw new Error(`not starting ${path.basename(command)}: stopping`);
+	const child = spawn(command, args, { ...options, detached: true });
+	if (child.pid !== undefined) {
+		const { children } = owner;
+		children.add(child);
+		child.once('exit', () => children.delete(child));
+	}
+	return child;
+}
+
+/**
+ * Takes charge of this script's children: from now on each one (spawnChild) leads a process group
+ * of its own, which the terminal's Ctrl-C no longer reaches; the script stops them on its signals
+ * with the returned stop(). stop() sends SIGTERM to every group, SIGKILL to a group whose first
+ * process still runs after `graceMs`, then SIGKILL to whatever that process left in its group (as
+ * spawnService in scripts/queue/process-groups.js); it resolves once each has exited, or
+ * `graceMs` + 5 s after it began. Should the script end without stop() (an uncaught error), the
+ * groups get SIGKILL.
+ * @param {number} [graceMs]
+ * @returns {() => Promise<void>}
+ */
+function ownChildren(graceMs = 15000) {
+	const current = { children: new Set(), stopping: false };
+	owner = current;
+	const killGroup = (child, signal) => {
+		try {
+			process.kill(-child.pid, signal);
+		} catch {
+			// gone already
+		}
+	};
+	process.on('exit', () => {
+		for (const child of current.children) killGroup(child, 'SIGKILL');
+	});
+	return async function stop() {
+		current.stopping = true;
+		await Promise.all(
+			[...current.children].map(async (child) => {
+				const exited = new Promise((resolve) => child.once('exit', resolve));
+				killGroup(child, 'SIGTERM');
+				const kill = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+				let giveUp;
+				await Promise.race([
+					exited,
+					new Promise((resolve) => (giveUp = setTimeout(resolve, graceMs + 5000))),
+				]);
+				clearTimeout(kill);
+				clearTimeout(giveUp);
+				killGroup(child, 'SIGKILL');
+			}),
+		);
+	};
+}
+
+/**
  * @typedef {object} RunResult
  * @property {number | null} code
  * @property {string | null} signal
@@ -88,7 +161,7 @@ const INHERITED_BUT_HARMFUL = new Set(['NODE_ENV', 'JEST_WORKER_ID']);
 function run(command, args, { cwd, env, label, heartbeatMs = 30000, timeoutMs = 0, input } = {}) {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
-		const child = spawn(command, args, {
+		const child = spawnChild(command, args, {
 			cwd,
 			env: env ?? process.env,
 			stdio: ['pipe', 'pipe', 'pipe'],
@@ -153,6 +226,8 @@ module.exports = {
 	formatDuration,
 	cleanEnv,
 	run,
+	spawnChild,
+	ownChildren,
 	tail,
 	readText,
 };

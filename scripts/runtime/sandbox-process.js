@@ -1,13 +1,12 @@
 /** The compiled sandbox CLI (sandbox/cli.ts) as a child process, for `npm start`. */
 'use strict';
-const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { ROOT } = require('./run-command');
+const { ROOT, spawnChild } = require('./run-command');
 
 /** Starts the compiled sandbox CLI and resolves with its URL and key once it listens. */
 function startSandbox(sandboxDir, port) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(
+		const child = spawnChild(
 			process.execPath,
 			[path.join(sandboxDir, 'cli.js'), '--port', String(port)],
 			{

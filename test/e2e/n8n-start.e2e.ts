@@ -4,10 +4,18 @@
  * the sandbox. Headless Chromium (Debian's chromium with playwright-core): sign in, find each node
  * through the node panel search, open it, and check its actions and operations render.
  * Screenshots go to test-artifacts/e2e/start/screenshots. The set-up is in support/.
+ * Last, `npm start` (scripts/start.js) stopped by Ctrl-C while it still sets the demo up.
  */
 import * as rt from '../../scripts/runtime';
+import {
+	ownStderrLines,
+	startCommand,
+	waitGone,
+	describe as describeProcess,
+	type RunningCommand,
+} from '../support/commands';
 import { postEvent } from '../support/demo';
-import { delay, path } from '../support/node';
+import { delay, fs, os, path } from '../support/node';
 import { startScripted } from '../support/scripted-server';
 import {
 	EXAMPLES,
@@ -301,4 +309,94 @@ describe('n8n start: REST API, webhook and the editor in a real browser', () => 
 			},
 		);
 	});
+});
+
+const MINUTE = 60 * 1000;
+
+/** The banner's last line once `npm start` is ready (scripts/start.js). */
+const READY = /ready in \S+\. Press Ctrl\+C to stop n8n and the sandbox\./;
+
+/** Lines of `npm start`'s own stderr that say something went wrong while it stopped. */
+const stopProblems = (command: RunningCommand) =>
+	ownStderrLines(command.stderr()).filter((line) =>
+		/while stopping|failed|unexpectedly/.test(line),
+	);
+
+/** Polls until `happened` says yes; fails after `timeoutMs` with what `command` printed. */
+async function until(
+	command: RunningCommand,
+	what: string,
+	happened: () => boolean,
+	timeoutMs: number,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!happened()) {
+		if (Date.now() > deadline)
+			throw new Error(
+				`no ${what} within ${timeoutMs} ms:\n${command.stdout().slice(-3000)}\n${command.stderr().slice(-3000)}`,
+			);
+		await delay(100);
+	}
+}
+
+// `npm start` as a user runs it (test/support/commands.ts: its own process group, Ctrl-C to the
+// whole group), on a demo folder of its own.
+describe('npm start: Ctrl-C during its setup', () => {
+	const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-start-setup-'));
+	const demo = path.join(parent, 'demo');
+	const env = { N8N_DEMO_USER_FOLDER: demo };
+	const commands: RunningCommand[] = [];
+
+	afterAll(() => {
+		for (const command of commands) command.kill();
+		fs.rmSync(parent, { recursive: true, force: true });
+	});
+
+	test(
+		'Ctrl-C while npm start imports its credential stops everything it started before it exits, removes its files, and the next npm start gets ready',
+		async () => {
+			const first = startCommand(['npm', 'start', '--', '--no-build'], env);
+			commands.push(first);
+			// The setup step under way: `n8n import:credentials` running, with the demo folder's
+			// database open (n8n's CLI handles Ctrl-C itself from then on).
+			const database = path.join(demo, '.n8n', 'database.sqlite');
+			await until(
+				first,
+				'n8n import:credentials with the database open',
+				() =>
+					first.tree().some((pid) => / import:credentials /.test(describeProcess(pid))) &&
+					fs.existsSync(database),
+				5 * MINUTE,
+			);
+			const script = first
+				.tree()
+				.filter((pid) => /^\d+ \S*node scripts\/start\.js/.test(describeProcess(pid)));
+			expect(script).toHaveLength(1);
+
+			await first.interrupt();
+			// npm may exit before scripts/start.js (Ctrl-C reaches its whole group); scripts/start.js
+			// exits once it stopped what it started: nothing of it is left then (every process seen
+			// under it, whatever its process group).
+			expect((await waitGone(script, 2 * MINUTE)).map(describeProcess)).toEqual([]);
+			expect(first.tree().map(describeProcess)).toEqual([]);
+			expect(first.stdout()).toContain('SIGINT: stopping n8n and the sandbox...');
+			expect(stopProblems(first)).toEqual([]);
+			// What it writes for a while is gone: the pid file, the credentials file (keys in clear).
+			expect(
+				fs.readdirSync(demo).filter((f) => f === 'npm-start.pid' || f.startsWith('import-')),
+			).toEqual([]);
+
+			// The next start gets the database and the folder, and Ctrl-C stops it cleanly.
+			const second = startCommand(['npm', 'start', '--', '--no-build'], env);
+			commands.push(second);
+			await second.waitFor(READY, 10 * MINUTE);
+			const running = second.tree();
+			await second.interrupt();
+			expect((await waitGone(running, 2 * MINUTE)).map(describeProcess)).toEqual([]);
+			expect(second.stdout()).toContain('SIGINT: stopping n8n and the sandbox...');
+			expect(stopProblems(second)).toEqual([]);
+			expect(fs.existsSync(path.join(demo, 'npm-start.pid'))).toBe(false);
+		},
+		15 * MINUTE,
+	);
 });
