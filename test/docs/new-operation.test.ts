@@ -14,12 +14,10 @@
  *    sandbox (`runMembers` of `test/CampaignMembers/support.ts`), as (c) below.
  * 4. `sandbox/routes/`: only when the operation calls a service endpoint the sandbox does not
  *    answer yet (`count` reads the member records `get` reads: none).
- * 5. A read only: its value in `MEMBER_READS` of `nodes/CampaignAlimtalk/helpers/beside.ts`, or a
- *    Members tool running it counts as a write beside a send to a member (once it is in index.ts,
- *    (e) below fails until it is there). That list mirrors `../shared/INTERFACE.md`, which is not
- *    in this repository.
- * 6. `README.md` and `README.ko.md`: the operation's row in the Campaign Members table, in both
+ * 5. `README.md` and `README.ko.md`: the operation's row in the Campaign Members table, in both
  *    languages (`test/docs/readme-ko.test.ts` keeps them in step).
+ * Nothing else: the send's guard against a Members write tool beside it reads which operations
+ * write from their own `kind` (`nodes/CampaignAlimtalk/helpers/beside.ts`), as (e) shows.
  */
 import type { IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeHelpers, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
@@ -28,7 +26,6 @@ import { openMembers } from '../../nodes/CampaignMembers/helpers/context';
 import { phoneNumberField } from '../../nodes/CampaignMembers/helpers/parameters';
 import { recordsOf } from '../../nodes/CampaignMembers/helpers/responses';
 import { sendablePhone } from '../../nodes/CampaignMembers/helpers/rows';
-import { memberWritesBeside } from '../../nodes/CampaignAlimtalk/helpers/beside';
 import type { ListedOperation, OperationOption } from '../../nodes/shared/operation';
 import { operationParameter, readOperations } from '../../nodes/shared/operation';
 import { done, errored, type Outcome } from '../../nodes/shared/outcome';
@@ -88,6 +85,11 @@ const nodeFile = require('../../nodes/CampaignMembers/CampaignMembers.node') as 
 	CampaignMembers: new () => INodeType;
 };
 const node = new nodeFile.CampaignMembers();
+// The send's guard, loaded over the same operations.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { memberWritesBeside } = require('../../nodes/CampaignAlimtalk/helpers/beside') as {
+	memberWritesBeside: typeof import('../../nodes/CampaignAlimtalk/helpers/beside').memberWritesBeside;
+};
 const properties = node.description.properties;
 const TYPE = 'test.campaignMembersWithCount';
 const sb = useSandbox();
@@ -166,8 +168,9 @@ describe('adding an operation to Campaign Members (count)', () => {
 			const nodes = { Send: send, Members: members, Agent: agent };
 			return memberWritesBeside({ nodes, connections: { Send: toAgent, Members: toAgent } }, send);
 		};
-		for (const operation of Object.keys(OPERATIONS)) {
-			const read = readOperations(OPERATIONS).includes(operation);
+		const withCount = { ...OPERATIONS, count };
+		for (const operation of Object.keys(withCount)) {
+			const read = readOperations(withCount).includes(operation);
 			expect([operation, beside(operation)]).toEqual([operation, read ? [] : ['Members']]);
 		}
 	});

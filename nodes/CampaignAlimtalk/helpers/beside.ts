@@ -17,7 +17,9 @@
 import type { IConnections, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { withServiceCode } from '../../shared/codes';
+import { readOperations } from '../../shared/operation';
 import { baseType } from '../../shared/tool';
+import { OPERATIONS as MEMBER_OPERATIONS } from '../../CampaignMembers/operations';
 import { MEMBER_WRITE_BESIDE_CODE, SEND_CODES } from './send-codes';
 
 /** What the check reads of a workflow: its nodes by name and its connections by source node. */
@@ -26,8 +28,8 @@ export interface ToolGraph {
 	connections: IConnections;
 }
 
-/** The Campaign Members operations that only read (INTERFACE: `get`); any other writes. */
-const MEMBER_READS = ['get'];
+/** The Campaign Members operations that only read, by their own `kind`; any other writes. */
+const MEMBER_READS = readOperations(MEMBER_OPERATIONS);
 const isReview = (node: INode): boolean => node.type.endsWith('HitlTool');
 
 /** The enabled nodes `name` is a tool of (its `ai_tool` outputs). */

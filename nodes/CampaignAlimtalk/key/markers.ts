@@ -99,7 +99,11 @@ export function startProbes(markers: KeyMarkers, nowMs: number, longestMs: numbe
 	return [...minutes, ...hours];
 }
 
-/** What a claim keeps in the store while its send is under way, oldest first: its markers, its own `sent`, the claim. */
+/**
+ * What a claim keeps in the store while its send is under way, oldest first: its markers, its own
+ * `sent`, the claim. An ask's record call adds them in this order, so a claim made now outlives
+ * its `sent`.
+ */
 export function claimed(markers: KeyMarkers): string[] {
 	return [markers.hour, markers.minute, markers.sent, markers.claim];
 }
@@ -119,11 +123,6 @@ export function verdictOf(markers: KeyMarkers, isNew: (value: string) => boolean
 	return isNew(markers.sent) ? 'send' : 'sent';
 }
 
-/** The values a record call adds for a key: `sent` before the claim, so that a claim made now outlives it. */
-export function asked(markers: KeyMarkers): string[] {
-	return claimed(markers);
-}
-
 /** Of what a record call added for a key, the values to take back (all but the claim it keeps). */
 export function takeBack(
 	markers: KeyMarkers,
@@ -131,7 +130,7 @@ export function takeBack(
 	isNew: (value: string) => boolean,
 ): string[] {
 	const keep = new Set(verdict === 'send' ? claimed(markers) : []);
-	return asked(markers).filter((value) => isNew(value) && !keep.has(value));
+	return claimed(markers).filter((value) => isNew(value) && !keep.has(value));
 }
 
 /**

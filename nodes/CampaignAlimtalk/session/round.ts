@@ -7,7 +7,7 @@
  */
 import { findStarts } from '../key/starts';
 import type { Answer, KeyMarkers, Verdict } from '../key/markers';
-import { asked, claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from '../key/markers';
+import { claimed, KEYS_ROW_ENTRY, markersOf, takeBack, verdictOf } from '../key/markers';
 import type { StoreLimit } from '../limit/limit';
 import { MAX_CALLS, Places } from '../limit/places';
 import type { Lease, Row } from '../store/queue';
@@ -140,7 +140,7 @@ async function work(
 	const markers = asks.map((entry) =>
 		entry.key === undefined ? undefined : markersOf(entry.key, now),
 	);
-	const probes = markers.flatMap((entry) => (entry ? asked(entry) : []));
+	const probes = markers.flatMap((entry) => (entry ? claimed(entry) : []));
 	// The send limit's places (limit/places.ts): a few slots in the same call.
 	const places = new Places(
 		asks.map((entry) => entry.limit),

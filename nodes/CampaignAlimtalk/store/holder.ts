@@ -83,12 +83,6 @@ export class Holder {
 		return !this.busy;
 	}
 
-	/** Every entry this holder put in the row. */
-	entries(): string[] {
-		const beats = Array.from({ length: this.beats }, (_, i) => this.entry(i));
-		return [...Array.from({ length: this.copies }, () => LOCK_ENTRY), ...beats];
-	}
-
 	/**
 	 * Its entries and every lock entry a late write of another process may have put beside them
 	 * (`copies` more copies at most, the beats of a lock held EXTRA_BEATS beats longer): none of
