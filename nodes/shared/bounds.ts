@@ -28,17 +28,17 @@ const MAX_NAME = 100;
 const MAX_LIST = 50;
 const MAX_FIELDS = 51; // a member's id and 50 of its keys, as a read shows 50 entries
 const MAX_DEPTH = 5;
-/** An answer item is started only with this much of the budget left: its envelope fits whole. */
+/** An answer item is started only with this much room left: its answer fields fit whole. */
 const ITEM_RESERVE = 1000;
 
 /**
- * The fields of an answer's envelope: the package's own words on an outcome (tool.ts builds its
+ * The answer fields of a tool answer: the package's own words on an outcome (tool.ts builds its
  * answers with these names alone) and the facts of an outcome a model acts on. Given whole up to
  * MAX_SERVICE_TEXT: the outcome, a code, a key or a time a model repeats exactly, and the words
  * (the package's and the service's, which the transport already cuts to that bound). The one list
  * of them: a read's data never takes one of these names, however it is spelled (tool.ts, `dataOf`).
  */
-export const ENVELOPE_FIELDS = [
+export const ANSWER_FIELDS = [
 	'outcome',
 	'code',
 	'message',
@@ -49,10 +49,10 @@ export const ENVELOPE_FIELDS = [
 	'earlierSendStartedAt',
 ] as const;
 
-export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number];
+export type AnswerField = (typeof ANSWER_FIELDS)[number];
 
 /**
- * The fields that name a row, whole up to MAX_SERVICE_TEXT like the envelope's. A write's answer
+ * The fields that name a row, whole up to MAX_SERVICE_TEXT like the answer fields. A write's answer
  * is built by the package, so its row fields are what they say. A read's row is named by its member
  * ID alone: its other fields are data (with One Item per Member a custom-data key may be named
  * phoneNumber or key), cut at TOOL_FIELD_LIMIT like every value.
@@ -70,8 +70,11 @@ export function cutForModel(text: string, max: number): string {
 	return cutText(text, max, (length) => `… [cut: ${length} characters in all]`);
 }
 
-/** What is left of an answer's characters, and how many fields, entries and items were left out. */
-export interface Budget {
+/**
+ * The room left in an answer: its characters still free, and how many fields, entries and items
+ * were left out.
+ */
+export interface AnswerRoom {
 	left: number;
 	leftOut: number;
 }
@@ -82,31 +85,31 @@ const isLeaf = (value: unknown) => value === null || typeof value !== 'object';
 /** The characters a value adds to the JSON (a container's own content is counted inside it). */
 const costOf = (value: Value) => (isLeaf(value) ? (JSON.stringify(value) ?? 'null').length : 2);
 
-function boundedList(list: unknown[], budget: Budget, depth: number): Value {
+function boundedList(list: unknown[], room: AnswerRoom, depth: number): Value {
 	const out: Value[] = [];
 	for (const entry of list.slice(0, MAX_LIST)) {
-		const value = bounded(entry as Value, TOOL_FIELD_LIMIT, budget, depth + 1);
+		const value = bounded(entry as Value, TOOL_FIELD_LIMIT, room, depth + 1);
 		const cost = costOf(value) + 1;
-		if (cost > budget.left) break;
-		budget.left -= cost;
+		if (cost > room.left) break;
+		room.left -= cost;
 		out.push(value);
 	}
 	if (out.length < list.length) {
-		budget.leftOut += list.length - out.length;
+		room.leftOut += list.length - out.length;
 		out.push(`… [cut: ${list.length} entries in all]`);
 	}
 	return out as Value;
 }
 
-function bounded(value: Value, max: number, budget: Budget, depth: number): Value {
+function bounded(value: Value, max: number, room: AnswerRoom, depth: number): Value {
 	if (typeof value === 'string') return cutForModel(value, max);
 	if (value === null || typeof value !== 'object') return value;
 	if (depth >= MAX_DEPTH) {
-		budget.leftOut++;
+		room.leftOut++;
 		return '… [cut: nested too deep]';
 	}
-	if (Array.isArray(value)) return boundedList(value, budget, depth);
-	return boundedObject(value as IDataObject, budget, depth + 1);
+	if (Array.isArray(value)) return boundedList(value, room, depth);
+	return boundedObject(value as IDataObject, room, depth + 1);
 }
 
 /**
@@ -115,7 +118,7 @@ function bounded(value: Value, max: number, budget: Budget, depth: number): Valu
  */
 function boundedObject(
 	json: IDataObject,
-	budget: Budget,
+	room: AnswerRoom,
 	depth: number,
 	whole: readonly string[] = [],
 ): IDataObject {
@@ -123,18 +126,18 @@ function boundedObject(
 	const entries = Object.entries(json);
 	let kept = 0;
 	for (const [rawName, value] of entries) {
-		if (kept >= MAX_FIELDS || budget.left <= 0) break;
+		if (kept >= MAX_FIELDS || room.left <= 0) break;
 		const name = cutForModel(rawName, MAX_NAME);
 		const max = whole.includes(name) ? MAX_SERVICE_TEXT : TOOL_FIELD_LIMIT;
-		const field = bounded(value, max, budget, depth);
+		const field = bounded(value, max, room, depth);
 		const cost = JSON.stringify(name).length + 2 + costOf(field);
-		if (cost > budget.left) break;
-		budget.left -= cost;
+		if (cost > room.left) break;
+		room.left -= cost;
 		setField(result, name, field);
 		kept++;
 	}
 	if (kept < entries.length) {
-		budget.leftOut += entries.length - kept;
+		room.leftOut += entries.length - kept;
 		setField(result, '…', `[cut: ${entries.length} fields in all]`);
 	}
 	return result;
@@ -153,13 +156,13 @@ export function boundAnswers(
 	answers: IDataObject[];
 	leftOut: number;
 } {
-	const budget: Budget = { left: TOOL_ANSWER_LIMIT, leftOut: 0 };
+	const room: AnswerRoom = { left: TOOL_ANSWER_LIMIT, leftOut: 0 };
 	const answers: IDataObject[] = [];
-	const whole = [...ENVELOPE_FIELDS, ...ROW_NAMES[kind]];
+	const whole = [...ANSWER_FIELDS, ...ROW_NAMES[kind]];
 	for (const json of jsons) {
-		if (budget.left < ITEM_RESERVE) break;
-		budget.left -= 3;
-		answers.push(boundedObject(json, budget, 0, whole));
+		if (room.left < ITEM_RESERVE) break;
+		room.left -= 3;
+		answers.push(boundedObject(json, room, 0, whole));
 	}
-	return { answers, leftOut: budget.leftOut + jsons.length - answers.length };
+	return { answers, leftOut: room.leftOut + jsons.length - answers.length };
 }

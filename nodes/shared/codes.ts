@@ -33,7 +33,7 @@ export interface CodeInfo {
 	hint: string;
 }
 
-/** The code of a send cut short by a stopped execution (see CODES). */
+/** The code of a send ended early by a stopped execution (see CODES). */
 export const STOPPED_CODE = 'EXECUTION_STOPPED';
 
 const CHECK_KEY =

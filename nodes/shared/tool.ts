@@ -8,8 +8,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AdviceTable } from './advice';
 import { whatToChange } from './advice';
-import type { EnvelopeField } from './bounds';
-import { ENVELOPE_FIELDS, TOOL_ANSWER_LIMIT, boundAnswers } from './bounds';
+import type { AnswerField } from './bounds';
+import { ANSWER_FIELDS, TOOL_ANSWER_LIMIT, boundAnswers } from './bounds';
 import { errorFields } from './errors';
 import type { Done, OperationOutputs } from './operation';
 import type { Failure, Outcome } from './outcome';
@@ -44,23 +44,24 @@ export function toolReadLimit(ctx: IExecuteFunctions): number | undefined {
 }
 
 /**
- * The package's own fields of an answer: typed by bounds.ts's one list of them, so an answer never
- * carries a field of its own that the list (its bounds, and the names data may not take) lacks.
+ * The answer fields: the package's own fields of an answer, typed by bounds.ts's one list of them,
+ * so an answer never carries a field of its own that the list (its bounds, and the names data may
+ * not take) lacks.
  */
-type Envelope = { [Field in EnvelopeField]?: IDataObject[string] };
+type AnswerFields = { [Field in AnswerField]?: IDataObject[string] };
 
 /**
  * What a model can do about a code: the operation's advice for a model when it has one (an
  * option to change is the owner's, never the model's), else its advice, else the code table's.
  */
-function whatToDo(code: unknown, advice: AdviceTable | undefined): Envelope {
+function whatToDo(code: unknown, advice: AdviceTable | undefined): AnswerFields {
 	if (typeof code !== 'string') return {};
 	const hint = advice?.[code]?.model ?? whatToChange(code, advice);
 	return hint ? { whatToDo: hint } : {};
 }
 
-const DONE_ANSWER: Envelope = { outcome: 'done', message: 'Done: the service accepted it.' };
-const DUPLICATE_ANSWER: Envelope = {
+const DONE_ANSWER: AnswerFields = { outcome: 'done', message: 'Done: the service accepted it.' };
+const DUPLICATE_ANSWER: AnswerFields = {
 	outcome: 'duplicate',
 	message: 'Not sent again: a message with this Deduplication Key was already sent.',
 };
@@ -70,27 +71,27 @@ function doneAnswer(fields: IDataObject, done: Done | undefined, skipped: boolea
 	const json = { ...fields };
 	delete json.response;
 	const answer = skipped ? DUPLICATE_ANSWER : (done?.answer ?? DONE_ANSWER);
-	return envelope(answer, json);
+	return withAnswerFields(answer, json);
 }
 
-/** The envelope's fields first and as they are: a field of the data never overwrites them. */
-const envelope = (own: Envelope, data: IDataObject): IDataObject => ({
+/** The answer fields first and as they are: a field of the data never overwrites them. */
+const withAnswerFields = (own: AnswerFields, data: IDataObject): IDataObject => ({
 	...own,
 	...data,
 	...own,
 });
 
-/** How each envelope name reads (unicode.ts): a data field that reads the same is not the envelope's. */
-const ENVELOPE_READS = new Set(ENVELOPE_FIELDS.map(readsAs));
+/** How each answer field's name reads (unicode.ts): a data field that reads the same is not one. */
+const ANSWER_FIELD_READS = new Set(ANSWER_FIELDS.map(readsAs));
 
 /**
- * A read's result with every field that reads as an envelope name given as `<name> (data)`: by
- * its exact name, and by one that only looks like it (an invisible character or a space in it,
- * full-width, Cyrillic or Greek letters, another case), so data never stands beside the
- * envelope's own fields looking like one of them.
+ * A read's result with every field that reads as an answer field's name given as `<name> (data)`:
+ * by its exact name, and by one that only looks like it (an invisible character or a space in it,
+ * full-width, Cyrillic or Greek letters, another case), so data never stands beside the answer
+ * fields looking like one of them.
  */
 function dataOf(json: IDataObject): IDataObject {
-	const clashes = (name: string) => ENVELOPE_READS.has(readsAs(name));
+	const clashes = (name: string) => ANSWER_FIELD_READS.has(readsAs(name));
 	if (!Object.keys(json).some(clashes)) return json;
 	const result: IDataObject = {};
 	for (const [name, value] of Object.entries(json))
@@ -114,8 +115,8 @@ function failedAnswer(
 				: 'refused';
 	const { code, message, ...rest } = failure;
 	delete rest.hint; // the owner's words of a Failed item: the model is told `whatToDo`
-	const own: Envelope = { outcome, code, message: ownMessage ?? message };
-	return envelope({ ...own, ...whatToDo(code, advice) }, rest);
+	const own: AnswerFields = { outcome, code, message: ownMessage ?? message };
+	return withAnswerFields({ ...own, ...whatToDo(code, advice) }, rest);
 }
 
 /**
@@ -125,7 +126,7 @@ function failedAnswer(
  */
 function errorAnswer(error: unknown, advice: AdviceTable | undefined): IDataObject {
 	const { message, description, code } = errorFields(error, 'model');
-	const json: Envelope = {
+	const json: AnswerFields = {
 		outcome: 'error',
 		...(code !== undefined ? { code } : {}),
 		message,
@@ -168,14 +169,14 @@ function bounded(outcomes: readonly Outcome[], operation: OperationOutputs, more
 			? 'Ask for one member, or fewer entries, to see the rest.'
 			: 'Call the tool for fewer rows at a time to see every answer.';
 	const message = `${first}${parts || 'The rest is not shown: '}${LEFT_OUT}. ${narrow}`;
-	const note: Envelope = { outcome: 'truncated', message };
+	const note: AnswerFields = { outcome: 'truncated', message };
 	return [{ json: note, pairedItem: { item: 0 } }, ...items];
 }
 
 /** A write's outcomes as one list in input order, each saying its outcome. */
 function writeAnswers(outcomes: readonly Outcome[], operation: OperationOutputs) {
 	if (outcomes.length === 0) {
-		const json: Envelope = {
+		const json: AnswerFields = {
 			outcome: 'nothingDone',
 			message: 'Nothing was sent, saved or deleted.',
 		};
@@ -187,7 +188,7 @@ function writeAnswers(outcomes: readonly Outcome[], operation: OperationOutputs)
 /** A read's results, at most TOOL_READ_LIMIT of them, and a line saying when there is nothing or more. */
 function readAnswers(outcomes: readonly Outcome[], operation: OperationOutputs) {
 	if (outcomes.length === 0) {
-		const json: Envelope = { outcome: 'noResults', message: 'Nothing was found.' };
+		const json: AnswerFields = { outcome: 'noResults', message: 'Nothing was found.' };
 		return [{ json, pairedItem: { item: 0 } }];
 	}
 	const more = outcomes.length > TOOL_READ_LIMIT;

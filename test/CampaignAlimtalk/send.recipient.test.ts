@@ -170,7 +170,7 @@ describe('Campaign Alimtalk send to a member ID', () => {
 				credentials: credential() as never,
 				stop: waiting().then(() => delay(200)),
 			});
-			// As every read cut by a stop (shared/transport/client.ts): the node ends, nothing sent.
+			// As every read ended by a stop (shared/transport/client.ts): the node ends, nothing sent.
 			expect(error?.message).toBe('The execution was stopped; the request was not completed');
 			expect(sb.requests.filter((r) => r.path === TRIGGER)).toHaveLength(0);
 		},

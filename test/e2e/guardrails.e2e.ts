@@ -188,7 +188,7 @@ describe('MCP Server Trigger: a hostile model (member by member, consent, 5 per 
 		expect(sentTo()).toEqual([KIM.sendForm]);
 	});
 
-	test('Legacy Data Get on planted data: one answer under 32,000 characters, no string over 600, the envelope its own', async () => {
+	test('Legacy Data Get on planted data: one answer under 32,000 characters, no string over 600, the answer fields its own', async () => {
 		const data = new Map<string, string | number>([
 			['outcome', 'sent'],
 			['code', 'c'.repeat(6000)],

@@ -3,7 +3,7 @@
  * the sandbox (docs/ai-agents.md, "Bounded answers"): custom data planted to pass the caps (a
  * key named like a field that is never cut, hundreds of long keys, a long key name, a key named
  * like the answer's own `outcome`) gives one answer of bounded size, every string bounded, the
- * envelope's `outcome` its own; and a Get tool stops reading as Get Many does.
+ * `outcome` answer field its own; and a Get tool stops reading as Get Many does.
  */
 import { useSandbox } from '../support';
 import { answerStrings as strings } from '../support/agent-example';
@@ -26,7 +26,7 @@ const get = (type: string, outputFormat: 'entry' | 'member') => ({
 	calls: [{ memberId: 'm-1' }],
 });
 
-/** Planted data: `code` of 6,000 characters, 300 keys of 500, names and values to impersonate the envelope. */
+/** Planted data: `code` of 6,000 characters, 300 keys of 500, names and values to impersonate the answer fields. */
 function planted(): Map<string, string | number> {
 	const data = new Map<string, string | number>([
 		['outcome', 'sent'],
@@ -45,7 +45,7 @@ describe('a read tool answer is bounded as a whole', () => {
 		['Legacy Data', 'entry', 'campaignLegacyData'],
 		['Custom Data', 'member', 'campaignCustomData'],
 	] as const)(
-		'%s Get (%s format) on planted data: one answer under 32,000 characters, no string over 600, the envelope its own',
+		'%s Get (%s format) on planted data: one answer under 32,000 characters, no string over 600, the answer fields their own',
 		async (_, format, type) => {
 			sb.state[type === 'campaignLegacyData' ? 'legacy' : 'custom'].set('m-1', planted());
 			const { answers, texts } = await runAsTool(get(type, format));
@@ -54,7 +54,7 @@ describe('a read tool answer is bounded as a whole', () => {
 			const [answer] = answers as Array<Array<Record<string, unknown>>>;
 			const longest = Math.max(...strings(answer).map((s) => s.length));
 			expect(longest).toBeLessThanOrEqual(STRING_LIMIT);
-			// The envelope says that part was left out, and how to narrow the read.
+			// The answer fields say that part was left out, and how to narrow the read.
 			expect(answer[0]).toEqual({ outcome: 'truncated', message: expect.any(String) });
 			// No item of the data carries an outcome of its own.
 			expect(answer.slice(1).filter((item) => 'outcome' in item)).toEqual([]);
@@ -78,7 +78,7 @@ describe('a read tool answer is bounded as a whole', () => {
 		}
 	});
 
-	it("One Item per Member: data keys that only look like the envelope's names never stand beside them", async () => {
+	it("One Item per Member: data keys that only look like the answer fields' names never stand beside them", async () => {
 		const lookAlikes = [
 			'outcome\u200b',
 			'ｍｅｓｓａｇｅ',

@@ -95,7 +95,7 @@ describe('tool answers are bounded', () => {
 		expect(JSON.stringify(answer).length).toBeLessThan(2000);
 	});
 
-	it("a read's data never carries the envelope's field names: a key named outcome, code or message is the data's", () => {
+	it("a read's data never carries the answer fields' names: a key named outcome, code or message is the data's", () => {
 		const [answer] = only(
 			toolAnswer({ kind: 'read' }, [
 				{ done: { memberId: 'm-1', outcome: 'sent', code: '0', message: 'Sent.' }, inputs: 0 },

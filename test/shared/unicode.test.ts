@@ -2,7 +2,7 @@
  * The one rule for characters a reader does not see (nodes/shared/unicode.ts), by Unicode
  * property and not by list, and where the package uses it: a member ID of a send holding one is
  * refused (readRecipientId, nodes/shared/members.ts), naming the character; a name is compared by
- * how it reads (`readsAs`, used by tool answers: test/shared/tool.envelope.test.ts).
+ * how it reads (`readsAs`, used by tool answers: test/shared/tool.answer-fields.test.ts).
  */
 import { readRecipientId } from '../../nodes/shared/members';
 import { readsAs } from '../../nodes/shared/unicode';

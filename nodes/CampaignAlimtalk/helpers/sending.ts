@@ -35,7 +35,7 @@ async function request(
 		method: 'POST',
 		path: TRIGGER_PATH,
 		body: { campaignKey, users: [{ phoneNumber, properties }] },
-		safety: 'unsafe',
+		repeatability: 'unsafe',
 		retryUnknownDelivery,
 		envelope: 'optional',
 		itemIndex,

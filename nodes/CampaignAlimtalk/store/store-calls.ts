@@ -44,7 +44,7 @@ const UNIQUE_VIOLATION = /duplicate key|unique constraint|SQLITE_CONSTRAINT|ER_D
  */
 export async function bounded<T>(env: LockEnv, call: () => Promise<T>): Promise<T> {
 	const outcome = await boundedWork(call(), { deadline: env.now() + STORE_CALL_MS });
-	if ('cut' in outcome)
+	if ('endedBy' in outcome)
 		throw new Error(`the database did not answer within ${STORE_CALL_MS / 1000} s`);
 	return outcome.value;
 }

@@ -94,7 +94,7 @@ export class DeleteRows {
 					method: 'DELETE' as const,
 					path,
 					body: body(part),
-					safety: 'idempotent' as const,
+					repeatability: 'idempotent' as const,
 				};
 				return reportDelete(part, await client.call(call));
 			},

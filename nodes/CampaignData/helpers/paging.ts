@@ -69,7 +69,7 @@ export async function readPages(
 			method: 'GET' as const,
 			path: read.path,
 			qs: query,
-			safety: 'idempotent' as const,
+			repeatability: 'idempotent' as const,
 			itemIndex: read.itemIndex,
 		};
 		const result = await client.call(call);

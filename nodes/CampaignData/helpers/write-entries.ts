@@ -60,7 +60,7 @@ export async function writeEntries(
 			const rows = mergeBatch(chunk, source, rules);
 			const body: Record<string, unknown> = {};
 			for (const row of rows) setField(body, row.memberId, row.values);
-			const call = { method, path: api.basePath, body, safety: 'idempotent' as const };
+			const call = { method, path: api.basePath, body, repeatability: 'idempotent' as const };
 			return reportWrite(api, rows, await client.call(call));
 		},
 	});

@@ -6,14 +6,14 @@
  */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { CodeInfo } from '../codes';
-import type { Safety } from './retry';
+import type { Repeatability } from './retry';
 
 export interface ApiCall {
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: Record<string, string>;
 	body?: unknown;
-	safety?: Safety;
+	repeatability?: Repeatability;
 	retryUnknownDelivery?: boolean;
 	/** `optional`: a 2xx answer without an envelope counts as success (the send's body is not documented). */
 	envelope?: 'required' | 'optional';

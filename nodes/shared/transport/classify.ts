@@ -27,12 +27,12 @@ const NOT_PROCESSED_CODES = new Set(['-1005']);
 
 /** Classifies one attempt of `call`: a network failure, a redirect, a body too large or too deep, an envelope, or an answer without one. */
 export function classify(
-	call: Pick<ApiCall, 'safety' | 'envelope'>,
+	call: Pick<ApiCall, 'repeatability' | 'envelope'>,
 	raw: RawOutcome,
 	attempts: number,
 	redactor: Redactor,
 ): ApiResult {
-	const unsafe = (call.safety ?? 'idempotent') === 'unsafe';
+	const unsafe = (call.repeatability ?? 'idempotent') === 'unsafe';
 	if (raw.networkCode !== undefined) return networkOutcome(raw.networkCode, unsafe, attempts);
 	const status = raw.status ?? 0;
 	// Before the body: a redirect is never an answer, whatever it carries.

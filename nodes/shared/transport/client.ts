@@ -15,7 +15,7 @@ import {
 import { isObject } from '../values';
 import { CREDENTIAL_TYPE, checkApiKey, normalizeBaseUrl } from './credentials';
 import { close, readBody } from './body';
-import { bounded, idleLimit, monotonicNow, type Cut } from './deadline';
+import { bounded, idleLimit, monotonicNow, type AttemptBounds, type EndedBy } from './deadline';
 import { cancelSignalOf, isStopped, pause } from './pause';
 import type { ApiCall, ApiResult, RawOutcome, Redactor } from './call';
 import { networkCodeOf } from './network';
@@ -33,7 +33,7 @@ export interface TransportSettings {
 	timeoutMs: number;
 }
 
-/** An attempt cut short by a stopped execution, after the request was handed to n8n. */
+/** An attempt ended by a stopped execution, after the request was handed to n8n. */
 const STOPPED = 'stopped';
 
 type Response = { statusCode: number; headers?: Record<string, unknown>; body: unknown };
@@ -114,10 +114,10 @@ export class CampaignClient implements Redactor {
 		return value;
 	}
 
-	/** Sends one call, retrying as its safety allows. Throws for whole-call failures only. */
+	/** Sends one call, retrying as its repeatability allows. Throws for whole-call failures only. */
 	async call(call: ApiCall): Promise<ApiResult> {
 		const policy = {
-			safety: call.safety ?? 'idempotent',
+			repeatability: call.repeatability ?? 'idempotent',
 			retryUnknownDelivery: call.retryUnknownDelivery,
 			maxRetries: this.settings.maxRetries,
 		};
@@ -145,7 +145,7 @@ export class CampaignClient implements Redactor {
 			}
 			// A send an earlier attempt of which may have reached the service is never a certain
 			// failure, whatever the last attempt said: its delivery is unknown.
-			const doubt = call.safety === 'unsafe' && mayHaveLeft && result.code !== '0';
+			const doubt = call.repeatability === 'unsafe' && mayHaveLeft && result.code !== '0';
 			if (step === 'throw') {
 				const error = this.error(result, call);
 				if (doubt) error.context.deliveryUnknown = true;
@@ -191,7 +191,7 @@ export class CampaignClient implements Redactor {
 	 * else stops the node (n8n discards a stopped execution's output).
 	 */
 	private stopped(call: ApiCall, attempts: number, mayHaveLeft: boolean): ApiResult {
-		if (call.safety === 'unsafe' && mayHaveLeft) {
+		if (call.repeatability === 'unsafe' && mayHaveLeft) {
 			return {
 				code: STOPPED_CODE,
 				info: describeCode(STOPPED_CODE),
@@ -214,9 +214,9 @@ export class CampaignClient implements Redactor {
 		);
 	}
 
-	/** What an attempt cut short by its bounds (deadline.ts) gave. */
-	private cutOutcome(cut: Cut): RawOutcome | typeof STOPPED {
-		return cut === 'stopped' ? STOPPED : { networkCode: 'ETIMEDOUT' };
+	/** What an attempt ended early by its bounds (deadline.ts) gave. */
+	private endedOutcome(endedBy: EndedBy): RawOutcome | typeof STOPPED {
+		return endedBy === 'stopped' ? STOPPED : { networkCode: 'ETIMEDOUT' };
 	}
 
 	/** One attempt of `call`: its request sent, its answer read within its bounds. */
@@ -224,23 +224,23 @@ export class CampaignClient implements Redactor {
 		this.refuseBrokenQuery(call);
 		const options = requestOptions(call, this.baseUrl, this.settings.timeoutMs);
 		// One deadline for the whole answer: n8n's request helper times the headers only.
-		const watch = { deadline: monotonicNow() + this.settings.timeoutMs, signal: this.signal };
+		const bounds = { deadline: monotonicNow() + this.settings.timeoutMs, signal: this.signal };
 		try {
 			const request = this.ctx.helpers.httpRequestWithAuthentication.call(
 				this.ctx,
 				CREDENTIAL_TYPE,
 				options,
 			) as Promise<Response>;
-			const answered = await bounded(request, watch);
-			if ('cut' in answered) {
+			const answered = await bounded(request, bounds);
+			if ('endedBy' in answered) {
 				// An answer that comes after all is closed unread.
 				void request.then(
 					(late) => close(late.body),
 					() => undefined,
 				);
-				return this.cutOutcome(answered.cut);
+				return this.endedOutcome(answered.endedBy);
 			}
-			return await this.readAnswer(answered.value, watch);
+			return await this.readAnswer(answered.value, bounds);
 		} catch (error) {
 			return this.failedAttempt(call, error);
 		}
@@ -264,16 +264,16 @@ export class CampaignClient implements Redactor {
 	/** The body of an answer, read up to MAX_RESPONSE_BYTES within the deadline and the idle limit. */
 	private async readAnswer(
 		response: Response,
-		watch: { deadline: number; signal: AbortSignal | undefined },
+		bounds: Pick<AttemptBounds, 'deadline' | 'signal'>,
 	): Promise<RawOutcome | typeof STOPPED> {
 		let lastByte = monotonicNow();
 		const read = await bounded(
 			readBody(response.body, MAX_RESPONSE_BYTES, () => (lastByte = monotonicNow())),
-			{ ...watch, idleMs: idleLimit(this.settings.timeoutMs), lastActivity: () => lastByte },
+			{ ...bounds, idleMs: idleLimit(this.settings.timeoutMs), lastActivity: () => lastByte },
 		);
-		if ('cut' in read) {
+		if ('endedBy' in read) {
 			close(response.body); // the connection closes: nothing keeps it open
-			return this.cutOutcome(read.cut);
+			return this.endedOutcome(read.endedBy);
 		}
 		return { status: response.statusCode, headers: response.headers, ...read.value };
 	}

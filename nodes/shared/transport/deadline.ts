@@ -9,18 +9,20 @@ import { monotonicNow, pause } from './pause';
 export { monotonicNow } from './pause';
 
 /**
- * The reason `bounded` ends its watchdog with: an abort without a reason builds a DOMException,
- * stack and all, on every call (measurable in `npm run bench -- --profile` of a keyed send).
+ * The reason `bounded` ends its `firstEnd` wait with: an abort without a reason builds a
+ * DOMException, stack and all, on every call (measurable in `npm run bench -- --profile` of a
+ * keyed send).
  */
 const SETTLED = 'settled';
 
 /** The longest silence allowed while a body arrives (the Timeout too, when it is shorter). */
 export const IDLE_LIMIT_MS = 10000;
 
-/** What cut an attempt short. */
-export type Cut = 'deadline' | 'idle' | 'stopped';
+/** What ended an attempt early. */
+export type EndedBy = 'deadline' | 'idle' | 'stopped';
 
-export interface Watch {
+/** One attempt's bounds. */
+export interface AttemptBounds {
 	/** When the attempt must be over (monotonicNow() time). */
 	deadline: number;
 	/** The execution's cancel signal. */
@@ -37,42 +39,42 @@ export function idleLimit(timeoutMs: number): number {
 }
 
 /**
- * Waits for `work`, but no longer than `watch` allows: its value, or what cut it short. The work
- * is left running when cut (the caller closes what it holds); its failure is then ignored.
+ * Waits for `work`, but no longer than `bounds` allow: its value, or what ended it early. The work
+ * is left running when ended early (the caller closes what it holds); its failure is then ignored.
  */
 export async function bounded<T>(
 	work: Promise<T>,
-	watch: Watch,
-): Promise<{ value: T } | { cut: Cut }> {
-	type Outcome = { value: T } | { error: unknown } | { cut: Cut };
+	bounds: AttemptBounds,
+): Promise<{ value: T } | { endedBy: EndedBy }> {
+	type Outcome = { value: T } | { error: unknown } | { endedBy: EndedBy };
 	const done = new AbortController();
 	const settled: Promise<Outcome> = work.then(
 		(value) => ({ value }),
 		(error: unknown) => ({ error }),
 	);
 	void settled.then(() => done.abort(SETTLED));
-	const cut: Promise<Outcome> = watchdog(watch, done.signal).then((c) =>
-		c === undefined ? settled : { cut: c },
+	const ended: Promise<Outcome> = firstEnd(bounds, done.signal).then((endedBy) =>
+		endedBy === undefined ? settled : { endedBy },
 	);
-	const first = await Promise.race([settled, cut]);
+	const first = await Promise.race([settled, ended]);
 	done.abort(SETTLED);
 	if ('error' in first) throw first.error;
 	return first;
 }
 
-/** Resolves with the first cut, or undefined once `done` aborts. */
-async function watchdog(watch: Watch, done: AbortSignal): Promise<Cut | undefined> {
+/** Resolves with the first of `bounds` to end the attempt, or undefined once `done` aborts. */
+async function firstEnd(bounds: AttemptBounds, done: AbortSignal): Promise<EndedBy | undefined> {
 	for (;;) {
 		if (done.aborted) return undefined;
-		if (watch.signal?.aborted) return 'stopped';
+		if (bounds.signal?.aborted) return 'stopped';
 		const now = monotonicNow();
-		if (now >= watch.deadline) return 'deadline';
-		let until = watch.deadline;
-		if (watch.idleMs !== undefined && watch.lastActivity) {
-			const quietUntil = watch.lastActivity() + watch.idleMs;
+		if (now >= bounds.deadline) return 'deadline';
+		let until = bounds.deadline;
+		if (bounds.idleMs !== undefined && bounds.lastActivity) {
+			const quietUntil = bounds.lastActivity() + bounds.idleMs;
 			if (now >= quietUntil) return 'idle';
 			until = Math.min(until, quietUntil);
 		}
-		await pause(until - now, [done, watch.signal]);
+		await pause(until - now, [done, bounds.signal]);
 	}
 }

@@ -6,12 +6,12 @@
 import type { CodeInfo } from '../codes';
 
 /**
- * `idempotent`: repeating the request cannot do harm (reads, upserts, deletes); it is retried
- * on every transient failure. `unsafe`: repeating it could duplicate a side effect (a send);
- * it is retried only when the request provably never reached the service, unless the caller
- * explicitly accepts duplicates with `retryUnknownDelivery`.
+ * Whether a request may be repeated. `idempotent`: repeating it cannot do harm (reads, upserts,
+ * deletes); it is retried on every transient failure. `unsafe`: repeating it could duplicate a
+ * side effect (a send); it is retried only when the request provably never reached the service,
+ * unless the caller explicitly accepts duplicates with `retryUnknownDelivery`.
  */
-export type Safety = 'idempotent' | 'unsafe';
+export type Repeatability = 'idempotent' | 'unsafe';
 
 export type RetryStep = 'retry' | 'throw' | 'return';
 
@@ -24,18 +24,18 @@ export type RetryStep = 'retry' | 'throw' | 'return';
  */
 export function retryStep(
 	kind: CodeInfo['kind'],
-	policy: { safety: Safety; retryUnknownDelivery?: boolean; maxRetries: number },
+	policy: { repeatability: Repeatability; retryUnknownDelivery?: boolean; maxRetries: number },
 	attempt: number,
 ): RetryStep {
-	const repeatable =
+	const mayRetry =
 		kind === 'transient' ||
 		(kind === 'deliveryUnknown' &&
-			(policy.safety === 'idempotent' || policy.retryUnknownDelivery === true));
-	if (repeatable && attempt <= policy.maxRetries) return 'retry';
+			(policy.repeatability === 'idempotent' || policy.retryUnknownDelivery === true));
+	if (mayRetry && attempt <= policy.maxRetries) return 'retry';
 	if (
 		kind === 'account' ||
 		kind === 'transient' ||
-		(kind === 'deliveryUnknown' && policy.safety === 'idempotent')
+		(kind === 'deliveryUnknown' && policy.repeatability === 'idempotent')
 	)
 		return 'throw';
 	return 'return';

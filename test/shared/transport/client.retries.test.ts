@@ -62,7 +62,7 @@ describe('retries', () => {
 		const port = new URL(closed.baseUrl).port;
 		await closed.close();
 		const result = await runProbe(
-			{ method: 'POST', path: '/messages/alimtalk/trigger', body: {}, safety: 'unsafe' },
+			{ method: 'POST', path: '/messages/alimtalk/trigger', body: {}, repeatability: 'unsafe' },
 			{ ...PROBE_OPTIONS, maxRetries: 2 },
 			{ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY },
 		);
@@ -76,7 +76,7 @@ describe('sends that may have been delivered are not repeated', () => {
 		method: 'POST',
 		path: '/messages/alimtalk/trigger',
 		body: {},
-		safety: 'unsafe',
+		repeatability: 'unsafe',
 		envelope: 'optional',
 	};
 

@@ -49,7 +49,7 @@ describe('envelope parsing is tolerant', () => {
 			method: 'POST',
 			path: '/messages/alimtalk/trigger',
 			body: {},
-			safety: 'unsafe',
+			repeatability: 'unsafe',
 			envelope: 'optional',
 		});
 		expect(json).toMatchObject({ code: '0', kind: 'success' });
@@ -60,7 +60,7 @@ describe('envelope parsing is tolerant', () => {
 			method: 'POST',
 			path: '/messages/alimtalk/trigger',
 			body: {},
-			safety: 'unsafe',
+			repeatability: 'unsafe',
 			envelope: 'optional',
 		});
 		expect(json).toMatchObject({ code: '7012', kind: 'rejected', serviceMessage: 'length' });

@@ -1,6 +1,6 @@
 /**
  * The abortable pause and the per-attempt bounds (nodes/shared/transport/pause.ts, deadline.ts):
- * a signal ends a pause at once, a work that never settles is cut by its deadline or its idle
+ * a signal ends a pause at once, a work that never settles is ended by its deadline or its idle
  * limit, and a work that settles first wins.
  */
 import { pause } from '../../../nodes/shared/transport/pause';
@@ -28,13 +28,15 @@ describe('pause', () => {
 
 describe('bounded', () => {
 	it('gives the value of a work that settles in time, and its error', async () => {
-		const watch = { deadline: monotonicNow() + 60000 };
-		expect(await bounded(Promise.resolve(7), watch)).toEqual({ value: 7 });
-		await expect(bounded(Promise.reject(new Error('boom')), watch)).rejects.toThrow('boom');
+		const bounds = { deadline: monotonicNow() + 60000 };
+		expect(await bounded(Promise.resolve(7), bounds)).toEqual({ value: 7 });
+		await expect(bounded(Promise.reject(new Error('boom')), bounds)).rejects.toThrow('boom');
 	});
 
-	it('cuts a work that never settles: deadline, idle limit, stop', async () => {
-		expect(await bounded(never, { deadline: monotonicNow() + 50 })).toEqual({ cut: 'deadline' });
+	it('ends a work that never settles early: deadline, idle limit, stop', async () => {
+		expect(await bounded(never, { deadline: monotonicNow() + 50 })).toEqual({
+			endedBy: 'deadline',
+		});
 		const quiet = monotonicNow();
 		expect(
 			await bounded(never, {
@@ -42,11 +44,11 @@ describe('bounded', () => {
 				idleMs: 50,
 				lastActivity: () => quiet,
 			}),
-		).toEqual({ cut: 'idle' });
+		).toEqual({ endedBy: 'idle' });
 		const stop = new AbortController();
-		const cut = bounded(never, { deadline: monotonicNow() + 600000, signal: stop.signal });
+		const ended = bounded(never, { deadline: monotonicNow() + 600000, signal: stop.signal });
 		stop.abort();
-		expect(await cut).toEqual({ cut: 'stopped' });
+		expect(await ended).toEqual({ endedBy: 'stopped' });
 	});
 
 	it('allows a silence of at most the Timeout or IDLE_LIMIT_MS, whichever is shorter', () => {

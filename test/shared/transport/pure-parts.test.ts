@@ -51,13 +51,16 @@ describe('outcome classifier', () => {
 
 	it('turns a passing fault answered to a send into an unknown delivery, except "not processed"', () => {
 		expect(
-			classify({ safety: 'unsafe' }, answer(200, { processCode: -9999 }), 1, plain).info.kind,
+			classify({ repeatability: 'unsafe' }, answer(200, { processCode: -9999 }), 1, plain).info
+				.kind,
 		).toBe('deliveryUnknown');
 		expect(
-			classify({ safety: 'unsafe' }, answer(200, { processCode: -1005 }), 1, plain).info.kind,
+			classify({ repeatability: 'unsafe' }, answer(200, { processCode: -1005 }), 1, plain).info
+				.kind,
 		).toBe('transient');
 		expect(
-			classify({ safety: 'idempotent' }, answer(200, { processCode: -9999 }), 1, plain).info.kind,
+			classify({ repeatability: 'idempotent' }, answer(200, { processCode: -9999 }), 1, plain).info
+				.kind,
 		).toBe('transient');
 	});
 
@@ -119,7 +122,7 @@ describe('outcome classifier', () => {
 			(status) => classify({}, answer(status, '<html>'), 1, plain).info.kind,
 		);
 		expect(kinds).toEqual(['account', 'account', 'account', 'transient', 'transient', 'rejected']);
-		expect(classify({ safety: 'unsafe' }, answer(502, ''), 2, plain)).toMatchObject({
+		expect(classify({ repeatability: 'unsafe' }, answer(502, ''), 2, plain)).toMatchObject({
 			code: 'HTTP_502',
 			deliveryUnknown: true,
 			attempts: 2,
@@ -127,11 +130,11 @@ describe('outcome classifier', () => {
 	});
 
 	it('says a send may have gone out after a network failure, unless the request never left', () => {
-		expect(classify({ safety: 'unsafe' }, { networkCode: 'ECONNRESET' }, 1, plain).info.kind).toBe(
-			'deliveryUnknown',
-		);
 		expect(
-			classify({ safety: 'unsafe' }, { networkCode: 'ECONNREFUSED' }, 1, plain).info.kind,
+			classify({ repeatability: 'unsafe' }, { networkCode: 'ECONNRESET' }, 1, plain).info.kind,
+		).toBe('deliveryUnknown');
+		expect(
+			classify({ repeatability: 'unsafe' }, { networkCode: 'ECONNREFUSED' }, 1, plain).info.kind,
 		).toBe('transient');
 		expect(classify({}, { networkCode: 'ETIMEDOUT' }, 1, plain).info.message).toMatch(/timed out/);
 	});
@@ -159,8 +162,8 @@ describe('outcome classifier', () => {
 });
 
 describe('retry policy', () => {
-	const idempotent = { safety: 'idempotent' as const, maxRetries: 2 };
-	const unsafe = { safety: 'unsafe' as const, maxRetries: 2 };
+	const idempotent = { repeatability: 'idempotent' as const, maxRetries: 2 };
+	const unsafe = { repeatability: 'unsafe' as const, maxRetries: 2 };
 
 	it('retries passing faults while retries are left, then stops the node', () => {
 		expect([1, 2, 3].map((attempt) => retryStep('transient', idempotent, attempt))).toEqual([

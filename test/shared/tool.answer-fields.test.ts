@@ -1,17 +1,17 @@
 /**
- * A read's data never takes the names of an answer's envelope (dataOf, nodes/shared/tool.ts):
- * every envelope name, however a data key spells it (an invisible character in it, full-width
+ * A read's data never takes the name of an answer field (dataOf, nodes/shared/tool.ts): every
+ * answer field's name, however a data key spells it (an invisible character in it, full-width
  * letters, Cyrillic or Greek letters that look Latin, a space, another case), is given as
  * `<key> (data)`, as an exact clash is.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { ENVELOPE_FIELDS } from '../../nodes/shared/bounds';
+import { ANSWER_FIELDS } from '../../nodes/shared/bounds';
 import { toolAnswer } from '../../nodes/shared/tool';
 
 const readAnswer = (done: IDataObject) =>
 	toolAnswer({ kind: 'read' }, [{ done, inputs: 0 }])[0][0].json;
 
-/** Spellings that read as an envelope name, and the name. */
+/** Spellings that read as an answer field's name, and the name. */
 const LOOK_ALIKES: Array<[string, string]> = [
 	['outcome\u200b', 'outcome'],
 	['ｍｅｓｓａｇｅ', 'message'],
@@ -26,14 +26,14 @@ const LOOK_ALIKES: Array<[string, string]> = [
 	['earlierSend\u3164StartedAt', 'earlierSendStartedAt'],
 ];
 
-describe("a read's data never takes an envelope name, however it is spelled", () => {
+describe("a read's data never takes an answer field's name, however it is spelled", () => {
 	it.each(LOOK_ALIKES)('%j (reads as %s) is given as "<key> (data)"', (key) => {
 		const answer = readAnswer({ memberId: 'm-1', [key]: 'sent' });
 		expect(answer).toEqual({ memberId: 'm-1', [`${key} (data)`]: 'sent' });
 	});
 
-	it('every field of the envelope is protected, by its exact name too (the list is the envelope itself)', () => {
-		const names = [...ENVELOPE_FIELDS];
+	it('every answer field is protected, by its exact name too (the list is the answer fields themselves)', () => {
+		const names = [...ANSWER_FIELDS];
 		expect(names).toEqual(
 			expect.arrayContaining(['retryAfter', 'deduplicationKey', 'earlierSendStartedAt']),
 		);
