@@ -21,8 +21,7 @@ export class CampaignAlimtalk implements INodeType {
 		defaults: { name: 'Campaign Alimtalk' },
 		outputs: WRITE_OUTPUTS,
 		properties: [
-			// One resource, for n8n's automatic tool description: the action below becomes the send
-			// tool's description (docs/ai-agents.md, "Tool descriptions").
+			// So n8n describes the tool by the action (docs/ai-agents.md, "Tool descriptions").
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -1,8 +1,6 @@
 /**
- * What to change for the codes Alimtalk senders meet most (advice.ts of shared;
- * docs/service-rules.md#codes). Where the change is the workflow owner's (an option, another
- * recipient), `model` is what an AI agent's model is told instead: it never names a way around
- * a guard rail (docs/ai-agents.md, "What holds against a hostile model").
+ * `model` (what an AI agent is told) never names a way around a guard rail
+ * (docs/ai-agents.md, "What holds against a hostile model").
  */
 import type { AdviceTable } from '../../shared/advice';
 import { ASK_OWNER } from '../../shared/advice';

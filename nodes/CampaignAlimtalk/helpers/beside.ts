@@ -1,18 +1,7 @@
 /**
- * No tool that undoes a guard. A send to a Member ID sends to the number on the member's record:
- * the model cannot choose the number. A Campaign Members tool that writes (Create or Update,
- * Delete) beside it would undo that: the model saves a member with a number and consent of its
- * choosing, then sends to it. As a tool, a send to a Member ID therefore refuses to run, before
- * anything is read or sent, when such a tool serves the same model (docs/ai-agents.md, "No member
- * write beside a send to a member"). Outside tool mode nothing changes.
- *
- * The same model, read from the workflow's `ai_tool` connections: the nodes the send is a tool of
- * (an AI Agent, an MCP Server Trigger, a review node, a sub-agent), and on through theirs (a review
- * node's agent, a sub-agent's agent). A Members write is beside the send when, walking the same
- * way, it reaches one of them without passing a review node (n8n names its human-review tool
- * nodes `<name>HitlTool`): a person approves each call of a write behind one. Disabled nodes are
- * no tools and lead nowhere. An n8n whose node context does not carry its workflow shows no
- * connections: the check refuses only on what it can see.
+ * As a tool, a send to a Member ID is refused beside a Members write tool of the same model, which
+ * could save a member with a number of its choosing and then send to it (docs/ai-agents.md, "No
+ * member write beside a send to a member", also for what counts as the same model).
  */
 import type { IConnections, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -22,14 +11,15 @@ import { baseType } from '../../shared/tool';
 import { OPERATIONS as MEMBER_OPERATIONS } from '../../CampaignMembers/operations';
 import { MEMBER_WRITE_BESIDE_CODE, SEND_CODES } from './send-codes';
 
-/** What the check reads of a workflow: its nodes by name and its connections by source node. */
+/** A workflow's nodes by name and its connections by source node. */
 export interface ToolGraph {
 	nodes: Readonly<Record<string, INode | undefined>>;
 	connections: IConnections;
 }
 
-/** The Campaign Members operations that only read, by their own `kind`; any other writes. */
+/** Read-only Members operations, by their own `kind`; any other counts as a write. */
 const MEMBER_READS = readOperations(MEMBER_OPERATIONS);
+// n8n's human-review tool nodes: a person approves each call of a write behind one.
 const isReview = (node: INode): boolean => node.type.endsWith('HitlTool');
 
 /** The enabled nodes `name` is a tool of (its `ai_tool` outputs). */
@@ -59,7 +49,7 @@ function callersOf(graph: ToolGraph, start: string, stop: (node: INode) => boole
 export function memberWritesBeside(graph: ToolGraph, send: INode): string[] {
 	const callers = callersOf(graph, send.name, () => false);
 	if (callers.size === 0) return [];
-	// The Members node of the send's own package (INTERFACE: `<package>.campaignMembers`).
+	// The Members node of the send's own package, never another package's.
 	const members = `${send.type.slice(0, send.type.lastIndexOf('.') + 1)}campaignMembers`;
 	const writes = (node: INode | undefined): node is INode =>
 		node !== undefined &&
@@ -73,10 +63,7 @@ export function memberWritesBeside(graph: ToolGraph, send: INode): string[] {
 		.map((node) => node.name);
 }
 
-/**
- * The workflow the node runs in: n8n's node contexts (n8n-core's NodeExecutionContext, n8n 1.x
- * and 2.x) keep it as `workflow`, with `nodes` by name and `connectionsBySourceNode`.
- */
+/** Not in IExecuteFunctions: n8n-core's node contexts (1.x, 2.x) keep the workflow there. */
 function graphOf(ctx: IExecuteFunctions): ToolGraph | undefined {
 	const workflow = (ctx as unknown as { workflow?: Record<string, unknown> }).workflow;
 	const nodes = workflow?.nodes;
@@ -86,11 +73,7 @@ function graphOf(ctx: IExecuteFunctions): ToolGraph | undefined {
 	return { nodes: nodes as ToolGraph['nodes'], connections: connections as IConnections };
 }
 
-/**
- * Throws the refusal when a Campaign Members write tool serves the model this send to a Member ID
- * serves; called only in tool mode (send.ts). A Recipient given by an expression may be a Member
- * ID, so it counts as one.
- */
+/** A Recipient given by an expression may be a Member ID, so it counts as one. */
 export function refuseMemberWriteBeside(ctx: IExecuteFunctions): void {
 	const send = ctx.getNode();
 	const recipient = send.parameters?.recipient;

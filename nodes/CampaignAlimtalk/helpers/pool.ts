@@ -1,11 +1,8 @@
 import { pause } from '../../shared/transport/pause';
 
 /**
- * Runs `task` for every index with at most `concurrency` in flight, each worker pausing
- * `pauseMs` after each of its tasks. Results keep the input order whatever the completion
- * order. `shouldStop` is checked before each new task; once it is true, or once `signal` (the
- * execution's cancel signal) aborts, no new task starts (the remaining results stay undefined),
- * and an abort ends the pauses at once.
+ * Runs `task` for each index, at most `concurrency` at once, results in input order. Once
+ * `shouldStop` is true or `signal` aborts, no task starts (its result stays undefined).
  */
 export async function runOrdered<T>(
 	count: number,

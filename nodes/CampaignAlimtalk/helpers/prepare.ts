@@ -1,7 +1,4 @@
-/**
- * Each item of a send, read and checked before the first request: a broken rule becomes a
- * Failed row with the code the service uses for it, never a request.
- */
+/** A broken rule becomes a Failed row with the code the service uses for it, never a request. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import { internationalMobile } from '../../shared/phone';
@@ -11,17 +8,14 @@ import { setField } from '../../shared/values';
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 export const PHONE_LENGTH = 12;
 
-/**
- * The code of a member ID that breaks the member id rule: the member API's "member ID is not
- * valid" (-1006, v1 and v2), the code the lookup would give it (docs/service-rules.md#member-ids).
- */
+/** What a lookup would answer for an invalid member ID (docs/service-rules.md#member-ids). */
 export const MEMBER_ID_CODE = '-1006';
 
 export interface PreparedSend {
 	campaignKey: string;
 	phoneNumber: string;
 	properties: IDataObject;
-	/** With Recipient: Member ID, the member whose number `phoneNumber` is (recipients.ts). */
+	/** With Recipient: Member ID, the member whose number `phoneNumber` is. */
 	memberId?: string;
 }
 
@@ -78,7 +72,6 @@ function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string 
 	return variables;
 }
 
-/** Recipient: Member ID. The member id rule of a send (shared/members.ts), then the item's other checks. */
 function prepareMember(ctx: IExecuteFunctions, i: number, campaignKey: string): Read {
 	const raw = ctx.getNodeParameter('memberId', i, '') as unknown;
 	const id = readRecipientId(raw);
@@ -92,7 +85,6 @@ function prepareMember(ctx: IExecuteFunctions, i: number, campaignKey: string): 
 	return { member: { campaignKey, memberId: id.value, properties: variables } };
 }
 
-/** Reads and checks one item's parameters; a broken rule becomes a Failed row, never a request. */
 export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Read {
 	const rawKey = ctx.getNodeParameter('campaignKey', i, '') as unknown;
 	const campaignKey =
@@ -124,10 +116,7 @@ export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Re
 	return { send: { campaignKey, phoneNumber, properties: variables } };
 }
 
-/**
- * Every item's parameters, read before the first request: an expression error can then never
- * stop the node half-way through, after some messages went out.
- */
+/** All read first, so an expression error cannot stop the node after some messages went out. */
 export function prepareAll(ctx: IExecuteFunctions, count: number, convert: boolean): Read[] {
 	return Array.from({ length: count }, (_, i) => prepare(ctx, i, convert));
 }

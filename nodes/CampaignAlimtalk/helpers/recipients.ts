@@ -1,13 +1,4 @@
-/**
- * Recipient: Member ID. Each distinct member ID of the execution is looked up once (the member
- * API reads one member ID per request: there is no batch form), in the member API the
- * credential's Member API Version names (v2 when it says Any), with the send's Concurrency as the
- * bound, through the same client (Timeout, retries, stop). Every lookup ends before the first
- * send, so a failure of the whole call (a bad key, the service down) stops the node with nothing
- * sent. Then each item gets its member's number in the 12-character send form, or a Failed row:
- * no record of exactly that id, several records, a member who refuses messages (with the option
- * on), a stored number without a 12-character form, or the service's own refusal of the lookup.
- */
+/** Recipient: Member ID, one lookup per distinct ID (docs/send-to-member.md). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { STOPPED_INFO } from '../../shared/codes';
@@ -25,7 +16,7 @@ import { PHONE_LENGTH } from './prepare';
 /** What the lookup of one member ID gave: the records under it, or the service's refusal. */
 type Lookup = { records: IDataObject[] } | { refused: ApiResult };
 
-/** One member ID's records (in the one output shape of shared/members.ts). Throws for a whole-call failure. */
+/** One member ID's records. Throws for a failure of the whole call. */
 async function lookup(
 	ctx: IExecuteFunctions,
 	client: CampaignClient,
@@ -109,11 +100,7 @@ function resolve(
 	return { send: { campaignKey, phoneNumber, properties, memberId } };
 }
 
-/**
- * Every item of the execution ready to send or refused: items to a member ID get their member's
- * number; the others pass unchanged. Throws, before anything is sent, for a failure of the whole
- * call (the first one met; no further lookup starts after it) or a stopped execution.
- */
+/** Throws, before any send, the first whole-call failure (no lookup starts after it) or a stop. */
 export async function lookupMembers(
 	ctx: IExecuteFunctions,
 	client: CampaignClient,

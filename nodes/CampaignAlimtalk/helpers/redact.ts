@@ -1,20 +1,7 @@
 /**
- * As an AI-agent tool, a send to a member ID never tells the model the member's number: the model
- * named a member, and the number on record is not its to learn (docs/ai-agents.md, "What holds
- * against a hostile model"). Every outcome drops `phoneNumber`, and every text of the node's own
- * that reaches the model (such as the 7012 refusal of a stored number, a thrown error's message)
- * has the number's digits withheld in any format it may be written in: 010-1234-5678, 01012345678,
- * 821012345678, +82 10 1234 5678, or a run of four or more of its digits. A send to a number the
- * model gave keeps it.
- *
- * The service's own text is not withheld here: it never reaches a model from a send (the package's
- * words do, `ownMessage` of shared/outcome.ts and the error's own description, shared/codes.ts).
- * Hiding the number where that text repeats it told the model where its guesses matched: a
- * template variable of guesses (0100x0101x...) sent to a service that repeats the value it refuses
- * came back with `[number withheld]` exactly on the guesses that were part of the number. Hiding
- * every run of digits instead would still leave every other way a service may write a number; not
- * passing its text on leaves none. So what is withheld here is never text the model filled: the
- * node's words hold at most the member ID it named, which is an ID on record.
+ * As a tool, a send to a member ID never tells the model the member's number. The service's own
+ * text is not withheld here: it never reaches a model from a send (docs/ai-agents.md, "The send
+ * (Campaign Alimtalk, *Recipient: Member ID*)", also for why).
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Outcome } from '../../shared/outcome';
@@ -30,8 +17,8 @@ import {
 export const WITHHELD = '[number withheld]';
 
 /**
- * Fields the model or the workflow wrote, and the code, given back as they are: a code withheld
- * because the number holds its digits (1204 in 010-1204-5678) would say so.
+ * Given back as they are: the model or the workflow wrote them, and a code withheld because the
+ * number holds its digits (1204 in 010-1204-5678) would reveal them.
  */
 const KEPT = new Set(['memberId', 'deduplicationKey', 'campaignKey', 'code']);
 
@@ -115,7 +102,6 @@ const LOOKUP_CODES = new Set([
 	'7012',
 ]);
 
-/** The items whose member lookup was refused (recipients.ts). */
 export function refusedLookups(prepared: readonly Prepared[]): number[] {
 	return prepared.flatMap((entry, i) =>
 		'failure' in entry &&
@@ -127,9 +113,9 @@ export function refusedLookups(prepared: readonly Prepared[]): number[] {
 }
 
 /**
- * As a tool, every refused member lookup answers one way (`memberNotAvailable`): which member IDs
- * are on record, how many records they have and who declined messages is not the model's to map
- * (docs/ai-agents.md, "What holds against a hostile model"). A send the service refused keeps its code.
+ * Every refused lookup answers `memberNotAvailable`, so a model cannot map the member records
+ * (docs/agent-tools.md, "Guard rails: what a model cannot make the send do"). A send the
+ * service refused keeps its code.
  */
 export function oneMemberAnswer(
 	outcomes: readonly Outcome[],

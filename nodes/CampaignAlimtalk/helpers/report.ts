@@ -1,7 +1,4 @@
-/**
- * What became of each item of a send, once the sends are done and their keys recorded: the one
- * place that picks an item's outcome (a Success or a Failed row), in input order.
- */
+/** The one place that picks each item's outcome, once the sends are done and the keys recorded. */
 import type { IDataObject } from 'n8n-workflow';
 import type { Failure, Outcome } from '../../shared/outcome';
 import { NOT_SENT_CODE, done, duplicate, failed } from '../../shared/outcome';
@@ -83,14 +80,10 @@ function sendOutcome(
 	return failed(failure, i, result.info.message);
 }
 
-/** An item of a send without the Deduplication Key or the send limit: its own send, no key fields. */
+/** Without a Deduplication Key or Send Limit: the item's own send, no key fields. */
 const OWN: Reading = { kind: 'own', keyFields: {} };
 
-/**
- * Item `i`'s outcome: its failed check, else what the ledger says of it (session/ledger.ts): its
- * missing key, the fate of the earlier item of this execution with its key, sent before, an
- * earlier send of it unconfirmed, kept back by the send limit, or its own send.
- */
+/** Item `i`'s outcome: its failed check, else what the ledger (session/ledger.ts) says of it. */
 function outcomeOf(
 	entry: Prepared,
 	i: number,

@@ -1,19 +1,16 @@
 /**
- * The send's own codes, which are not the service's (those are in shared/codes.ts), with their
- * words: a member ID that gives no one number to send to (recipients.ts), the refusal of a
- * keyless send as a tool (guard.ts) and of one beside a Members write tool (beside.ts) (the Send Limit's
- * are in limit/limit-options.ts, the Deduplication Key's in key/key-failures.ts). What to change
- * for each is in advice.ts.
+ * The send's own codes. The service's are in shared/codes.ts, the Send Limit's in
+ * limit/limit-options.ts, the Deduplication Key's in key/key-failures.ts; advice in advice.ts.
  */
 import type { CodeInfo } from '../../shared/codes';
 import { LIMIT_CODE, LIMIT_INFO } from '../limit/limit-options';
 
 export { LIMIT_CODE } from '../limit/limit-options';
 
-/** The code of a send refused as an AI-agent tool for want of a Deduplication Key (guard.ts). */
+/** A keyless send refused as a tool (guard.ts). */
 export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
 
-/** The code of a send to a Member ID refused as a tool beside a Campaign Members write tool (beside.ts). */
+/** A send to a Member ID refused as a tool beside a Members write tool (beside.ts). */
 export const MEMBER_WRITE_BESIDE_CODE = 'memberWriteToolBeside';
 
 /** Recipient: Member ID, when the lookup gives no one number to send to (recipients.ts). */
@@ -29,10 +26,7 @@ const rejected = (message: string, hint: string): CodeInfo => ({
 	hint,
 });
 
-/**
- * What to set on a keyless send tool (helpers/guard.ts): a key the model cannot vary (the day) and
- * the recipient the node resolved, never a value the model fills. By Recipient.
- */
+/** By Recipient; never a key the model fills (docs/ai-agents.md, "No keyless send as a tool"). */
 export const SET_KEY = {
 	phoneNumber:
 		"Set Options → Deduplication Key on the send tool to a key of the day, e.g. notice-{{ $now.toFormat('yyyy-MM-dd') }}, and turn on Deduplicate per Recipient: at most one message per phone number per day, however the model spells the number.",

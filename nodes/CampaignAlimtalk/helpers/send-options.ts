@@ -1,7 +1,3 @@
-/**
- * The Options of the send, and what they say, read once before anything is read from the items:
- * each number option's label and bounds come from shared/options.ts, written once there.
- */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import {
 	CONCURRENCY_OPTION,
@@ -53,8 +49,8 @@ export const sendOptions: INodeProperties = optionsCollection([
 		description:
 			'Whether to send only to members whose record says they accept messages (isReceive true). With Recipient: Member ID only; a member who refuses goes to the Failed output with code memberRefusesMessages, unsent.',
 	},
-	...dedupOptions, // Deduplication Key (dedup/)
-	...limitOptions, // Send Limit (limit/limit-options.ts)
+	...dedupOptions,
+	...limitOptions,
 ]);
 
 export interface SendOptions {
@@ -63,9 +59,8 @@ export interface SendOptions {
 	pauseMs: number;
 	convert: boolean;
 	retryUnknownDelivery: boolean;
-	/** Recipient: Member ID (recipients.ts): send only to members who accept messages. */
 	acceptingMembersOnly: boolean;
-	/** Deduplication Key (dedup/): undefined when the option is off. */
+	/** undefined when the Deduplication Key option is off. */
 	dedup: DedupSettings | undefined;
 	/** Send limit: undefined when off; kept where the keys are (`store`). */
 	limit: { settings: LimitSettings | undefined; store: DedupSettings };
@@ -74,7 +69,7 @@ export interface SendOptions {
 /** Every option of the send; a value out of its bounds stops the node before anything is sent. */
 export function readSendOptions(ctx: IExecuteFunctions): SendOptions {
 	const options = readOptions(ctx);
-	// Where the keys and the limit's places are kept: read once, used by either.
+	// Where the keys and the Send Limit's places are kept, shared by both.
 	const store = readStoreSettings(ctx, options);
 	return {
 		transport: readTransportSettings(ctx, options),

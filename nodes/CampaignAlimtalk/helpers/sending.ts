@@ -1,8 +1,4 @@
-/**
- * The sends of the prepared items, through the pool (pool.ts): each item's key claimed just
- * before its request (dedup/), the request, and what its answer means for the key. The
- * first failure that stops the node stops starting new sends.
- */
+/** Keys are claimed just before each request; a failure that stops the node ends new sends. */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ApiResult, CampaignClient } from '../../shared/transport';
 import type { DedupSession } from '../session/session';
@@ -16,10 +12,7 @@ export const TRIGGER_PATH = '/messages/alimtalk/trigger';
 /** What the sends gave: each item's answer or failure (undefined: not sent), in input order. */
 export interface Sent {
 	results: Array<ApiResult | NodeApiError | NodeOperationError | undefined>;
-	/**
-	 * The first failure that stopped the node: one the transport throws (an account failure, or a
-	 * passing fault once its retries are spent) or one of n8n's deduplication store.
-	 */
+	/** The first failure that stopped the node: the transport's (retries spent) or the store's. */
 	stop?: NodeApiError | NodeOperationError;
 	/** How many messages the service took. */
 	count: number;
@@ -62,7 +55,7 @@ export async function sendAll(
 			const entry = prepared[i];
 			if (!('send' in entry)) return undefined;
 			try {
-				if (dedup && !(await dedup.claim(i))) return undefined; // not sent (dedup/)
+				if (dedup && !(await dedup.claim(i))) return undefined;
 			} catch (error) {
 				return stopWith(error);
 			}

@@ -1,7 +1,4 @@
-/**
- * Alimtalk `send`: one request per input item (the service takes one recipient per request),
- * validated before sending, sent with bounded concurrency, output in input order.
- */
+/** Alimtalk `send`: one request per item, as the service takes one recipient per request. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { Done, OperationOption } from '../../shared/operation';
@@ -161,19 +158,17 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	],
 );
 
-/** The steps of a send: read, prepare, look members up, claim and send with the pool, confirm the keys, report. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Outcome[]> {
 	const asTool = isToolCall(this);
-	if (asTool) refuseKeylessTool(this); // as an AI-agent tool, a Deduplication Key is required (helpers/guard.ts)
-	if (asTool) refuseMemberWriteBeside(this); // no Members write tool beside a send to a member (helpers/beside.ts)
+	if (asTool) refuseKeylessTool(this);
+	if (asTool) refuseMemberWriteBeside(this);
 	const options = readSendOptions(this);
 	const read = prepareAll(this, items.length, options.convert);
 	const client = await CampaignClient.create(this, options.transport);
-	// Recipient: Member ID (recipients.ts): every member's number, looked up before the first
-	// send; an item whose lookup failed is never claimed or counted.
+	// Before the first send, so a failure of the whole lookup call stops the node with nothing sent.
 	const prepared = await lookupMembers(this, client, read, options);
 	// As a tool, the members' numbers never reach the model, in any text (redact.ts).
 	const numbers = asTool ? memberNumbers(prepared) : [];
@@ -185,7 +180,6 @@ export async function execute(
 	}
 }
 
-/** Claim, send with the pool, confirm the keys, report: each item's outcome. */
 async function sendPrepared(
 	ctx: IExecuteFunctions,
 	client: CampaignClient,
@@ -193,19 +187,19 @@ async function sendPrepared(
 	options: SendOptions,
 	asTool: boolean,
 ): Promise<Outcome[]> {
-	// Deduplication Key (dedup/): undefined when the option is off.
+	// undefined without a Deduplication Key or a Send Limit.
 	const dedup = DedupSession.open(
 		ctx,
 		options.dedup,
 		options.transport,
 		sendable(prepared),
-		options.limit, // Send Limit (limit/)
+		options.limit,
 		(i) => (prepared[i] as { send: { phoneNumber: string } }).send.phoneNumber,
 	);
-	// As a tool, refused member lookups count against a Send Limit per hour or day (redact.ts).
+	// Refused lookups take Send Limit places, so a model cannot probe member IDs for free.
 	if (asTool) await dedup?.countRefused(refusedLookups(prepared));
 	const sent = await sendAll(client, prepared, dedup, options);
-	// Deduplication Key (dedup/): record the answers not recorded yet, in one round.
+	// Record the keys' answers not recorded yet, in one round.
 	await dedup?.settle();
 	// A failure before anything was sent fails the whole node: every item would fail the same
 	// way, and "Retry On Fail" can then repeat the node without sending twice.

@@ -1,7 +1,6 @@
 /**
- * One execution's store work on its row of keys, handed to the process's queue (store/queue.ts)
- * with the row's round function (round.ts): asks, which never reject, and removals at the end of
- * sends, which ride with the execution's next ask (or its last round, `settled`).
+ * One execution's store work, handed to the queue with round.ts's round function: asks (never
+ * rejected) and removals, which ride with the execution's next ask or its last round.
  */
 import type { Answer } from '../key/markers';
 import type { StoreLimit } from '../limit/limit';
@@ -15,7 +14,6 @@ import { mayRemain, storeRound } from './round';
 export type Asked = { answer: Answer } | { error: unknown; claimMayRemain: boolean };
 
 export class StoreAsks {
-	/** Values to take back, not yet handed to a round. */
 	private removals: string[] = [];
 
 	/** The rounds that carry this execution's removals. */
@@ -61,7 +59,7 @@ export class StoreAsks {
 		this.writing.push(sent);
 	}
 
-	/** Waits until every removal was handed to a round that ended: the error of one that may not have written them. */
+	/** Waits for every removal's round: the error of one that may not have written them. */
 	async settled(): Promise<string | undefined> {
 		this.send();
 		await Promise.all(this.writing);

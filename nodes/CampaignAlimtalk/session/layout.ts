@@ -1,18 +1,10 @@
 /**
- * Nodes of the same workflow that would share this node's deduplication records, found before
- * anything is sent (docs/deduplication.md, "Nodes that share a record"). The key's node always
- * uses the workflow's shared record: as its lock with scope "This Node", for its keys with scope
- * "Whole Workflow". Only other keyed sends with scope "This Node" may share it (they share the
- * lock, each with keys of its own). Refused:
- * - a Remove Duplicates node (version 2) that keeps or clears its history with scope "Workflow";
- * - with scope "This Node": another keyed send with scope "Whole Workflow" (its keys are where
- *   this node's lock is);
- * - with scope "Whole Workflow": any other keyed send (each would take a lock of its own on the
- *   same keys).
- * Seen is every node of the workflow, whatever connects it (main, an AI Agent's or an MCP Server
- * Trigger's `ai_tool`, or nothing at all). An n8n whose node context does not carry its workflow
- * shows only the nodes connected to this one (before it, after it, and after any node before it);
- * a row written by a node not seen is still found while the lock is taken (store/lock.ts).
+ * Nodes of the workflow that would share this node's deduplication records, refused before
+ * anything is sent (docs/deduplication.md, "Nodes that share a record"): a Remove Duplicates node
+ * (version 2) using scope "Workflow"; with scope "This Node", a keyed send with "Whole Workflow"
+ * (its keys are where this node's lock is); with "Whole Workflow", any other keyed send. Every
+ * node counts, whatever connects it (main, `ai_tool`, nothing); a row written by a node not seen
+ * is still found while the lock is taken (store/lock.ts).
  */
 import type { DeduplicationScope, IExecuteFunctions, NodeTypeAndVersion } from 'n8n-workflow';
 import { CONFLICT_CODE } from '../store/store-errors';
@@ -28,13 +20,10 @@ const STORE_OPERATIONS = ['removeItemsSeenInPreviousExecutions', 'clearDeduplica
 
 type Neighbour = NodeTypeAndVersion & { parameters?: Record<string, unknown> };
 
-/**
- * Every node of the workflow: n8n's node contexts (n8n-core's NodeExecutionContext, n8n 1.x and
- * 2.x) keep the workflow they run in as `workflow`, whose `nodes` are all of its nodes by name.
- */
-function everyNode(ctx: IExecuteFunctions): Neighbour[] | undefined {
+/** Every other enabled node: n8n's node contexts (1.x and 2.x) keep their workflow as `workflow`. */
+function everyNode(ctx: IExecuteFunctions): Neighbour[] {
 	const nodes = (ctx as unknown as { workflow?: { nodes?: unknown } }).workflow?.nodes;
-	if (typeof nodes !== 'object' || nodes === null) return undefined;
+	if (typeof nodes !== 'object' || nodes === null) return [];
 	const name = ctx.getNode().name;
 	return Object.values(nodes as Record<string, Partial<Neighbour> | null>).filter(
 		(node): node is Neighbour =>
@@ -43,22 +32,6 @@ function everyNode(ctx: IExecuteFunctions): Neighbour[] | undefined {
 			node.name !== name &&
 			node.disabled !== true,
 	);
-}
-
-function connected(ctx: IExecuteFunctions): Neighbour[] {
-	const name = ctx.getNode().name;
-	const found = new Map<string, Neighbour>();
-	try {
-		const withParameters = { includeNodeParameters: true };
-		const parents = ctx.getParentNodes(name, withParameters) as Neighbour[];
-		const around = [...parents, ...(ctx.getChildNodes(name, withParameters) as Neighbour[])];
-		for (const parent of parents)
-			around.push(...(ctx.getChildNodes(parent.name, withParameters) as Neighbour[]));
-		for (const node of around) if (node.name !== name && !node.disabled) found.set(node.name, node);
-	} catch {
-		// An n8n without these helpers (or a context without a workflow): the lock still checks.
-	}
-	return [...found.values()];
 }
 
 /**
@@ -86,7 +59,7 @@ function usesWorkflowScope(node: Neighbour): boolean {
 export function checkLayout(ctx: IExecuteFunctions, scope: DeduplicationScope): void {
 	const self = ctx.getNode();
 	const use = scope === 'node' ? 'its lock' : 'its keys';
-	for (const other of everyNode(ctx) ?? connected(ctx)) {
+	for (const other of everyNode(ctx)) {
 		let message: string | undefined;
 		let description = '';
 		const otherScope = keyedScope(other, self.type);

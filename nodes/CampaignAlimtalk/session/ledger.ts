@@ -1,8 +1,4 @@
-/**
- * The send's state in one ledger: one value per item to be sent, what the Deduplication Key and
- * the send limit made of it (session.ts writes it), read once by the report
- * (helpers/report.ts).
- */
+/** Per item to be sent, what the key and the limit made of it (written by session.ts, read by helpers/report.ts). */
 import type { IDataObject } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import type { KeyFate } from '../key/fate';
@@ -64,8 +60,7 @@ export class Ledger {
 	private keyFields(entry: Entry & { kind: 'unclaimed' | 'claimed' }): IDataObject {
 		if (entry.key === undefined) return {};
 		const fate = entry.kind === 'claimed' ? entry.fate : undefined;
-		// A release that could not be written leaves the claim, and so may a claim round that failed
-		// after its record call: a later run reports it as unconfirmed.
+		// An unwritten release, or a failed claim round, may leave the claim: a later run reads it unconfirmed.
 		const kept =
 			fate === 'keep' ||
 			(entry.kind === 'unclaimed' && entry.mayRemain) ||

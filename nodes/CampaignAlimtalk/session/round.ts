@@ -1,9 +1,7 @@
 /**
- * The round function of a row of keys (store/queue.ts calls it under the lock with every item
- * queued for the row): one record call that asks about every key and Send Limit place, the
- * places given, one remove call that takes back the probes not kept and the writes' releases and
- * confirmations, and the start lookups of keys found claimed. What the round wrote is noted in
- * `Recorded`, shared by its items: read by their owners when the round fails.
+ * The round function of a row of keys, called under the lock (docs/deduplication.md, "The
+ * engine"): one record call for every key and place, the places given, one remove call, and the
+ * start lookups of keys found claimed. What it wrote is noted in `Recorded`, read on failure.
  */
 import { findStarts } from '../key/starts';
 import type { Answer, KeyMarkers, Verdict } from '../key/markers';
@@ -33,16 +31,13 @@ export interface Recorded {
 /** One item of a round: an ask, or values to take back (a send's end); `recorded` once it ran. */
 export type StoreItem = ({ ask: Ask } | { removals: string[] }) & { recorded?: Recorded };
 
-/** Whether a claim of a failed round's item may be in the store (it then reads in flight, then unconfirmed). */
+/** Whether a failed round's claim may be in the store (it then reads in flight, then unconfirmed). */
 export function mayRemain(item: StoreItem): boolean {
 	const recorded = item.recorded;
 	return recorded !== undefined && (recorded.unknown || recorded.added.length > 0);
 }
 
-/**
- * Of the round's asks, in order: a key claimed by an earlier ask of the same round is `claimed`
- * for the later ones. Returns, per key claimed in the round, the ask that claimed it.
- */
+/** The asks' verdicts in order (a key claimed earlier in the round is `claimed`), and who claimed each key. */
 function judge(
 	markers: Array<KeyMarkers | undefined>,
 	isNew: (value: string) => boolean,
@@ -58,10 +53,7 @@ function judge(
 	return { verdicts, claimers };
 }
 
-/**
- * Judged again once the places are given: an ask that found its key claimed by an earlier ask of
- * the round that then got no place is `limited` too (the key stays free).
- */
+/** Once places are given: an ask whose key's claimer got no place is `limited` too (the key stays free). */
 function rejudge(
 	markers: Array<KeyMarkers | undefined>,
 	verdicts: Verdict[],
@@ -88,11 +80,7 @@ async function record(
 	return fresh;
 }
 
-/**
- * Gives the send limit's places to the asks judged `send` (limit/places.ts): from the slots the
- * round's first call asked about, then from further calls when those were not enough. An ask
- * left without one becomes `limited`.
- */
+/** Gives places to the asks judged `send`, with further calls if needed; one left without is `limited`. */
 async function givePlaces(
 	places: Places,
 	verdicts: Verdict[],
@@ -126,7 +114,7 @@ export async function storeRound(
 	return items.map((item) => ('ask' in item ? answers[n++] : undefined));
 }
 
-/** The store work of one round, under the lock: record, judge, give places, take back, find starts. */
+/** Record, judge, give places, take back, find starts. */
 async function work(
 	lease: Lease,
 	row: Row,
@@ -149,8 +137,7 @@ async function work(
 	const slots = places.probe(asks.map((_, n) => n).filter((n) => places.limited(n)));
 	const add = [...new Set([KEYS_ROW_ENTRY, ...probes, ...slots])];
 	const fresh = add.length > 1 ? await record(lease, row, add, historySize, recorded) : new Set();
-	// A value this round takes back (a release, a confirmation) is judged as gone already: a key
-	// released in the round is free, a confirmed one is sent.
+	// A value this round takes back is judged as gone already: released is free, confirmed is sent.
 	const isNew = (value: string) => fresh.has(value) || removals.has(value);
 	recorded.added.push(...probes.filter(isNew));
 	places.note(slots, isNew);

@@ -1,7 +1,6 @@
 /**
- * One execution's use of the Deduplication Key and the Send Limit: which items repeat an earlier
- * one, a claim (and a place of the limit) just before each request leaves, and what each send's
- * end means for its key (key/markers.ts) and its place. Its store work goes through asks.ts.
+ * One execution's use of the Deduplication Key and the Send Limit: repeats found up front, a claim
+ * (and a place) just before each request leaves, each send's end written back (asks.ts).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { TransportSettings } from '../../shared/transport';
@@ -39,16 +38,14 @@ const WAIT_MAX_MS = 8000;
 type Claimed = { at: number | null; toMinute: boolean };
 
 export class DedupSession {
-	/** Every item's state (ledger.ts). */
 	private readonly ledger = new Ledger();
 
-	/** The places of a send limit per execution (limit/limit.ts). */
+	/** A send limit per execution (limit/limit.ts). */
 	private readonly places: ExecutionPlaces | undefined;
 
 	/** Deduplicate per Recipient: each item's key with its resolved number, as the store records it. */
 	private readonly recorded = new Map<number, string>();
 
-	/** The store work on the node's row of keys (asks.ts). */
 	private readonly asks: StoreAsks;
 
 	private constructor(
@@ -65,16 +62,14 @@ export class DedupSession {
 		if (limit?.period === 'execution') this.places = new ExecutionPlaces(ctx, limit.limit);
 	}
 
-	/** Whether the session writes to n8n's store: a key, or a send limit per hour or day. */
+	/** A key, or a send limit per hour or day: the session writes to n8n's store. */
 	private get stored(): boolean {
 		return this.keyed || inStore(this.limit);
 	}
 
 	/**
-	 * Reads the key of every item to be sent (`sendable`) before anything is sent. Returns
-	 * undefined when neither a key (`settings`) nor a send limit (`limit`) is set; `store` is
-	 * where a limit without a key is kept. An item without a key, when keys are on, is not sent.
-	 * `recipientOf`: the number the node resolved for item `i` (Deduplicate per Recipient).
+	 * Reads the key of every item to be sent before anything is sent; undefined when neither a key
+	 * nor a send limit is set. `recipientOf`: item `i`'s resolved number (Deduplicate per Recipient).
 	 */
 	static open(
 		ctx: IExecuteFunctions,
@@ -89,7 +84,6 @@ export class DedupSession {
 		const session = new DedupSession(ctx, store, transport, !!settings, limit?.settings);
 		if (!session.stored) return session;
 		requireStore(ctx, settings ? 'The Deduplication Key option' : 'The Send Limit option');
-		// Nodes that would share this node's records, refused before anything is sent (layout.ts).
 		checkLayout(ctx, store.scope);
 		if (!settings) return session;
 		const firstOfKey = new Map<string, number>();
@@ -111,9 +105,8 @@ export class DedupSession {
 	}
 
 	/**
-	 * Claims item `i`'s key just before its request. True: send it. False: do not (no key, a repeat
-	 * of an earlier item, sent before, or an earlier send of it is unconfirmed or still under way). An
-	 * earlier send still under way in another execution is waited for, up to the request timeout.
+	 * Claims item `i`'s key just before its request. True: send it. An earlier send still under way
+	 * elsewhere is waited for, up to the request timeout.
 	 */
 	async claim(i: number): Promise<boolean> {
 		const key = this.ledger.keyOf(i);
@@ -161,11 +154,7 @@ export class DedupSession {
 		}
 	}
 
-	/**
-	 * Asks about item `i`'s key, or stops waiting when the execution is stopped: the ask stays in
-	 * its round (it serves other executions too), and a claim it makes then is released, since
-	 * nothing will be sent.
-	 */
+	/** Asks about item `i`'s key; a stopped execution stops waiting, and a claim made then is released. */
 	private async askUnlessStopped(i: number, key: string | undefined): Promise<Asked> {
 		const limit = inStore(this.limit) ? this.limit : undefined;
 		const asking = this.asks.ask(this.keyed ? key : undefined, limit);
@@ -199,10 +188,8 @@ export class DedupSession {
 	}
 
 	/**
-	 * As a tool, each refused member lookup (`indexes`) takes a place of a Send Limit per hour or
-	 * day, never given back: a model cannot probe member IDs for free, and once the places are used
-	 * up every item answers `sendLimitReached` alike (helpers/redact.ts `oneMemberAnswer`). A store
-	 * failure stops the node, as before a send.
+	 * As a tool, each refused member lookup takes a place of a Send Limit per hour or day, never given
+	 * back: a model cannot probe member IDs for free (helpers/redact.ts `oneMemberAnswer`).
 	 */
 	async countRefused(indexes: readonly number[]): Promise<void> {
 		const limit = this.limit;
@@ -227,10 +214,7 @@ export class DedupSession {
 		this.ledger.set(i, { kind: 'claimed', key: this.ledger.keyOf(i), markers, slot });
 	}
 
-	/**
-	 * Records what the send of claimed item `i` ended with; written in the next round. A message
-	 * certainly not sent gives its place of the send limit back; one sent or maybe sent keeps it.
-	 */
+	/** Records how claimed item `i`'s send ended; written in the next round. Only a release frees its place. */
 	finish(i: number, fate: KeyFate): void {
 		if (fate === 'release') this.places?.giveBack(i);
 		const entry = this.ledger.get(i);
@@ -244,7 +228,6 @@ export class DedupSession {
 
 	/** After the sends: waits until what this execution queued is written. */
 	async settle(): Promise<void> {
-		// The sends are done: their items must still come out; they say what was not recorded.
 		this.ledger.settleError = await this.asks.settled();
 	}
 

@@ -1,20 +1,15 @@
-/**
- * A held deduplication lock (lock.ts): what its row holds, its heartbeat, and its lease.
- */
+/** A held deduplication lock (lock.ts): what its row holds, its heartbeat, and its lease. */
 import type { LockEnv, LockStore } from './store-calls';
 import { bounded } from './store-calls';
 
 export const LOCK_ENTRY = 'campaign-alimtalk-deduplication-lock';
-/** Beats of another lock beyond this holder's that a release takes for lock entries (200 s of beats). */
+/** Beats beyond this holder's that a release takes for lock entries (200 s of another lock's). */
 const EXTRA_BEATS = 100;
 /** A holder whose last heartbeat is older than this starts no more work and keeps its hands off the row. */
 export const LEASE_MS = 10000;
 /** How often a holder adds a heartbeat entry. */
 export const HEARTBEAT_MS = 2000;
-/**
- * A store call given up on after its bound (store-calls.ts) may still land: its holder keeps the
- * lock, beating, until it settled, for at most this long, before it lets go.
- */
+/** How long a holder keeps the lock, beating, for a call given up on that may still land. */
 export const LATE_CALL_MS = 60000;
 const BEAT_SLICE_MS = 100;
 
@@ -56,10 +51,7 @@ export class Holder {
 		return this.state === 'held' && this.env.now() - this.beatAt < LEASE_MS;
 	}
 
-	/**
-	 * Runs one store call, bounded in time, and remembers it until it settled: a call given up on
-	 * may still write its whole row later, so the lock is not let go while it may (`quiet`).
-	 */
+	/** Runs one store call, bounded, and remembers it until it settled (`busy`, `quiet`). */
 	async call<T>(work: () => Promise<T>): Promise<T> {
 		const running = work();
 		this.pending.add(running);
@@ -73,21 +65,14 @@ export class Holder {
 		return this.pending.size > 0;
 	}
 
-	/**
-	 * Waits, still beating, until no store call of this holder may land any more, for at most
-	 * LATE_CALL_MS. False: one may still land (the lock must then not be deleted).
-	 */
+	/** Waits, beating, up to LATE_CALL_MS until no call may land. False: one still may. */
 	async quiet(): Promise<boolean> {
 		const until = this.env.now() + LATE_CALL_MS;
 		while (this.busy && this.env.now() < until) await this.env.sleep(BEAT_SLICE_MS);
 		return !this.busy;
 	}
 
-	/**
-	 * Its entries and every lock entry a late write of another process may have put beside them
-	 * (`copies` more copies at most, the beats of a lock held EXTRA_BEATS beats longer): none of
-	 * them is another node's data.
-	 */
+	/** Its entries and every lock entry a late write of another process may have added. */
 	lockEntries(copies: number): string[] {
 		const beats = Array.from({ length: this.beats + EXTRA_BEATS }, (_, i) => this.entry(i));
 		return [...Array.from({ length: this.copies + copies }, () => LOCK_ENTRY), ...beats];
@@ -97,7 +82,6 @@ export class Holder {
 	start(): void {
 		const loop = async () => {
 			for (;;) {
-				// In slices, so that a stopped holder leaves no timer behind for long.
 				for (let slept = 0; slept < HEARTBEAT_MS && !this.stopped; slept += BEAT_SLICE_MS)
 					await this.env.sleep(BEAT_SLICE_MS);
 				if (this.stopped || this.state !== 'held') return;
@@ -119,19 +103,17 @@ export class Holder {
 				this.state = count > this.expected ? 'foreign' : 'lost';
 				return;
 			}
-			// Counted as this holder's before it is written: a beat that lands but reports an error
-			// is still one of its entries, and its release removes it.
+			// Counted before it is written: a beat that lands but reports an error is still its own.
 			this.beats++;
 			this.mayHaveLanded = true;
 			const before = this.expected;
 			try {
 				await this.call(async () => await this.store.record([this.entry(this.beats - 1)]));
-				// A count of the holder made while the answer was on its way may have adopted it already.
+				// A count made while the answer was on its way may have adopted it already.
 				if (this.mayHaveLanded) this.expected++;
 				this.mayHaveLanded = false;
 			} catch {
-				// Did it land? The count tells (one more, or none); when that read fails too, the next
-				// count does (`counted`). Anything else means the row changed.
+				// Did it land? The count tells, or the next one (`counted`).
 				const after = this.counted(await this.call(this.store.count));
 				if (after !== this.expected) {
 					this.state = after > this.expected ? 'foreign' : 'lost';
@@ -144,10 +126,7 @@ export class Holder {
 		}
 	}
 
-	/**
-	 * A count of the row, read by this holder: one more than expected right after a heartbeat
-	 * that may have landed (its write and the count after it failed) is that heartbeat.
-	 */
+	/** A count read by this holder: one more than expected after a beat that may have landed is that beat. */
 	counted(count: number): number {
 		if (this.mayHaveLanded && count === this.expected + 1) this.expected++;
 		this.mayHaveLanded = false;

@@ -1,8 +1,4 @@
-/**
- * The rows a deduplication store round writes, and the lease it writes them under: every store
- * call of a round goes through the lease, which starts none once the lock's lease ran out and
- * trusts no answer that came after it.
- */
+/** The rows a store round writes, and the lease it writes them under. */
 import type { DeduplicationScope, IExecuteFunctions } from 'n8n-workflow';
 import type { Holder, LockStore } from './lock';
 import { storeError } from './store-errors';
@@ -13,7 +9,7 @@ export interface Row {
 	historySize: number;
 }
 
-/** The keys of scope "node" are in the node's row, so the lock is the workflow's row, and the other way round. */
+/** The lock is the row the keys are not in (docs/deduplication.md, "The store it has to work with"). */
 export function lockScopeFor(keyScope: DeduplicationScope): DeduplicationScope {
 	return keyScope === 'node' ? 'workflow' : 'node';
 }
@@ -65,10 +61,7 @@ export class Lease {
 		return value;
 	}
 
-	/**
-	 * One record call on `row`, with room for what it adds (no older entry is pushed out by it);
-	 * the values found new.
-	 */
+	/** One record call on `row`, with room for what it adds; the values found new. */
 	async record(row: Row, values: string[], historySize: number): Promise<Set<string>> {
 		const options = { mode: 'entries' as const, maxEntries: historySize + values.length };
 		const call = async () =>
@@ -77,10 +70,8 @@ export class Lease {
 	}
 
 	/**
-	 * Removes `values` from `row` in calls of at most REMOVE_CHUNK, each tried up to REMOVE_TRIES
-	 * times while the lease holds: under the lock nobody else writes the row, so a remove that may
-	 * have landed can run again (after the lock its values may be another execution's: it never
-	 * runs then).
+	 * Removes `values` in calls of at most REMOVE_CHUNK, each tried up to REMOVE_TRIES times while
+	 * the lease holds: under the lock nobody else writes the row, so a repeat is safe.
 	 */
 	async remove(row: Row, values: string[]): Promise<void> {
 		const mode = { mode: 'entries' as const };

@@ -1,20 +1,8 @@
 /**
- * A lock across processes on n8n's deduplication store, for one workflow (README, "Sending once
- * across executions"; the reasoning in docs/deduplication.md).
- *
- * The store has no conditional write: one row per workflow and scope, rewritten whole by every
- * call. Its one atomic step is creating a row (a second insert of the same row fails), so the
- * lock is a row that holds nothing but copies of LOCK_ENTRY: the call that creates it holds it.
- * - Created with a random number of copies (2 to 32): an insert returns every copy as new, a
- *   call that found the row returns at most one, so the holder knows it created the row, and
- *   two locks in a row rarely have the same size.
- * - The holder keeps a heartbeat (one more entry every HEARTBEAT_MS), so its entry count changes
- *   while it is alive. A waiter only reads the count (`getProcessedDataCount`), and takes the
- *   lock over only after the count stood still for STALE_LOCK_MS.
- * - A holder whose last heartbeat is older than LEASE_MS (far less than STALE_LOCK_MS) starts no
- *   more work, and deletes the row on release only when the count is still its own.
- * - A row that holds other data (another node's keys) is never deleted: that is a conflict,
- *   reported before anything is sent. An empty row is not a lock: it is removed, then created.
+ * The lock across processes on n8n's deduplication store, for one workflow: acquire and release
+ * (holding it is holder.ts). Its states, and why a row of copies of LOCK_ENTRY is a lock, are in
+ * docs/deduplication.md, "The states of the lock". A row that holds another node's data is
+ * never deleted: that is a conflict, reported before anything is sent.
  */
 import type { DeduplicationScope, INode } from 'n8n-workflow';
 import { conflictError, storeError } from './store-errors';
@@ -37,7 +25,7 @@ const POLL_MIN_MS = 10;
 export const POLL_MAX_MS = 50;
 const MAX_COPIES = 32;
 
-/** `suspect`: the row held someone else's data too; this call's copies are in it beside that data. */
+/** `suspect`: this call's copies are in the row beside someone else's data. */
 type Created = 'held' | 'busy' | 'notLock' | { suspect: number };
 
 /** One try to create the lock row; `held` only when the row is this call's, copy for copy. */
@@ -61,21 +49,18 @@ async function create(
 		await write(env, node, async () => await store.remove([LOCK_ENTRY]));
 		return 'notLock';
 	}
-	// An insert and a write to an existing empty row look alike: the count tells whether another
-	// process wrote the row at the same moment (its own number of copies).
+	// An insert and a write to an existing empty row look alike: the count tells.
 	const count = await read(env, node, store.count);
 	if (count === copies) return 'held';
 	if (count < copies) return 'busy'; // another process's write replaced this one's
-	// More than its own: data reached the row between the count and the write (another node's,
-	// n8n 2.41.1 counting every copy as new), or another process's copies replaced these. Which
-	// one shows once the row stands still (acquire).
+	// More than its own: another node's data, or another process's copies; acquire tells which
+	// once the row stands still.
 	return { suspect: count };
 }
 
 /**
- * An empty row seen: one try to create the lock, another size than the last lock seen
- * (`lastLock`). `busy`: another process created it; `suspect`: this one's copies are beside other
- * data; `other`: the row held other data (cleared when it is this node's own, else a conflict).
+ * An empty row seen: one try to create the lock, another size than the last lock seen. `other`:
+ * the row held other data (cleared when it is this node's own, else a conflict).
  */
 async function tryCreate(
 	store: LockStore,
@@ -98,17 +83,15 @@ async function tryCreate(
 }
 
 export interface AcquireOptions {
-	/** Stop waiting after this long (a live holder that never lets go, a database that never answers). */
+	/** Stop waiting after this long. */
 	deadlineMs: number;
 }
 
 export const ACQUIRE_DEADLINE_MS = 120000;
 
 /**
- * Waits for the lock and takes it, for up to `deadlineMs`. `lockScope` decides what a row of
- * other data means: this node's own old keys (scope "node": cleared, the node uses that row as
- * its lock now) or another node's data in the workflow's shared record (a conflict: stop before
- * sending).
+ * Waits for the lock and takes it, for up to `deadlineMs`. A row of other data is this node's own
+ * old keys under lock scope "node" (cleared) or another node's (a conflict).
  */
 export async function acquire(
 	store: LockStore,
@@ -119,7 +102,7 @@ export async function acquire(
 ): Promise<Holder> {
 	const started = env.now();
 	let last = -1;
-	let lastLock = 0; // a new lock is made another size than the last seen: everyone sees the change
+	let lastLock = 0; // a new lock differs in size from the last seen: everyone sees the change
 	let changedAt = env.now();
 	let probed = false;
 	let suspect: { count: number; copies: number } | undefined; // this process's copies beside other data
@@ -146,8 +129,7 @@ export async function acquire(
 			suspect.count === count &&
 			env.now() - changedAt >= FOREIGN_CHECK_MS
 		) {
-			// Nobody beats in the row this process wrote its copies into beside other data: they go,
-			// the data stays, and the next look tells what that data is.
+			// Nobody beats beside this process's copies: they go, the next look tells what is left.
 			const own = Array.from({ length: suspect.copies }, () => LOCK_ENTRY);
 			suspect = undefined;
 			await write(env, node, async () => await store.remove(own));
@@ -180,10 +162,8 @@ function busyError(node: INode, waitedMs: number) {
 }
 
 /**
- * A probe found its entry new: the row holds other data, or it was deleted just before the probe
- * (its holder let go) and the probe made it again. Only the probe's entry in it: the row is
- * deleted again (no empty row is left, and no conflict is raised); else the probe's entry goes
- * and the other data is a conflict.
+ * A probe found its entry new: the row holds other data, or its holder let go just before and the
+ * probe made it again (then the row holds the probe's entry alone and is deleted again).
  */
 async function notLockUnlessGone(
 	store: LockStore,
@@ -207,24 +187,20 @@ async function notLock(
 	lockScope: DeduplicationScope,
 ): Promise<void> {
 	if (lockScope === 'workflow') throw conflictError(node, lockScope);
-	// This node's own row, holding the keys it kept while its scope was "This Node": they are not
-	// read under scope "Whole Workflow", and the row is needed as the lock.
+	// This node's own keys from when its scope was "This Node": unread now, and the row is the lock.
 	await write(env, node, store.clear);
 }
 
 /**
  * What a release found: `released` (row deleted), `foreign` (other data was added), `late` (the
- * row grew by lock entries only, or a call failed while telling: a store fault, not another
- * node), `left` (not deleted).
+ * row grew by lock entries only: a store fault), `left` (not deleted).
  */
 export type Released = 'released' | 'foreign' | 'late' | 'left';
 
 /**
- * Gives the lock up. The row is deleted only while the lease holds and the count is the holder's
- * own. More entries than its own mean another node wrote into the row: only the holder's entries
- * are removed. Anything else (the lease ran out, fewer entries, a database error) leaves the row
- * alone: if it is still this holder's, waiters take it over once it is stale. Never repeats a
- * delete, never throws.
+ * Gives the lock up: the row is deleted only while the lease holds and the count is the holder's
+ * own; with more entries only the lock entries go. Anything else leaves the row to the waiters'
+ * takeover. Never repeats a delete, never throws.
  */
 export async function release(
 	holder: Holder,
@@ -232,8 +208,7 @@ export async function release(
 	env: LockEnv,
 	node: INode,
 ): Promise<Released> {
-	// A store call of this holder given up on may still land: the lock stays, beating, until it
-	// settled (at most LATE_CALL_MS); one that may still land leaves the row to the waiters.
+	// A call given up on may still land: wait for it, beating (holder.ts `quiet`).
 	const quiet = await holder.quiet();
 	await holder.stop();
 	const leased = () => env.now() - holder.beatAt < LEASE_MS;
@@ -257,9 +232,8 @@ export async function release(
 }
 
 /**
- * Whether this holder may keep the lock for another round instead of releasing it: no call of
- * it may still land, the lease holds, and the row's count, read once, is still its own (the round
- * that just ended was exclusive, as a release would have found). False: release it as usual.
+ * Whether this holder may keep the lock for another round: no call of it may still land, the
+ * lease holds, and the count is still its own (the round was exclusive).
  */
 export async function stillHeld(
 	holder: Holder,
@@ -277,18 +251,15 @@ export async function stillHeld(
 }
 
 /**
- * A row that grew while held, once the holder removed every lock entry (its own, and another
- * process's it may hold): data left is another node's (a conflict); nothing left means the growth
- * was lock entries another process's write carried in late (a store fault), and the row is
- * deleted (no empty row stays).
+ * A row that grew while held, its lock entries removed: data left is another node's; nothing left
+ * means a late write of lock entries (a store fault), and the empty row is deleted.
  */
 async function foreignOrLate(env: LockEnv, node: INode, store: LockStore): Promise<Released> {
 	try {
 		if ((await read(env, node, store.count)) > 0) return 'foreign';
 		await write(env, node, store.clear);
 	} catch {
-		// A store that failed while telling: reported as such; another node's data, if any, is
-		// found by the next look at the lock (acquire).
+		// Reported as a store fault; another node's data, if any, is found by the next acquire.
 	}
 	return 'late';
 }

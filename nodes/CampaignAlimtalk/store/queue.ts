@@ -1,12 +1,8 @@
 /**
- * The one queue of store work of a process, per lock row (docs/deduplication.md, "The engine").
- * Work is submitted as items on a row of keys, each with the round function that serves it; a
- * round takes the lock (lock.ts), then every item queued by then, and calls each row's round
- * function once with all of that row's items. Its answers are given only once the round proved
- * exclusive to its end; a round that failed gives every item of the row its error, and nothing of
- * it is written again. Rounds follow each other at once while work keeps coming, for up to
- * STREAK_MS, the lock kept from one to the next while work is already waiting; then the process
- * lets it go and pauses so that another process can take it. Nothing outlives the items waiting.
+ * The one queue of store work of a process, per lock row (docs/deduplication.md, "The engine"):
+ * a round takes the lock, then every item queued, and calls each row's round function once with
+ * that row's items. Answers are given once the round proved exclusive to its end; a failed round
+ * gives its items its error and nothing of it is written again. Nothing outlives the items waiting.
  */
 import type { DeduplicationScope, INode } from 'n8n-workflow';
 import { conflictError, lateWriteError, ownError } from './store-errors';
@@ -49,10 +45,8 @@ interface Queue {
 const queues = new Map<string, Queue>();
 
 /**
- * Queues `item` on `row` for the next round and waits for its answer. An error of the round
- * comes as the error of the submitter's node (store-errors.ts `ownError`). The round serves every
- * execution waiting in this process, so no one execution's stop cancels it (the session stops
- * waiting for its own answers instead).
+ * Queues `item` on `row` for the next round and waits for its answer (an error as the submitter
+ * node's own). The round serves every execution of the process: no one execution's stop cancels it.
  */
 export async function submit<I, V>(
 	row: Row,
@@ -81,32 +75,6 @@ export async function submit<I, V>(
 	return settled.value as V;
 }
 
-/**
- * Runs `work` alone while the lock is held, after the work queued before it (the lock's own
- * tests hold the lock this way).
- */
-export async function underLock<T>(
-	ctx: Row['ctx'],
-	keyScope: DeduplicationScope,
-	work: (lease: Lease) => Promise<T>,
-	env: LockEnv = DEFAULT_ENV,
-): Promise<T> {
-	const each: RoundFunction<typeof work, Outcome> = async (lease, _row, works) => {
-		const outcomes: Outcome[] = [];
-		for (const one of works)
-			outcomes.push(
-				await one(lease).then(
-					(value) => ({ value }),
-					(error: unknown) => ({ error }),
-				),
-			);
-		return outcomes;
-	};
-	const outcome = await submit({ ctx, scope: keyScope, historySize: 0 }, work, each, env);
-	if ('error' in outcome) throw outcome.error;
-	return outcome.value as T;
-}
-
 /** Every group queued so far, taken off the queue. */
 function takeAll(queue: Queue): Group[] {
 	return queue.groups.splice(0, queue.groups.length);
@@ -122,10 +90,8 @@ function putBack(queue: Queue, groups: Group[]): void {
 }
 
 /**
- * One round: takes the lock unless `held` (the previous round of the streak kept it), takes every
- * group queued by then and runs each, then either keeps the lock for the next round (`keep`, and
- * the row is still exactly this holder's: the round was exclusive) or releases it. Returns the
- * holder it kept.
+ * One round: takes the lock unless `held`, runs every group queued, then keeps the lock for the
+ * next round (`keep`, and the round was exclusive) or releases it. Returns the holder it kept.
  */
 async function runRound(
 	queue: Queue,
@@ -152,7 +118,7 @@ async function runRound(
 	const outcomes: Outcome[][] = [];
 	for (const group of groups) {
 		if (!holder.valid) {
-			// The lease ran out or the row changed under this holder: the rest wait for a new round.
+			// The lease ran out or the row changed: the rest wait for a new round.
 			putBack(queue, groups.slice(outcomes.length));
 			break;
 		}
@@ -165,8 +131,7 @@ async function runRound(
 	}
 	const kept = keep() && (await stillHeld(holder, store, env, node));
 	const released = kept ? 'kept' : await release(holder, store, env, node);
-	// Another node, or a late write of the store, changed the lock's row: not exclusive. What the
-	// round wrote stays (nothing is written after the lock: docs/deduplication.md).
+	// The lock's row changed under the round: not exclusive. What it wrote stays (invariant 4).
 	let failure: unknown;
 	if (released === 'foreign') failure = conflictError(node, lockScope);
 	if (released === 'late') failure = lateWriteError(node);
@@ -178,21 +143,12 @@ async function runRound(
 	return kept ? holder : undefined;
 }
 
-/**
- * The pause before this process takes the lock again after a streak: longer than a waiter's
- * longest poll (lock.ts), so that another process waiting for the lock sees it free and takes it
- * first (fairness: a waiter waits for one streak of this process, not for all of its work).
- */
+/** The pause after a streak: longer than a waiter's longest poll, so that a waiter takes the lock first. */
 export function reacquireGapMs(random: number): number {
 	return 2 * POLL_MAX_MS + 20 + Math.floor(random * 50);
 }
 
-/**
- * How long this process runs its rounds one after the other (the lock released between them, but
- * taken again at once) before it pauses for reacquireGapMs. Within a streak a round starts as soon
- * as work is queued: one execution's sends never wait on a pause meant for other processes. A
- * round that took longer than the pause ends the streak.
- */
+/** How long a process runs rounds one after the other before it pauses (docs/deduplication.md, "Glossary"). */
 export const STREAK_MS = 1000;
 
 /** Resolves when an item is queued, or after `ms`. */
@@ -208,25 +164,20 @@ async function runRounds(
 	env: LockEnv,
 ): Promise<void> {
 	let streakFrom = env.now();
-	/** The lock, kept from one round of the streak to the next while work was already waiting. */
 	let held: Holder | undefined;
 	for (;;) {
 		// Work queued within a gap's time continues the streak; none: the queue ends.
 		if (queue.groups.length === 0) await workOrTimeout(queue, env, reacquireGapMs(env.random()));
 		if (queue.groups.length === 0) break;
 		const roundFrom = env.now();
-		// A long round (a large record of keys) pauses after it: the work that came meanwhile is
-		// one round anyway, and the pause costs little beside it.
+		// A long round ends the streak: the pause costs little beside it.
 		const long = () => env.now() - roundFrom >= reacquireGapMs(0);
 		const streakOver = () => long() || env.now() - streakFrom >= STREAK_MS;
-		// The lock is kept for the next round only while work is already waiting for it (a
-		// process never holds it idle): letting go and taking it again at once would let a
-		// waiter's create that read the row before land on the new lock (window 5 of
-		// docs/deduplication.md).
+		// Kept only while work already waits (never held idle): letting go and taking it again at
+		// once would let a waiter's create land on the new lock (docs/deduplication.md, window 5).
 		const keep = () => queue.groups.length > 0 && !streakOver();
 		held = await runRound(queue, lockScope, env, held, keep);
 		if (held === undefined && streakOver()) {
-			// Work that arrives meanwhile waits for the next streak, after the gap.
 			await env.sleep(reacquireGapMs(env.random()));
 			streakFrom = env.now();
 		}

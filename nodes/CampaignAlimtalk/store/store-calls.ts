@@ -1,15 +1,11 @@
-/**
- * The deduplication lock's store calls (lock.ts, holder.ts): each bounded in time; a read tried
- * again after a passing database error; a write tried once, since one that committed but
- * reported an error must not run again.
- */
+/** The lock's store calls: each bounded in time; a read tried again, a write once (docs/deduplication.md, "The engine"). */
 import type { DeduplicationHelperFunctions, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { bounded as boundedWork } from '../../shared/transport/deadline';
 import { monotonicNow } from '../../shared/transport/pause';
 import { messageOf, MIN_N8N_VERSION, storeError } from './store-errors';
 
-/** A read is tried this often after a passing database error; a write is never repeated blindly. */
+/** A read is tried this often after a passing database error. */
 const READ_TRIES = 3;
 /** The longest one store call may take before the round (and its lease) is given up. */
 export const STORE_CALL_MS = 8000;
@@ -38,10 +34,7 @@ export interface LockStore {
 
 const UNIQUE_VIOLATION = /duplicate key|unique constraint|SQLITE_CONSTRAINT|ER_DUP_ENTRY/i;
 
-/**
- * One store call, bounded in time: a call that has not answered after STORE_CALL_MS fails (the
- * database call itself may still finish later; docs/deduplication.md, "The windows that remain").
- */
+/** One store call, failed after STORE_CALL_MS (the database call itself may still finish later). */
 export async function bounded<T>(env: LockEnv, call: () => Promise<T>): Promise<T> {
 	const outcome = await boundedWork(call(), { deadline: env.now() + STORE_CALL_MS });
 	if ('endedBy' in outcome)
@@ -62,10 +55,9 @@ export async function read<T>(env: LockEnv, node: INode, call: () => Promise<T>)
 }
 
 /**
- * A write, tried once: one that committed but reported an error must not run again (a repeated
- * delete could remove the next holder's lock). `onUnique` answers the unique-key error of an
- * insert; `repeatable` marks the one write that may run twice (creating the lock: a second try
- * finds its own copies, which reads as someone's lock and is taken over once it stands still).
+ * A write, tried once: a repeated delete that had committed could remove the next holder's lock.
+ * `onUnique` answers an insert's unique-key error; `repeatable`: the lock's create (a second try
+ * finds its own copies, a lock taken over once it stands still).
  */
 export async function write<T>(
 	env: LockEnv,

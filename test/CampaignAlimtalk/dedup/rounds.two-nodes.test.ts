@@ -6,12 +6,13 @@
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { underLock } from '../../../nodes/CampaignAlimtalk/store/queue';
+import * as queue from '../../../nodes/CampaignAlimtalk/store/queue';
 import { serviceCodeOf } from '../../../nodes/shared/codes';
 import { delay } from '../../support/node';
-import { processCopy, raceFixture, settle } from './support';
+import { processCopy, raceFixture, settle, underLockOf } from './support';
 
 raceFixture();
+const underLock = underLockOf(queue);
 
 /** `ctx` as a node named `name` of the same workflow. */
 function asNode(ctx: IExecuteFunctions, name: string): IExecuteFunctions {

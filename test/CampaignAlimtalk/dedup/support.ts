@@ -183,11 +183,33 @@ const ROUND_PATH = '../../../nodes/CampaignAlimtalk/session/round';
 type QueueModule = typeof import('../../../nodes/CampaignAlimtalk/store/queue');
 type RoundModule = typeof import('../../../nodes/CampaignAlimtalk/session/round');
 
-type UnderLock = (
+type UnderLock = <T>(
 	ctx: IExecuteFunctions,
 	scope: DeduplicationScope,
-	work: (lease: Lease) => Promise<unknown>,
-) => Promise<unknown>;
+	work: (lease: Lease) => Promise<T>,
+) => Promise<T>;
+
+/** Runs `work` alone under the lock of a copy of the queue module, after the work queued before it. */
+export function underLockOf(queue: QueueModule): UnderLock {
+	type Outcome = { value: unknown } | { error: unknown };
+	type Work = (lease: Lease) => Promise<unknown>;
+	const each = async (lease: Lease, _row: unknown, works: Work[]): Promise<Outcome[]> => {
+		const outcomes: Outcome[] = [];
+		for (const one of works)
+			outcomes.push(
+				await one(lease).then(
+					(value) => ({ value }),
+					(error: unknown) => ({ error }),
+				),
+			);
+		return outcomes;
+	};
+	return async (ctx, scope, work) => {
+		const outcome = await queue.submit({ ctx, scope, historySize: 0 }, work, each);
+		if ('error' in outcome) throw outcome.error;
+		return outcome.value as never;
+	};
+}
 
 /** The state of one test: the store, who is inside the lock, and every overlap seen. */
 export const race = {
@@ -208,7 +230,7 @@ export function processCopy(name: string) {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		round = require(ROUND_PATH) as RoundModule;
 	});
-	const underLock = (queue as QueueModule).underLock as UnderLock;
+	const underLock = underLockOf(queue as QueueModule);
 	const copy = { name, stallUntil: 0 };
 	const stall = async () => {
 		if (Date.now() < copy.stallUntil) await delay(copy.stallUntil - Date.now());
@@ -247,7 +269,7 @@ export function processCopy(name: string) {
 	} as unknown as IExecuteFunctions;
 	/** Holds the lock (key scope "node": the lock is the workflow's row) for `ms`, watched. */
 	const hold = async (ms: number, during?: () => Promise<void>) =>
-		await (underLock as UnderLock)(ctx, 'node', async () => {
+		await underLock(ctx, 'node', async () => {
 			const { inside, overlaps } = race;
 			if (inside.length > 0)
 				overlaps.push(`${name} entered while ${inside.join(', ')} held the lock`);
