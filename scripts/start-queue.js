@@ -5,7 +5,7 @@
  * user folder and the package installed into it; the sandbox with demo data, the credential
  * "Campaign Sandbox" and the example workflows in place, the event example published.
  * Everything runs on free 127.0.0.1 ports in temporary folders; one Ctrl-C stops it all and
- * removes the data (the demo is fresh on every start).
+ * removes the data (the demo is fresh on every start), at any step, the setup included (shutdown).
  *
  * Options: USAGE below (`npm run start:queue -- --help`). Manual runs from the editor go to the
  * workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true).
@@ -41,17 +41,35 @@ const workersArg = intOption(NAME, 'workers', options.workers, 1, 16) ?? 2;
 const EVENT_EXAMPLE = 'cmExampleEventMsg';
 
 const started = Date.now();
-/** What is running: the sandbox first, then the whole n8n installation. */
-const running = { sandbox: undefined, cluster: undefined };
+/** The whole n8n installation, once startCluster returned it. */
+const running = { cluster: undefined };
 let stopping = false;
+/** main() to its end, failure report included (see shutdown). */
+let finished = Promise.resolve();
 
-/** Stops n8n, PostgreSQL and Redis (cluster.stop() removes their data), then the sandbox; exits. */
+// Every child process from here on (the build and pack, apt-get, the sandbox, PostgreSQL and Redis
+// and their commands, npm install, the n8n CLI imports, the n8n processes) leads a process group of
+// its own, recorded until it exits (scripts/runtime/run-command.js, ownChildren).
+const stopChildren = rt.ownChildren();
+
+/**
+ * The one way it ends once it began, on Ctrl-C (a signal) or a failure, whatever step main() is
+ * at: a started cluster stops in its order (n8n, then Redis and PostgreSQL) and removes its data;
+ * then every child still running stops (the sandbox; during the setup, its commands and what of
+ * the cluster already runs), each group waited for; main() ends (a cluster that was starting
+ * removes its folders as it fails, startCluster), at most 10 s; a cluster that got ready meanwhile
+ * is stopped too; exits.
+ */
 async function shutdown(code) {
 	if (stopping) return;
 	stopping = true;
 	const say = (e) => process.stderr.write(`while stopping: ${e.message}\n`);
 	await running.cluster?.stop().catch(say);
-	await running.sandbox?.stop().catch(say);
+	await stopChildren().catch(say);
+	let giveUp;
+	await Promise.race([finished, new Promise((resolve) => (giveUp = setTimeout(resolve, 10000)))]);
+	clearTimeout(giveUp);
+	await running.cluster?.stop().catch(say);
 	process.exit(code);
 }
 
@@ -75,7 +93,6 @@ async function main() {
 			cwd: rt.ROOT,
 		},
 	);
-	running.sandbox = sandbox;
 	await waitForPort(sandboxPort, { child: sandbox.child, name: 'the sandbox' });
 	const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 	rt.log(`sandbox listening on ${sandboxUrl}`);
@@ -95,6 +112,8 @@ async function main() {
 		mainEnv: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 	});
 	running.cluster = cluster;
+	// Ready while it was being stopped: shutdown() stops it.
+	if (stopping) return;
 	for (const proc of [cluster.main, cluster.webhook, ...cluster.workers]) {
 		proc.exited.then(() => {
 			if (!stopping) {
@@ -129,7 +148,9 @@ async function main() {
 	process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main().catch((error) => {
+finished = main().catch((error) => {
+	// Stopping ends the setup commands, and main() with them: that is no failure to report.
+	if (stopping) return;
 	reportFailure(NAME, error);
 	void shutdown(1);
 });

@@ -159,8 +159,10 @@ async function startCluster(options = {}) {
 		root.remove();
 	};
 	try {
-		const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-		stoppers.push(postgres.stop, redis.stop);
+		// Neither left starting, nor one started and forgotten, when the other fails.
+		const [postgres, redis] = await settled([startPostgres(), startRedis()], (service) =>
+			stoppers.push(service.stop),
+		);
 		// The n8n processes stop all at once (each is given its grace time), before Redis and
 		// PostgreSQL (one after the other, their grace times add up).
 		const n8nProcesses = [];
@@ -186,7 +188,7 @@ async function startCluster(options = {}) {
 			...specs,
 		].map((role) => ({ ...role, userFolder: folder(role.name) }));
 		const spec = options.package === undefined ? await defaultTarball(root.dir) : options.package;
-		await Promise.all(
+		await settled(
 			roles.filter((r) => r.install && spec).map((r) => installIntoUserFolder(r.userFolder, spec)),
 		);
 
@@ -279,6 +281,18 @@ async function startCluster(options = {}) {
 		await stop();
 		throw error;
 	}
+}
+
+/**
+ * Promise.all that rejects (with the first failure) only once every promise settled, `started`
+ * called with each value there is: nothing is still at work in the folder a failure removes.
+ */
+async function settled(promises, started = () => undefined) {
+	const results = await Promise.allSettled(promises);
+	for (const result of results) if (result.status === 'fulfilled') started(result.value);
+	const failed = results.find((result) => result.status === 'rejected');
+	if (failed) throw failed.reason;
+	return results.map((result) => result.value);
 }
 
 /** Packs the repository (built dist/) once into `dir`. */

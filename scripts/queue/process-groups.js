@@ -1,15 +1,16 @@
 /**
  * Process plumbing for the queue-mode services and n8n processes: each long-running process in
  * its own process group (so a stop or a kill reaches its children too), waits on ports, and the
- * checks that nothing is left behind.
+ * checks that nothing is left behind. Every child starts through spawnChild
+ * (scripts/runtime/run-command.js): in a script that took charge of its children (ownChildren,
+ * scripts/start-queue.js), its stop() reaches these too, whatever step the script is at.
  */
 'use strict';
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { formatDuration } = require('../runtime/index.js');
+const { formatDuration, spawnChild } = require('../runtime/index.js');
 
 function isRoot() {
 	return typeof process.getuid === 'function' && process.getuid() === 0;
@@ -18,7 +19,7 @@ function isRoot() {
 /** Runs a command (as `uid`/`gid` when given) and resolves with its output; rejects on failure. */
 function runAs(command, args, options = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawnChild(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
 		let out = '';
 		child.stdout.on('data', (d) => (out += d));
 		child.stderr.on('data', (d) => (out += d));
@@ -61,12 +62,22 @@ async function waitForPort(port, { timeoutMs = 60000, probe, child, name } = {})
 /**
  * Spawns a long-running service in its own process group. Returns `{ child, stop }`: stop() sends
  * `signal`, waits up to `graceMs`, then SIGKILLs the group. The service also goes when this
- * process exits without calling stop().
+ * process exits without calling stop(). `signal` is also what stops it when the script stops all
+ * its children at once (ownChildren in scripts/runtime/run-command.js).
  */
 function spawnService(command, args, { signal = 'SIGTERM', graceMs = 10000, logFile, ...options }) {
 	const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
-	const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', out, out] });
-	if (typeof out === 'number') fs.closeSync(out);
+	let child;
+	try {
+		child = spawnChild(command, args, {
+			...options,
+			detached: true,
+			killSignal: signal,
+			stdio: ['ignore', out, out],
+		});
+	} finally {
+		if (typeof out === 'number') fs.closeSync(out);
+	}
 	const killGroup = (sig) => {
 		try {
 			process.kill(-child.pid, sig);

@@ -258,7 +258,8 @@ async function startRedis() {
 	try {
 		await launch();
 	} catch (error) {
-		await service.stop();
+		// No service when it could not start at all (a script stopping its children starts none).
+		if (service) await service.stop();
 		tmp.remove();
 		throw error;
 	}

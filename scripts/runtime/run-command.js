@@ -2,7 +2,7 @@
  * Logging and child processes for the runtime scripts: progress lines on stderr, a clean
  * environment for the runtime's own npm and n8n, `run()` (a command with a heartbeat and a
  * time limit, resolving with its output), and `ownChildren()` for a script that stops its children
- * itself (scripts/start.js).
+ * itself (scripts/start.js, scripts/start-queue.js).
  */
 'use strict';
 const { spawn } = require('node:child_process');
@@ -71,16 +71,19 @@ const KEPT_NPM_SETTINGS = new Set(
 const INHERITED_BUT_HARMFUL = new Set(['NODE_ENV', 'JEST_WORKER_ID']);
 
 /**
- * The children of a script that took charge of them (ownChildren), until each exits; undefined
- * in every other script, whose children stay in the terminal's process group (Ctrl-C reaches them).
- * @type {{ children: Set<import('node:child_process').ChildProcess>, stopping: boolean } | undefined}
+ * The children of a script that took charge of them (ownChildren), each with the signal that
+ * stops it, until each exits; undefined in every other script, whose children stay in the
+ * terminal's process group (Ctrl-C reaches them).
+ * @type {{ children: Map<import('node:child_process').ChildProcess, NodeJS.Signals>, stopping: boolean } | undefined}
  */
 let owner;
 
 /**
- * spawn(), as every child of the runtime scripts starts (run(), startN8n, startSandbox). Once the
- * script took charge of its children (ownChildren), the child leads a process group of its own and
- * is recorded until it exits; once they are being stopped, none starts any more.
+ * spawn(), as every child of the runtime scripts starts (run(), startN8n, startSandbox, and the
+ * queue-mode services and n8n processes: spawnService and runAs in scripts/queue/process-groups.js).
+ * Once the script took charge of its children (ownChildren), the child leads a process group of its
+ * own and is recorded until it exits, with `options.killSignal` (default SIGTERM) as the signal
+ * that stops it; once they are being stopped, none starts any more (this throws).
  * @param {string} command
  * @param {string[]} args
  * @param {import('node:child_process').SpawnOptions} options
@@ -92,7 +95,7 @@ function spawnChild(command, args, options) {
 	const child = spawn(command, args, { ...options, detached: true });
 	if (child.pid !== undefined) {
 		const { children } = owner;
-		children.add(child);
+		children.set(child, /** @type {NodeJS.Signals} */ (options.killSignal ?? 'SIGTERM'));
 		child.once('exit', () => children.delete(child));
 	}
 	return child;
@@ -101,42 +104,40 @@ function spawnChild(command, args, options) {
 /**
  * Takes charge of this script's children: from now on each one (spawnChild) leads a process group
  * of its own, which the terminal's Ctrl-C no longer reaches; the script stops them on its signals
- * with the returned stop(). stop() sends SIGTERM to every group, SIGKILL to a group whose first
- * process still runs after `graceMs`, then SIGKILL to whatever that process left in its group (as
- * spawnService in scripts/queue/process-groups.js); it resolves once each has exited, or
- * `graceMs` + 5 s after it began. Should the script end without stop() (an uncaught error), the
- * groups get SIGKILL.
+ * with the returned stop(). stop() sends each group its child's signal (SIGTERM unless spawnChild
+ * was given another), then SIGKILL once the child exited (whatever it left in its group, as
+ * spawnService in scripts/queue/process-groups.js) or `graceMs` passed; it resolves once every
+ * group is gone, or `graceMs` + 5 s after it began. Should the script end without stop() (an
+ * uncaught error), the groups get SIGKILL.
  * @param {number} [graceMs]
  * @returns {() => Promise<void>}
  */
 function ownChildren(graceMs = 15000) {
-	const current = { children: new Set(), stopping: false };
+	const current = { children: new Map(), stopping: false };
 	owner = current;
-	const killGroup = (child, signal) => {
+	/** Sends `signal` to the child's group; false once no process of it is left (a zombie counts). */
+	const signalGroup = (child, signal) => {
 		try {
 			process.kill(-child.pid, signal);
-		} catch {
-			// gone already
+			return true;
+		} catch (error) {
+			return error.code === 'EPERM';
 		}
 	};
 	process.on('exit', () => {
-		for (const child of current.children) killGroup(child, 'SIGKILL');
+		for (const child of current.children.keys()) signalGroup(child, 'SIGKILL');
 	});
 	return async function stop() {
 		current.stopping = true;
+		const killAt = Date.now() + graceMs;
 		await Promise.all(
-			[...current.children].map(async (child) => {
-				const exited = new Promise((resolve) => child.once('exit', resolve));
-				killGroup(child, 'SIGTERM');
-				const kill = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
-				let giveUp;
-				await Promise.race([
-					exited,
-					new Promise((resolve) => (giveUp = setTimeout(resolve, graceMs + 5000))),
-				]);
-				clearTimeout(kill);
-				clearTimeout(giveUp);
-				killGroup(child, 'SIGKILL');
+			[...current.children].map(async ([child, signal]) => {
+				signalGroup(child, signal);
+				while (signalGroup(child, 0) && Date.now() < killAt + 5000) {
+					const exited = child.exitCode !== null || child.signalCode !== null;
+					if (exited || Date.now() >= killAt) signalGroup(child, 'SIGKILL');
+					await new Promise((resolve) => setTimeout(resolve, 50));
+				}
 			}),
 		);
 	};
