@@ -1,7 +1,4 @@
-/**
- * What a Failed item says about an earlier send of its message that is unconfirmed or still under
- * way (README, "Sending once across executions").
- */
+/** A Failed item's words about an earlier send that is unconfirmed or still under way. */
 import type { Failure } from '../../shared/outcome';
 import { HOURS_BACK } from './markers';
 
@@ -20,10 +17,8 @@ export function keyMissingFailure(): Failure {
 export const IN_PROGRESS_CODE = 'earlierSendInProgress';
 
 /**
- * What is known of the earlier claim, and nothing more (a claim says an execution was about to
- * send, not that one is sending now). `claimed`: when it was made, to the minute (`toMinute`) or
- * the hour; `at` null when it was looked for and not found in the last HOURS_BACK hours;
- * undefined when it was not looked for (starts.ts looks for a bounded number a round).
+ * What is known of the earlier claim, and nothing more. `claimed.at`: when it was made (to the
+ * minute or the hour), null when not found in HOURS_BACK hours; `claimed` undefined: not looked for.
  */
 export function unconfirmedFields(
 	verdict: 'unconfirmed' | 'inProgress',

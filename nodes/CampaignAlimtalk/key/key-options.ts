@@ -1,7 +1,4 @@
-/**
- * The Deduplication Key options of the send, and how they are read. An empty key means off: the
- * send then behaves exactly as without these options.
- */
+/** The Deduplication Key options and how they are read; an empty key means off. */
 import { createHash } from 'crypto';
 import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { HISTORY_OPTION, numberOption, readNumberOption } from '../../shared/options';
@@ -54,10 +51,7 @@ export interface DedupSettings {
 	perRecipient: boolean;
 }
 
-/**
- * Whether a node has a Deduplication Key, judged on its saved Options (`savedOptionsOf`): this
- * node before anything is read, or another node of the workflow (session/layout.ts).
- */
+/** Whether saved Options (`savedOptionsOf`) set a Deduplication Key: this node's or another's. */
 export function keyIsSet(saved: Record<string, unknown>): boolean {
 	const raw = saved.deduplicationKey;
 	return typeof raw === 'string' && raw.trim() !== '' && raw.trim() !== '=';
@@ -81,18 +75,14 @@ export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | und
 	return text.trim() === '' ? undefined : text;
 }
 
-/**
- * The key a message is recorded under with Deduplicate per Recipient: the item's key and the
- * number the node resolved (prepare.ts, recipients.ts), whatever the number's spelling in the input.
- */
+/** The key with Deduplicate per Recipient: the item's key and the number the node resolved. */
 export function keyOfRecipient(key: string, phoneNumber: string): string {
 	return `${key}\u0000to:${phoneNumber}`;
 }
 
 /**
- * What the store records for a key. n8n hashes the UTF-8 text of what it is given, where every
- * broken character (half of a UTF-16 pair) becomes the same replacement character: hashing the
- * UTF-16 code units first keeps such keys apart, and gives long keys a fixed size.
+ * What the store records for a key: n8n hashes UTF-8, where every half of a UTF-16 pair becomes
+ * the same replacement character; hashing the UTF-16 code units keeps such keys apart.
  */
 export function storedKey(key: string): string {
 	return createHash('sha256')

@@ -1,12 +1,8 @@
 /**
- * When a claim found in the store was made (docs/deduplication.md, "Markers"): one more record
- * call over the start markers it may have (the minutes of the longest send plus a clock margin,
- * then the hours of the last two days), and one to take the probes back. A minute found: the
- * send may still be under way (`inFlight`); else it is `unconfirmed`, with its hour when found.
- * Bounded: at most LOOKUPS keys a round (n8n 2.41.1 removes one value at a time, about 1 ms each
- * at 100,000 keys); the others, and all of them when the call fails, are taken as in flight and
- * asked again in a later round. Probes that may have stayed (a call failed) stay: a minute probe
- * keeps that key's claim in flight until the minute leaves every window (docs/deduplication.md).
+ * When a claim found in the store was made (docs/deduplication.md, "The states of a key"): one
+ * record call over its possible minute and hour markers, one remove call of the probes. A minute
+ * found: `inFlight`; else `unconfirmed`. At most LOOKUPS keys a round (each probe costs a remove);
+ * the rest, and all when the call fails, are taken as in flight and asked again later.
  */
 import type { Answer, KeyMarkers } from './markers';
 import { startProbes } from './markers';
@@ -14,7 +10,7 @@ import type { Lease, Row } from '../store/queue';
 
 export const LOOKUPS = 10;
 
-/** Resolves every `claimed` answer into `inFlight` or `unconfirmed` (`longestMs`: per answer, the asker's longest send). */
+/** Resolves every `claimed` answer into `inFlight` or `unconfirmed` (`longestMs`: per answer). */
 export async function findStarts(
 	lease: Lease,
 	row: Row,

@@ -1,8 +1,4 @@
-/**
- * The Send Limit's home: its options (Send Limit, Send Limit Period), how they are read, its
- * code, words and advice. The limit itself is in limit.ts (periods) and places.ts (its places in
- * n8n's store, docs/deduplication.md).
- */
+/** The Send Limit's options, how they are read, its code, words and advice. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import {
@@ -74,10 +70,7 @@ export const limitOptions: INodeProperties[] = [
 	},
 ];
 
-/**
- * Whether saved Options (`savedOptionsOf`) set a Send Limit kept in n8n's store (per hour or day):
- * of another node of the workflow (session/layout.ts). An expression counts: it may give one.
- */
+/** Whether saved Options set a Send Limit per hour or day (an expression counts: it may give one). */
 export function limitInStoreIsSet(saved: Record<string, unknown>): boolean {
 	const limited = !['', '0', 'undefined', 'null'].includes(String(saved.sendLimit).trim());
 	return limited && saved.sendLimitPeriod !== 'execution';
@@ -86,11 +79,7 @@ export function limitInStoreIsSet(saved: Record<string, unknown>): boolean {
 const isEmpty = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/**
- * The limit, or undefined when Send Limit is not set or 0. It fails closed: a Send Limit or a
- * period that was set but gives no usable value (an expression of an unset variable, an unknown
- * period) stops the node before anything is sent, instead of sending without a limit.
- */
+/** The limit, or undefined when not set or 0. Fails closed: a set but unusable value stops the node. */
 export function readLimitSettings(
 	ctx: IExecuteFunctions,
 	options: Record<string, unknown>,

@@ -1,8 +1,6 @@
 /**
- * The send limit (docs/deduplication.md, "Send limit"): at most `limit` messages from this node
- * per period. Per hour or day the places are slot entries in the node's row of keys, taken in
- * the same round as the Deduplication Key (places.ts, session/round.ts); per execution they are
- * a count that lives only as long as the execution does.
+ * The Send Limit's periods (docs/deduplication.md, "The Send Limit"): per hour or day, places in
+ * the row of keys (places.ts); per execution, a count that lives as long as the execution.
  */
 import { DateTime } from 'luxon';
 import type { IExecuteFunctions } from 'n8n-workflow';
@@ -21,11 +19,7 @@ export function inStore(limit: LimitSettings | undefined): limit is StoreLimit {
 	return limit !== undefined && limit.period !== 'execution';
 }
 
-/**
- * The period that holds `nowMs`, in `zone` (an unknown zone counts as UTC): an hour or a day of
- * the wall clock there, so a day lasts 23 or 25 hours on a daylight-saving change and an hour of
- * Asia/Kolkata starts at half past a UTC hour.
- */
+/** The hour or day of the wall clock in `zone` (unknown: UTC) that holds `nowMs`. */
 export function periodOf(
 	nowMs: number,
 	period: 'hour' | 'day',
@@ -38,10 +32,7 @@ export function periodOf(
 	return { startMs: start.toMillis(), endMs: end.toMillis(), resetsAt: end.toISO() ?? '' };
 }
 
-/**
- * The Failed fields of an item the limit kept from being sent; with its Deduplication Key (`key`),
- * whose claim was taken back in its round: after the reset it can be sent.
- */
+/** The Failed fields of an item the limit kept back; its key's claim was taken back (sendable after the reset). */
 export function limitedFailure(
 	limit: LimitSettings,
 	resetsAt: string | undefined,
@@ -64,11 +55,9 @@ export function limitedFailure(
 }
 
 /**
- * The places of an execution limit, per node, shared by every run of the node in one execution:
- * keyed by the execution's cancel signal, which n8n 2.41 creates once per execution
- * (WorkflowExecute) and hands to every run of a node in it, also to a tool node an AI Agent runs
- * several times. Without that signal (older n8n) the places are the node run's own. A WeakMap:
- * the count goes with the execution.
+ * The places of an execution limit per node, shared by every run of the node in one execution
+ * (an AI Agent runs a tool node several times): keyed by the execution's cancel signal, one per
+ * execution (older n8n without it: the node run's own). A WeakMap: the count goes with it.
  */
 const executionPlaces = new WeakMap<object, Map<string, { used: number }>>();
 
@@ -106,11 +95,8 @@ export class ExecutionPlaces {
 }
 
 /**
- * Entries a row of keys may gain after a period's first slot, per place of the limit: the other
- * slots (1), a message of the period with its claim while in flight and its `sent` (at most 8,
- * key/markers.ts), and the `sent` of a message of the previous period confirmed now (1). The record
- * calls keep this much room beyond the History Size, so that no slot of the current period is
- * forgotten while it lasts (docs/deduplication.md, "Send limit").
+ * Room kept beyond the History Size per place, so no slot of the current period is forgotten: the
+ * other slots (1), a message's claim and markers (at most 8), a late confirmation's `sent` (1).
  */
 export const ROOM_PER_PLACE = 10;
 

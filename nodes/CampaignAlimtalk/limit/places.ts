@@ -1,20 +1,15 @@
 /**
- * The places of a Send Limit per hour or day in one store round (docs/deduplication.md, "Send
- * limit"). A place is a slot entry `limit:<period>:<start ms>:<n>` in the row of keys; the store
- * only answers "was it recorded?" by recording it, so a slot asked about that comes back new is
- * taken. A round therefore asks about few slots: slot 1 (new: the period is new) and a few more
- * than its sends need, at random among those it has not asked about; when those are not enough,
- * more (as many as the free share seen so far says are needed), at most MAX_CALLS times, the last
- * time every slot left. A round cut before it takes back what it did not give keeps only those
- * few places. Asks of one period share one pool whatever their limit (a limit changed while
- * executions run): a send with limit L takes a free slot n <= L, so one slot is never given twice.
+ * The places of a Send Limit per hour or day in one store round (docs/deduplication.md, "The Send
+ * Limit"): slot entries `limit:<period>:<start ms>:<n>`; asking about one records it, so a round
+ * asks about few (slot 1, a few more at random, more if needed, at most MAX_CALLS times). Asks of
+ * one period share one pool whatever their limit: a send with limit L takes a free slot n <= L.
  */
 import type { StoreLimit } from './limit';
 import { periodOf } from './limit';
 
 /** Slots asked about beyond what the sends need. */
 const SPARE = 3;
-/** At most this many record calls of slots in a round beyond its first (the last asks about every slot left). */
+/** Record calls of slots beyond a round's first (the last asks about every slot left). */
 export const MAX_CALLS = 3;
 
 export function slotName(period: string, startMs: number, n: number): string {
@@ -138,9 +133,8 @@ export class Places {
 	}
 
 	/**
-	 * What the round's remove call takes back: the free slots not given and, in the first round of
-	 * a period, the slots of the period two before (not the one just before: a worker whose clock
-	 * is a little behind may still count in it).
+	 * The free slots not given and, in a period's first round, the slots of the period two before
+	 * (not the one before: a worker whose clock is behind may still count in it).
 	 */
 	takeBack(): string[] {
 		return this.pools.flatMap((pool) => [
