@@ -12,7 +12,7 @@ import {
 import type { TransportSettings } from '../../shared/transport';
 import type { DedupSettings } from '../key/key-options';
 import { dedupOptions, keyIsSet, readStoreSettings } from '../key/key-options';
-import type { LimitSettings } from '../limit/limit';
+import type { LimitSettings } from '../limit/limit-options';
 import { limitOptions, readLimitSettings } from '../limit/limit-options';
 
 export const sendOptions: INodeProperties = optionsCollection([

@@ -2,7 +2,7 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ApiResult, CampaignClient } from '../../shared/transport';
 import type { DedupSession } from '../session/session';
-import { keyFate } from '../session/session';
+import { keyFate } from '../key/fate';
 import type { SendOptions } from './send-options';
 import type { Prepared, PreparedSend } from './prepare';
 import { runOrdered } from './pool';

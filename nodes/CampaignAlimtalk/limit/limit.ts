@@ -9,9 +9,6 @@ import { cancelSignalOf } from '../../shared/transport/pause';
 import type { LimitSettings } from './limit-options';
 import { LIMIT_CODE } from './limit-options';
 
-export type { LimitPeriod, LimitSettings } from './limit-options';
-export { LIMIT_PERIODS } from './limit-options';
-
 /** A limit kept in the store (per hour or day). */
 export type StoreLimit = LimitSettings & { period: 'hour' | 'day' };
 

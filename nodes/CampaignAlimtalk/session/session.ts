@@ -14,7 +14,7 @@ import {
 import { stoppedError } from '../store/store-errors';
 import type { KeyFate } from '../key/fate';
 import { requireStore } from '../store/store-calls';
-import type { LimitSettings } from '../limit/limit';
+import type { LimitSettings } from '../limit/limit-options';
 import { ExecutionPlaces, inStore, limitedFailure, roomFor } from '../limit/limit';
 import type { Asked } from './asks';
 import { StoreAsks } from './asks';
@@ -25,11 +25,8 @@ import { Ledger } from './ledger';
 import { keyMissingFailure, unconfirmedFields } from '../key/key-failures';
 import { finished, longestSendMs } from '../key/markers';
 import type { DedupSettings } from '../key/key-options';
-export type { KeyFate } from '../key/fate';
-export { keyFate } from '../key/fate';
 import { keyOfRecipient, readKey } from '../key/key-options';
 
-export { IN_PROGRESS_CODE, NO_KEY_CODE, UNCONFIRMED_CODE } from '../key/key-failures';
 /** How soon an item waiting for another execution's send looks again (doubling up to WAIT_MAX_MS). */
 const WAIT_POLL_MS = 500;
 const WAIT_MAX_MS = 8000;

@@ -11,7 +11,7 @@ import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/store/queue';
 import { claimed, markersOf } from '../../../nodes/CampaignAlimtalk/key/markers';
 import { storedKey } from '../../../nodes/CampaignAlimtalk/key/key-options';
 import { withServiceCode } from '../../../nodes/shared/codes';
-import { keyFate } from '../../../nodes/CampaignAlimtalk/session/session';
+import { keyFate } from '../../../nodes/CampaignAlimtalk/key/fate';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
 import {
