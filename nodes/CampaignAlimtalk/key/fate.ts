@@ -4,10 +4,8 @@ import { serviceCodeOf } from '../../shared/codes';
 export type KeyFate = 'confirm' | 'keep' | 'release';
 
 /**
- * Only a certain failure releases a key: success confirms; a refusal of every attempt, or a
- * request that never left, releases; a thrown error without a service code (a stop, an unexpected
- * failure) or any `deliveryUnknown` keeps (docs/deduplication.md, "The transitions, and the store
- * calls that make them").
+ * `undefined`: the request never left. An error without a service code (a stop, an unexpected
+ * failure) keeps (docs/deduplication.md, "The transitions, and the store calls that make them").
  */
 export function keyFate(
 	result: { code: string; deliveryUnknown: boolean } | Error | undefined,

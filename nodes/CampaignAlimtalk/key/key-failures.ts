@@ -5,7 +5,6 @@ import { HOURS_BACK } from './markers';
 export const UNCONFIRMED_CODE = 'earlierSendUnconfirmed';
 export const NO_KEY_CODE = 'noDeduplicationKey';
 
-/** An item to be sent without a key while the Deduplication Key is set: not sent. */
 export function keyMissingFailure(): Failure {
 	return {
 		code: NO_KEY_CODE,
@@ -16,10 +15,7 @@ export function keyMissingFailure(): Failure {
 
 export const IN_PROGRESS_CODE = 'earlierSendInProgress';
 
-/**
- * What is known of the earlier claim, and nothing more. `claimed.at`: when it was made (to the
- * minute or the hour), null when not found in HOURS_BACK hours; `claimed` undefined: not looked for.
- */
+/** `claimed`: undefined when not looked for; `at` null when not found within HOURS_BACK hours. */
 export function unconfirmedFields(
 	verdict: 'unconfirmed' | 'inProgress',
 	key: string,

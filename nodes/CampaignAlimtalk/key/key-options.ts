@@ -1,4 +1,4 @@
-/** The Deduplication Key options and how they are read; an empty key means off. */
+/** The Deduplication Key options and how they are read. */
 import { createHash } from 'crypto';
 import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { HISTORY_OPTION, numberOption, readNumberOption } from '../../shared/options';
@@ -47,7 +47,6 @@ export const dedupOptions: INodeProperties[] = [
 export interface DedupSettings {
 	scope: DeduplicationScope;
 	historySize: number;
-	/** Deduplicate per Recipient: the resolved number is part of every key (`keyOfRecipient`). */
 	perRecipient: boolean;
 }
 
@@ -57,7 +56,7 @@ export function keyIsSet(saved: Record<string, unknown>): boolean {
 	return typeof raw === 'string' && raw.trim() !== '' && raw.trim() !== '=';
 }
 
-/** Where and how much the node keeps in n8n's store (with a key, or a send limit per hour or day). */
+/** Also read for a Send Limit per hour or day, kept in the same row. */
 export function readStoreSettings(
 	ctx: IExecuteFunctions,
 	options: Record<string, unknown>,
@@ -67,7 +66,6 @@ export function readStoreSettings(
 	return { scope, historySize, perRecipient: options.deduplicationPerRecipient === true };
 }
 
-/** An item's key as text, or undefined when it is empty. */
 export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	const value = ctx.getNodeParameter('options.deduplicationKey', itemIndex, '') as unknown;
 	if (value === undefined || value === null) return undefined;
@@ -75,14 +73,14 @@ export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | und
 	return text.trim() === '' ? undefined : text;
 }
 
-/** The key with Deduplicate per Recipient: the item's key and the number the node resolved. */
+/** Deduplicate per Recipient: the item's key with the number the node resolved, however it was spelled. */
 export function keyOfRecipient(key: string, phoneNumber: string): string {
 	return `${key}\u0000to:${phoneNumber}`;
 }
 
 /**
- * What the store records for a key: n8n hashes UTF-8, where every half of a UTF-16 pair becomes
- * the same replacement character; hashing the UTF-16 code units keeps such keys apart.
+ * n8n hashes UTF-8, where every half of a UTF-16 pair becomes the same replacement character;
+ * hashing the UTF-16 code units keeps such keys apart.
  */
 export function storedKey(key: string): string {
 	return createHash('sha256')

@@ -1,7 +1,6 @@
 /**
- * What the store records about one message (`sent`, `claim`, `minute`, `hour`: the states and
- * transitions are in docs/deduplication.md, "The states of a key"), and how long a send can take.
- * `sent` is the key's own stored form, as earlier versions of the node recorded it.
+ * A key's store values (docs/deduplication.md, "The states of a key"). `sent` is the key's stored
+ * form as earlier versions of the node recorded it.
  */
 import type { TransportSettings } from '../../shared/transport';
 import { MAX_BACKOFF_MS } from '../../shared/transport';
@@ -9,7 +8,7 @@ import { storedKey } from './key-options';
 
 export const MINUTE_MS = 60000;
 const HOUR_MS = 3600000;
-/** How far back the hour of an unconfirmed claim is looked for. */
+/** Hours looked back for the start of an unconfirmed claim. */
 export const HOURS_BACK = 48;
 /** Time to record the answer after the request ended, and clock skew. */
 const RECORD_MARGIN_MS = 60000;
@@ -18,7 +17,6 @@ export const CLOCK_SKEW_MS = 60000;
 /** Kept in every row of keys the node writes, so that it is never empty (store/lock.ts). */
 export const KEYS_ROW_ENTRY = 'campaign-alimtalk-deduplication-keys';
 
-/** The longest one send can take: every attempt timing out, every pause at its longest. */
 export function longestSendMs(settings: TransportSettings): number {
 	return (
 		(settings.maxRetries + 1) * settings.timeoutMs +
@@ -27,7 +25,6 @@ export function longestSendMs(settings: TransportSettings): number {
 	);
 }
 
-/** The store values of one key; `hour` and `minute` those of a claim made now. */
 export interface KeyMarkers {
 	sent: string;
 	claim: string;
@@ -54,7 +51,6 @@ function minuteMarker(claim: string, minute: number): string {
 	return `${claim}:m${minute}`;
 }
 
-/** A time a claim may have been made at, and the marker that would say so. */
 export interface StartProbe {
 	value: string;
 	startMs: number;
@@ -62,10 +58,7 @@ export interface StartProbe {
 	inFlight: boolean;
 }
 
-/**
- * The markers a claim found may have, newest first: the minutes of a send still under way
- * (`longestMs` plus CLOCK_SKEW_MS each side), then the hours of the last HOURS_BACK.
- */
+/** Minutes, then hours, newest first: starts.ts takes the first one found. */
 export function startProbes(markers: KeyMarkers, nowMs: number, longestMs: number): StartProbe[] {
 	const last = Math.floor((nowMs + CLOCK_SKEW_MS) / MINUTE_MS);
 	const first = Math.floor((nowMs - longestMs - CLOCK_SKEW_MS) / MINUTE_MS);
@@ -88,7 +81,7 @@ export function claimed(markers: KeyMarkers): string[] {
 	return [markers.hour, markers.minute, markers.sent, markers.claim];
 }
 
-/** What the store said of a key (`claimed` becomes `inFlight` or `unconfirmed`: starts.ts). */
+/** starts.ts turns `claimed` into `inFlight` or `unconfirmed`. */
 export type Verdict = 'send' | 'sent' | 'claimed' | 'inFlight' | 'unconfirmed' | 'limited';
 
 /** A claim wins over `sent`: a message in flight never reads as sent. */
@@ -107,23 +100,20 @@ export function takeBack(
 	return claimed(markers).filter((value) => isNew(value) && !keep.has(value));
 }
 
-/** What the end of a claimed send takes back (docs/deduplication.md, "The transitions ..."). */
+/** Per fate: docs/deduplication.md, "The transitions, and the store calls that make them". */
 export function finished(markers: KeyMarkers, fate: 'confirm' | 'keep' | 'release'): string[] {
 	if (fate === 'confirm') return [markers.hour, markers.minute, markers.claim];
 	if (fate === 'keep') return [markers.minute, markers.sent];
 	return claimed(markers);
 }
 
-/** An ask's answer, with the markers of the claim made (for `send`; none without a key). */
 export interface Answer {
 	verdict: Verdict;
 	markers?: KeyMarkers;
-	/** The send limit's slot given to this send (limit/places.ts). */
+	/** The Send Limit place given (limit/places.ts). */
 	slot?: string;
-	/** When the send limit's period ends (for `limited`). */
 	resetsAt?: string;
-	/** For a claim found: when it was made (null: looked for, not found). */
+	/** null: looked for, not found. */
 	claimedAt?: number | null;
-	/** Whether `claimedAt` is a minute (the claim may still be in flight) or only an hour. */
 	claimedToMinute?: boolean;
 }

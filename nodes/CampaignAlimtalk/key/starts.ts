@@ -1,13 +1,9 @@
-/**
- * When a claim found in the store was made (docs/deduplication.md, "The states of a key"): one
- * record call over its possible minute and hour markers, one remove call of the probes. A minute
- * found: `inFlight`; else `unconfirmed`. At most LOOKUPS keys a round (each probe costs a remove);
- * the rest, and all when the call fails, are taken as in flight and asked again later.
- */
+/** When a found claim was made (docs/deduplication.md, "The engine": "A key found claimed"). */
 import type { Answer, KeyMarkers } from './markers';
 import { startProbes } from './markers';
 import type { Lease, Row } from '../store/queue';
 
+/** Keys looked up a round, at most: every probe recorded must be removed again. */
 export const LOOKUPS = 10;
 
 /** Resolves every `claimed` answer into `inFlight` or `unconfirmed` (`longestMs`: per answer). */

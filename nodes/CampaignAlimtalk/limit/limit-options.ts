@@ -22,10 +22,8 @@ export interface LimitSettings {
 	zone: string;
 }
 
-/** The code of an item the send limit kept back (limit.ts `limitedFailure`). */
 export const LIMIT_CODE = 'sendLimitReached';
 
-/** Its words (helpers/send-codes.ts) and what to change (helpers/advice.ts). */
 export const LIMIT_INFO: CodeInfo = {
 	kind: 'rejected',
 	message: 'The send limit is used up for this period (not sent)',
@@ -70,7 +68,7 @@ export const limitOptions: INodeProperties[] = [
 	},
 ];
 
-/** Whether saved Options set a Send Limit per hour or day (an expression counts: it may give one). */
+/** Per hour or day; an expression counts as set: it may give a limit. */
 export function limitInStoreIsSet(saved: Record<string, unknown>): boolean {
 	const limited = !['', '0', 'undefined', 'null'].includes(String(saved.sendLimit).trim());
 	return limited && saved.sendLimitPeriod !== 'execution';
@@ -79,7 +77,7 @@ export function limitInStoreIsSet(saved: Record<string, unknown>): boolean {
 const isEmpty = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/** The limit, or undefined when not set or 0. Fails closed: a set but unusable value stops the node. */
+/** Undefined when not set or 0. Fails closed: a set but unusable value throws. */
 export function readLimitSettings(
 	ctx: IExecuteFunctions,
 	options: Record<string, unknown>,
@@ -93,7 +91,7 @@ export function readLimitSettings(
 		throw fail('Option "Send Limit" is set but its value is empty');
 	const limit = readNumberOption(ctx, options, SEND_LIMIT_OPTION);
 	if (limit === 0) return undefined;
-	// Absent from the saved options: the default, Hour (n8n does not save a default value).
+	// n8n does not save a default value: absent means Hour.
 	const period = 'sendLimitPeriod' in saved ? options.sendLimitPeriod : 'hour';
 	if (!LIMIT_PERIODS.includes(period as LimitPeriod)) {
 		const got = JSON.stringify(period) ?? 'nothing';

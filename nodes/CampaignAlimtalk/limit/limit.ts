@@ -1,7 +1,4 @@
-/**
- * The Send Limit's periods (docs/deduplication.md, "The Send Limit"): per hour or day, places in
- * the row of keys (places.ts); per execution, a count that lives as long as the execution.
- */
+/** Send Limit periods; per hour or day, see places.ts (docs/deduplication.md, "The Send Limit"). */
 import { DateTime } from 'luxon';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
@@ -9,14 +6,13 @@ import { cancelSignalOf } from '../../shared/transport/pause';
 import type { LimitSettings } from './limit-options';
 import { LIMIT_CODE } from './limit-options';
 
-/** A limit kept in the store (per hour or day). */
 export type StoreLimit = LimitSettings & { period: 'hour' | 'day' };
 
 export function inStore(limit: LimitSettings | undefined): limit is StoreLimit {
 	return limit !== undefined && limit.period !== 'execution';
 }
 
-/** The hour or day of the wall clock in `zone` (unknown: UTC) that holds `nowMs`. */
+/** The wall-clock hour or day in `zone` (unknown: UTC) that holds `nowMs` (a day may last 23 or 25 hours). */
 export function periodOf(
 	nowMs: number,
 	period: 'hour' | 'day',
@@ -29,7 +25,7 @@ export function periodOf(
 	return { startMs: start.toMillis(), endMs: end.toMillis(), resetsAt: end.toISO() ?? '' };
 }
 
-/** The Failed fields of an item the limit kept back; its key's claim was taken back (sendable after the reset). */
+/** The item's key claim was taken back: sendable after the reset. */
 export function limitedFailure(
 	limit: LimitSettings,
 	resetsAt: string | undefined,
@@ -51,11 +47,7 @@ export function limitedFailure(
 	};
 }
 
-/**
- * The places of an execution limit per node, shared by every run of the node in one execution
- * (an AI Agent runs a tool node several times): keyed by the execution's cancel signal, one per
- * execution (older n8n without it: the node run's own). A WeakMap: the count goes with it.
- */
+/** Per node, keyed by the execution's cancel signal (docs/deduplication.md, "The Send Limit"). */
 const executionPlaces = new WeakMap<object, Map<string, { used: number }>>();
 
 export class ExecutionPlaces {
@@ -76,7 +68,6 @@ export class ExecutionPlaces {
 		this.count = count;
 	}
 
-	/** Takes a place for item `i`: false when none is left. */
 	take(i: number): boolean {
 		if (this.count.used >= this.limit) return false;
 		this.count.used++;
@@ -84,7 +75,7 @@ export class ExecutionPlaces {
 		return true;
 	}
 
-	/** Gives item `i`'s place back (its message was certainly not sent). */
+	/** Only for a message certainly not sent. */
 	giveBack(i: number): void {
 		if (!this.held.delete(i)) return;
 		this.count.used--;

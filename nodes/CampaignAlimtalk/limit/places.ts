@@ -1,8 +1,6 @@
 /**
- * The places of a Send Limit per hour or day in one store round (docs/deduplication.md, "The Send
- * Limit"): slot entries `limit:<period>:<start ms>:<n>`; asking about one records it, so a round
- * asks about few (slot 1, a few more at random, more if needed, at most MAX_CALLS times). Asks of
- * one period share one pool whatever their limit: a send with limit L takes a free slot n <= L.
+ * A round's Send Limit places (docs/deduplication.md, "The Send Limit"). Asks of one period share
+ * one pool whatever their limit: a send with limit L takes a free slot n <= L.
  */
 import type { StoreLimit } from './limit';
 import { periodOf } from './limit';
@@ -19,30 +17,26 @@ export function slotName(period: string, startMs: number, n: number): string {
 interface Pool {
 	period: 'hour' | 'day';
 	startMs: number;
-	/** The largest limit of the asks of this pool. */
 	max: number;
 	resetsAt: string;
-	/** The start of the period two before (its slots are taken back once per period). */
 	twoBeforeMs: number;
-	/** Slot numbers asked about this round, and those found free (not yet given). */
 	asked: Set<number>;
+	/** Found free, not yet given. */
 	free: number[];
 	found: number;
 	/** Slot 1 came back new: the first round of the period. */
 	fresh: boolean;
 }
 
-/** A round's places: every pool of its asks, what it asked about and what it gave. */
 export class Places {
 	private readonly pools: Pool[] = [];
 
-	/** Each ask's pool (undefined: no limit kept in the store). */
+	/** undefined: no limit kept in the store. */
 	private readonly ofAsk: Array<Pool | undefined>;
 
-	/** Each ask's slot, once given. */
 	readonly slots: Array<string | undefined>;
 
-	/** Every slot value that came back new this round (taken back when the round fails). */
+	/** Slot values found new this round (for session/round.ts `mayRemain`). */
 	readonly added: string[] = [];
 
 	constructor(
@@ -70,12 +64,11 @@ export class Places {
 		this.slots = limits.map(() => undefined);
 	}
 
-	/** When the period of ask `n` ends. */
 	resetsAt(n: number): string | undefined {
 		return this.ofAsk[n]?.resetsAt;
 	}
 
-	/** The slots to ask about next for the asks in `waiting` (`all`: every slot not asked about yet). */
+	/** `all`: every slot not asked about yet (a round's last call). */
 	probe(waiting: readonly number[], all = false): string[] {
 		const values: string[] = [];
 		for (const pool of this.pools) {
@@ -97,7 +90,6 @@ export class Places {
 		return values;
 	}
 
-	/** Notes what a record call said of the slots asked about (`isNew`). */
 	note(values: readonly string[], isNew: (value: string) => boolean): void {
 		for (const value of values) {
 			if (!isNew(value)) continue;
@@ -114,7 +106,7 @@ export class Places {
 		for (const pool of this.pools) pool.free.sort((x, y) => x - y);
 	}
 
-	/** Gives each ask in `waiting`, in order, the lowest free slot within its limit; returns those still without one. */
+	/** The lowest free slot within each ask's limit, in order; returns the asks left without one. */
 	give(waiting: readonly number[]): number[] {
 		return waiting.filter((n) => {
 			const pool = this.ofAsk[n] as Pool;
@@ -127,7 +119,6 @@ export class Places {
 		});
 	}
 
-	/** Whether ask `n` has a limit kept in the store. */
 	limited(n: number): boolean {
 		return this.ofAsk[n] !== undefined;
 	}
