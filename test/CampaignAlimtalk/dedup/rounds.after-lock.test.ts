@@ -129,6 +129,27 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 		expect(again).toMatchObject({ value: { answer: { verdict: 'sent' } } });
 	});
 
+	it('a `sent` probe left beside a kept claim (delivery unknown) never outlives it: once the History Size forgets the claim, the message does not read as sent', async () => {
+		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
+		const markers = await claim(a, 'order-7');
+		await settle(a.write(finished(markers, 'keep'))); // delivery unknown: the claim stays
+		// B asks about order-7: its record call lands, its remove call (the take-back of its probes)
+		// fails on every try, so whatever the record call added new stays in the row.
+		const fault = failRemoves(b, REMOVE_TRIES);
+		expect(await verdictOf(b, 'order-7')).toBe('error');
+		expect(fault.count).toBe(REMOVE_TRIES); // the fault fired
+		// Newer entries push everything up to the claim out, as the History Size does.
+		const row = keysRow();
+		const kept = row.length - row.indexOf(ProcessedDataStore.hash(markers.claim)) - 1;
+		const newer = Array.from({ length: 5 }, (_, n) => `other-${n}`);
+		const maxEntries = kept + newer.length;
+		const options = { mode: 'entries' as const, maxEntries };
+		await settle(race.store.checkProcessedAndRecord(newer, 'node', CONTEXT, options));
+		expect(keysRow()).not.toContain(ProcessedDataStore.hash(markers.claim));
+		// Forgotten, the message may be sent again (as the History Size says); never read as sent.
+		expect(await verdictOf(c, 'order-7')).not.toBe('sent');
+	});
+
 	it('a round that failed after it wrote its writes does not write them again: a release never removes the claim another execution made since', async () => {
 		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
 		const markers = await claim(a, 'order-3');
