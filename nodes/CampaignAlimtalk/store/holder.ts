@@ -113,8 +113,9 @@ export class Holder {
 				if (this.mayHaveLanded) this.expected++;
 				this.mayHaveLanded = false;
 			} catch {
-				// Did it land? The count tells, or the next one (`counted`).
+				// Did it land? The count tells: read after the failure, it settles the beat either way.
 				const after = this.counted(await this.call(this.store.count));
+				this.mayHaveLanded = false;
 				if (after !== this.expected) {
 					this.state = after > this.expected ? 'foreign' : 'lost';
 					return;
@@ -126,10 +127,15 @@ export class Holder {
 		}
 	}
 
-	/** A count read by this holder: one more than expected after a beat that may have landed is that beat. */
+	/**
+	 * A count read by this holder: one more than expected while a beat may have landed is that beat.
+	 * Any other count leaves the beat open: it may have been read before the beat's write landed.
+	 */
 	counted(count: number): number {
-		if (this.mayHaveLanded && count === this.expected + 1) this.expected++;
-		this.mayHaveLanded = false;
+		if (this.mayHaveLanded && count === this.expected + 1) {
+			this.expected++;
+			this.mayHaveLanded = false;
+		}
 		return count;
 	}
 
