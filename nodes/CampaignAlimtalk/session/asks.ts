@@ -1,6 +1,6 @@
 /**
  * One execution's store work, handed to the queue with round.ts's round function: asks (never
- * rejected) and removals, which ride with the execution's next ask or its last round.
+ * rejected) and removals, queued at once (a send's end waits for no pause and no next ask).
  */
 import type { Answer } from '../key/markers';
 import type { StoreLimit } from '../limit/limit';
@@ -14,8 +14,6 @@ import { mayRemain, storeRound } from './round';
 export type Asked = { answer: Answer } | { error: unknown; claimMayRemain: boolean };
 
 export class StoreAsks {
-	private removals: string[] = [];
-
 	/** The rounds that carry this execution's removals. */
 	private readonly writing: Array<Promise<void>> = [];
 
@@ -30,7 +28,6 @@ export class StoreAsks {
 
 	/** Asks the next round about `key` (claimed when free) and for a place of `limit`. */
 	async ask(key: string | undefined, limit: StoreLimit | undefined): Promise<Asked> {
-		this.send();
 		const item: StoreItem = { ask: { key, longestMs: this.longestMs, limit } };
 		try {
 			return { answer: (await submit(this.row, item, storeRound)) as Answer };
@@ -40,16 +37,10 @@ export class StoreAsks {
 		}
 	}
 
-	/** Values to take back in the execution's next round. */
+	/** Takes `values` back in the next round; a round that may not have written them is noted. */
 	remove(values: readonly string[]): void {
-		this.removals.push(...values);
-	}
-
-	/** Hands the removals not yet sent to the next round; one that may not have written them is noted. */
-	send(): void {
-		if (this.removals.length === 0) return;
-		const item: StoreItem = { removals: this.removals };
-		this.removals = [];
+		if (values.length === 0) return;
+		const item: StoreItem = { removals: [...values] };
 		const sent = submit(this.row, item, storeRound).then(
 			() => undefined,
 			(error: unknown) => {
@@ -61,7 +52,6 @@ export class StoreAsks {
 
 	/** Waits for every removal's round: the error of one that may not have written them. */
 	async settled(): Promise<string | undefined> {
-		this.send();
 		await Promise.all(this.writing);
 		return this.lost === undefined
 			? undefined

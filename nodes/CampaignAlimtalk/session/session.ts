@@ -160,8 +160,7 @@ export class DedupSession {
 		void asking.then((late) => {
 			if (!('answer' in late) || late.answer.verdict !== 'send') return;
 			this.hold(i, late.answer);
-			this.finish(i, 'release'); // the claim and the send limit's slot
-			this.asks.send(); // a claim left on failure reads as unconfirmed
+			this.finish(i, 'release'); // the claim and the send limit's slot; left on failure, it reads unconfirmed
 		});
 		return { error: stoppedError(this.ctx.getNode()), claimMayRemain: false };
 	}
@@ -211,7 +210,7 @@ export class DedupSession {
 		this.ledger.set(i, { kind: 'claimed', key: this.ledger.keyOf(i), markers, slot });
 	}
 
-	/** Records how claimed item `i`'s send ended; written in the next round. Only a release frees its place. */
+	/** Records how claimed item `i`'s send ended, queued at once. Only a release frees its place. */
 	finish(i: number, fate: KeyFate): void {
 		if (fate === 'release') this.places?.giveBack(i);
 		const entry = this.ledger.get(i);
@@ -219,8 +218,8 @@ export class DedupSession {
 		const { markers, slot } = entry;
 		if (!markers && slot === undefined) return;
 		this.ledger.set(i, { ...entry, fate });
-		if (markers) this.asks.remove(finished(markers, fate));
-		if (slot !== undefined && fate === 'release') this.asks.remove([slot]);
+		const place = slot !== undefined && fate === 'release' ? [slot] : [];
+		this.asks.remove([...(markers ? finished(markers, fate) : []), ...place]);
 	}
 
 	/** After the sends: waits until what this execution queued is written. */
