@@ -28,7 +28,7 @@ export function unconfirmedFields(
 	const when =
 		start === undefined
 			? at === null
-				? `more than ${HOURS_BACK} hours ago`
+				? `at a time not found in the last ${HOURS_BACK} hours of this worker's clock (longer ago, or on a worker whose clock runs ahead of this one's)`
 				: 'earlier'
 			: claimed?.toMinute
 				? `at ${start.slice(11, 16)} UTC on ${day}`

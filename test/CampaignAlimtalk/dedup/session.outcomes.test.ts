@@ -30,6 +30,10 @@ async function crashedClaim(key: string, inFlight: boolean, hour = true): Promis
 	return at;
 }
 
+/** What an unconfirmed send says when no start of its claim was found: what is known, no more. */
+const NOT_FOUND =
+	"claimed this Deduplication Key at a time not found in the last 48 hours of this worker's clock (longer ago, or on a worker whose clock runs ahead of this one's)";
+
 /** The hour of `at` (when a claim was made), as an unconfirmed send's message and field give it. */
 function hourOf(at: number): { iso: string; words: string } {
 	const start = new Date(Math.floor(at / 3600000) * 3600000).toISOString();
@@ -59,7 +63,7 @@ describe('what a redelivered event is answered', () => {
 			expect.objectContaining({
 				code: 'earlierSendUnconfirmed',
 				deduplicationKey: 'order-3',
-				message: expect.stringContaining('claimed this Deduplication Key more than 48 hours ago'),
+				message: expect.stringContaining(NOT_FOUND),
 			}),
 		]);
 		expect(out[1][1].json.earlierSendStartedAt).toBeUndefined();
@@ -68,6 +72,24 @@ describe('what a redelivered event is answered', () => {
 		]);
 		expect(sentPhones()).toEqual([phone(2)]);
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
+	});
+
+	it('a claim made seconds ago by a worker whose clock runs two hours ahead is not said to be more than 48 hours old (issue 57, finding 6)', async () => {
+		// The claimer's minute and hour lie ahead of every start this worker looks for.
+		const markers = markersOf('order-1', Date.now() + 2 * 3600000);
+		const values = [markers.hour, markers.minute, markers.claim];
+		await fx.store.checkProcessedAndRecord(values, 'node', NODE_ROW, { mode: 'entries' });
+		const { out } = await send([order(1)]);
+		expect(jsonOf(out[1])).toEqual([
+			expect.objectContaining({
+				code: 'earlierSendUnconfirmed',
+				deliveryUnknown: true,
+				message: expect.stringContaining(NOT_FOUND),
+			}),
+		]);
+		expect(out[1][0].json.message).not.toMatch(/more than 48 hours/);
+		expect(out[1][0].json.earlierSendStartedAt).toBeUndefined();
+		expect(fx.sb.state.sent).toHaveLength(0);
 	});
 
 	it('a message in flight holds 4 entries in the row of keys (hour, minute, its own sent, claim); a confirmed one 1 (sent)', async () => {
