@@ -182,3 +182,24 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 		);
 	});
 });
+
+describe('a round that found a key sent and failed before its remove call (docs/deduplication.md, window 4)', () => {
+	it('leaves its probes beside `sent`: the message, which was sent, reads in flight, then unconfirmed, never free', async () => {
+		const [a, b] = ['A', 'B'].map(processCopy);
+		const markers = await claim(a, 'order-1');
+		await settle(a.write(finished(markers, 'confirm')));
+		expect(await verdictOf(b, 'order-1')).toBe('sent');
+		// B asks again: its record call lands, its remove call fails on every try.
+		const fired = failRemoves(b, REMOVE_TRIES);
+		expect(await verdictOf(b, 'order-1')).toBe('error');
+		expect(fired.count).toBe(REMOVE_TRIES);
+		expect(keysRow()).toEqual(
+			expect.arrayContaining(
+				[markers.sent, markers.claim].map((value) => ProcessedDataStore.hash(value)),
+			),
+		);
+		expect(await verdictOf(a, 'order-1')).toBe('inFlight');
+		await jest.advanceTimersByTimeAsync(60000 + 3 * 60000); // past the longest send (60 s) and the margin
+		expect(await verdictOf(a, 'order-1')).toBe('unconfirmed');
+	});
+});
