@@ -78,6 +78,11 @@ export class Holder {
 		return [...Array.from({ length: this.copies + copies }, () => LOCK_ENTRY), ...beats];
 	}
 
+	/** A beat entry `lockEntries` never lists: what a release keeps in the row while it cleans it. */
+	get keeper(): string {
+		return this.entry(this.beats + EXTRA_BEATS);
+	}
+
 	/** Adds a heartbeat every HEARTBEAT_MS until `stop`. */
 	start(): void {
 		const loop = async () => {

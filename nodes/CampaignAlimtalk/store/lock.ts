@@ -198,8 +198,9 @@ async function notLock(
 export type Released = 'released' | 'foreign' | 'late' | 'left';
 
 /**
- * Gives the lock up: the row is deleted only while the lease holds and the count is the holder's
- * own; with more entries only the lock entries go. Anything else leaves the row to the waiters'
+ * Gives the lock up: the row is deleted only while the lease holds. Found as the holder left it, at
+ * once; rewritten (window 5: a late whole-row write of lock entries, or another node's data), once
+ * its lock entries are gone and nothing else is left. Anything else leaves the row to the waiters'
  * takeover. Never repeats a delete, never throws.
  */
 export async function release(
@@ -212,7 +213,7 @@ export async function release(
 	const quiet = await holder.quiet();
 	await holder.stop();
 	const leased = () => env.now() - holder.beatAt < LEASE_MS;
-	if (!quiet || holder.busy || holder.state === 'lost' || !leased()) return 'left';
+	if (!quiet || holder.busy || !leased()) return 'left';
 	try {
 		const count =
 			holder.state === 'foreign' ? Infinity : holder.counted(await read(env, node, store.count));
@@ -221,10 +222,18 @@ export async function release(
 			await write(env, node, store.clear);
 			return 'released';
 		}
-		if (count > holder.expected) {
-			await write(env, node, async () => await store.remove(holder.lockEntries(MAX_COPIES)));
-			return await foreignOrLate(env, node, store);
+		// No other process can hold a row rewritten while this lease held (a takeover waits for 30 s
+		// of stillness). One entry of this holder's stays until the delete: an empty row is taken as
+		// a new lock by the next create (lock.rewritten.test.ts).
+		await write(env, node, async () => await store.record([holder.keeper]));
+		await write(env, node, async () => await store.remove(holder.lockEntries(MAX_COPIES)));
+		if ((await read(env, node, store.count)) > 1) {
+			await write(env, node, async () => await store.remove([holder.keeper]));
+			return 'foreign'; // another node's data, left as it is
 		}
+		if (!leased()) return 'left';
+		await write(env, node, store.clear);
+		return count > holder.expected ? 'late' : 'released';
 	} catch {
 		// Left for the waiters: a delete that may have run is never repeated.
 	}
@@ -248,18 +257,4 @@ export async function stillHeld(
 	} catch {
 		return false;
 	}
-}
-
-/**
- * A row that grew while held, its lock entries removed: data left is another node's; nothing left
- * means a late write of lock entries (a store fault), and the empty row is deleted.
- */
-async function foreignOrLate(env: LockEnv, node: INode, store: LockStore): Promise<Released> {
-	try {
-		if ((await read(env, node, store.count)) > 0) return 'foreign';
-		await write(env, node, store.clear);
-	} catch {
-		// Reported as a store fault; another node's data, if any, is found by the next acquire.
-	}
-	return 'late';
 }

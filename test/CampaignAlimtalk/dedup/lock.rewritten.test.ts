@@ -1,0 +1,56 @@
+/**
+ * A release that finds its lock row rewritten while its lease held (docs/deduplication.md, window
+ * 5: another process's create that read the row before a release and a new lock, landing after
+ * them, writes back the old lock's entries), replayed on a fake clock with the race harness. Traced
+ * in real queue mode (issue 57, finding 3): the row was left to a takeover 30 s later when it held
+ * fewer entries than the holder's, and emptied before its delete when it held more, which let
+ * another process's create take the empty row as its own lock just before that delete.
+ */
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
+import { ProcessedDataStore } from '../../support/dedup-store';
+import { delay } from '../../support/node';
+import { LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
+
+raceFixture();
+
+/** Rewrites the lock row whole with `entries` copies of the lock entry, as a late create's write does. */
+function staleImage(entries: number): void {
+	const row = race.store.rows.get(LOCK_ROW_ID);
+	if (!row) throw new Error('no lock row to rewrite');
+	row.data = Array.from({ length: entries }, () => ProcessedDataStore.hash(LOCK_ENTRY));
+}
+
+describe('a release that finds its lock row rewritten by lock entries while its lease held', () => {
+	it('with more entries than its own: the row is never left empty before its delete, so no waiter takes it as its lock', async () => {
+		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
+		// A's delete waits until B entered the lock (or 1 s): a busy process between its calls.
+		const realClear = a.ctx.helpers.clearAllProcessedItems;
+		Object.assign(a.ctx.helpers, {
+			clearAllProcessedItems: async (...args: Parameters<typeof realClear>) => {
+				for (let i = 0; i < 200 && !race.inside.includes('B'); i++) await delay(5);
+				await realClear(...args);
+			},
+		});
+		const holds = [a.hold(50, async () => staleImage((lockRow() ?? []).length + 3))];
+		await jest.advanceTimersByTimeAsync(20);
+		holds.push(b.hold(3000), c.hold(100));
+		const all = await settle(Promise.allSettled(holds));
+		expect(all.status).toBe('fulfilled');
+		// Before: A's remove left the row empty, B's create wrote its copies into it and counted them
+		// (held), A's delete then removed B's lock, and C created one of its own: B and C both inside.
+		expect(race.overlaps).toEqual([]);
+		expect([...race.entries].sort()).toEqual(['A', 'B', 'C']);
+	});
+
+	it('with fewer entries than its own: the row is released at once, not left to a takeover 30 s later', async () => {
+		const [a, b] = ['A', 'B'].map(processCopy);
+		const first = a.hold(50, async () => staleImage(1));
+		await jest.advanceTimersByTimeAsync(20);
+		const second = b.hold(10);
+		expect((await settle(first)).status).toBe('fulfilled');
+		// Before: left as it was, the row stood still until B took it over 30 s later.
+		expect(lockRow()).toBeUndefined();
+		expect((await settle(second)).status).toBe('fulfilled');
+		expect(race.overlaps).toEqual([]);
+	});
+});
