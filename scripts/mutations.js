@@ -165,7 +165,8 @@ async function tryMutation(mutation) {
 		const result = 'passed' in first ? await jest(rest(), 'rest') : first;
 		times.tests = Date.now() - started - times.build;
 		if ('error' in result) return { outcome: 'error', detail: result.error, times };
-		if ('passed' in result) return { outcome: 'SURVIVED', times };
+		if ('passed' in result)
+			return { outcome: 'SURVIVED', detail: `no test of ${TESTS}/ failed`, times };
 		const { file, test, message } = result.failed;
 		const where = file === mutation.test ? '' : ` (not ${path.basename(mutation.test)})`;
 		return { outcome: 'caught', by: `${file} › ${test}${where}`, detail: message, times };
@@ -217,10 +218,12 @@ function cleanUp() {
 	state.copy = undefined;
 }
 
-const timesOf = ({ build, tests }) =>
-	[build && `build ${seconds(build)}`, tests && `tests ${seconds(tests)}`]
-		.filter(Boolean)
-		.join(', ');
+/** ` (build 9s, tests 20s)`, or nothing when neither ran. */
+function timesOf({ build, tests }) {
+	const parts = [build && `build ${seconds(build)}`, tests && `tests ${seconds(tests)}`];
+	const text = parts.filter(Boolean).join(', ');
+	return text ? ` (${text})` : '';
+}
 
 async function main({ list, chosen: picked }) {
 	const chosen = picked.map((m) => ({ ...m, n: MUTATIONS.indexOf(m) + 1 }));
@@ -254,7 +257,7 @@ async function main({ list, chosen: picked }) {
 			? { outcome: 'does not apply', detail: problem, times: {} }
 			: await tryMutation(m);
 		const lines = [result.by, result.detail].filter(Boolean).join('\n').split('\n');
-		console.log(`  ${result.outcome} (${timesOf(result.times)})\n    ${lines.join('\n    ')}`);
+		console.log(`  ${result.outcome}${timesOf(result.times)}\n    ${lines.join('\n    ')}`);
 		summary.push({ m, ...result });
 	}
 	const caught = summary.filter((s) => s.outcome === 'caught').length;
@@ -263,7 +266,7 @@ async function main({ list, chosen: picked }) {
 	);
 	for (const s of summary) {
 		const by = s.by ? `: ${s.by}` : '';
-		console.log(`  ${s.outcome.padEnd(14)} ${s.m.n}. ${s.m.name} (${timesOf(s.times)})${by}`);
+		console.log(`  ${s.outcome.padEnd(14)} ${s.m.n}. ${s.m.name}${timesOf(s.times)}${by}`);
 	}
 	return caught === summary.length ? 0 : 1;
 }
