@@ -5,8 +5,8 @@
  * `npm start` prepares the local n8n runtime itself when it is missing, as on a new machine.
  * `npm run start:queue` is in test/queue/start-queue.queue.ts; `npm install`, `npm test`,
  * `npm run test:unit`, `npm run build`, `npm run lint`, `npm run format:check`,
- * `npm run test:package`, `npm run test:e2e`, `npm run test:compat` and `npm run test:queue` are
- * .ci/run's own steps.
+ * `npm run test:mutations`, `npm run test:package`, `npm run test:e2e`, `npm run test:compat` and
+ * `npm run test:queue` are .ci/run's own steps.
  */
 import * as rt from '../../scripts/runtime';
 import {
