@@ -221,6 +221,23 @@ const MUTATIONS = [
 			},
 		],
 	},
+	{
+		name: 'rewritten lock row emptied before its delete',
+		why: "a release that finds its row rewritten removes every lock entry, its own keeper too, before it counts and deletes the row: a waiter's create in between takes the empty row as its lock, and the delete removes it while it is held (two holders)",
+		test: `${DEDUP}/lock.rewritten.test.ts`,
+		edits: [
+			{
+				file: 'store/lock.ts',
+				from: ['\t\tawait write(env, node, async () => await store.record([holder.keeper]));'],
+				to: [],
+			},
+			{
+				file: 'store/lock.ts',
+				from: ['\t\tif ((await read(env, node, store.count)) > 1) {'],
+				to: ['\t\tif ((await read(env, node, store.count)) > 0) {'],
+			},
+		],
+	},
 ];
 
 module.exports = { MUTATIONS };
