@@ -130,9 +130,10 @@ describe('the Members write tools beside a send', () => {
 				agent,
 				http('Selected', { credentials: {} }),
 				http('Expression', { credentials: {} }, '={{ "campaign" + "Api" }}'),
+				http('Padded', { credentials: {} }, ' campaignApi\n'),
 			],
-			['Send>Agent', 'Selected>Agent', 'Expression>Agent'],
-			['Selected', 'Expression'],
+			['Send>Agent', 'Selected>Agent', 'Expression>Agent', 'Padded>Agent'],
+			['Selected', 'Expression', 'Padded'],
 		],
 		[
 			"another package's node (a look-alike type name) holding the Campaign credential: found",
