@@ -162,13 +162,21 @@ function benchNodeType(
 	};
 }
 
-/** POSTs a JSON body through n8n's request helper with the credential, as plainly as a node can. */
+/**
+ * POSTs a JSON body through n8n's request helper with the credential, as plainly as a node can.
+ * The credential has no `authenticate`: the key goes in the header as the package's transport puts it.
+ */
 async function postThroughN8n(ctx, url, body) {
+	const { apiKey } = await ctx.getCredentials('campaignApi');
 	const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'campaignApi', {
 		method: 'POST',
 		url,
 		body: Buffer.from(JSON.stringify(body), 'utf8'),
-		headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+		headers: {
+			Accept: 'application/json',
+			'Content-Type': 'application/json',
+			'x-api-key': apiKey,
+		},
 		encoding: 'text',
 		json: false,
 		returnFullResponse: true,

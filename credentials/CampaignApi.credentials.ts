@@ -1,5 +1,4 @@
 import type {
-	IAuthenticateGeneric,
 	IAuthenticateRuleResponseCode,
 	IAuthenticateRuleResponseSuccessBody,
 	Icon,
@@ -63,6 +62,12 @@ const redirectRules: IAuthenticateRuleResponseCode[] = [301, 302, 303, 307, 308]
  */
 const testBaseUrl = `={{ (() => { const problem = (${baseUrlProblem.toString()})($credentials.baseUrl); if (problem !== "") { try { $ifEmpty(); } catch (error) { error.message = "Base URL in the Campaign API credential " + problem; throw error; } } return String($credentials.baseUrl).trim().replace(/\\/+$/, ""); })() }}`;
 
+/**
+ * No `authenticate`: n8n would add the key to any request made with this credential, wherever it
+ * points (n8n's HTTP Request node and its tool offer such credentials to every URL). The package's
+ * transport adds the key itself, only to URLs it builds from the Base URL
+ * (nodes/shared/transport/call.ts); the test request names it in its own headers.
+ */
 export class CampaignApi implements ICredentialType {
 	name = 'campaignApi';
 
@@ -108,21 +113,13 @@ export class CampaignApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'x-api-key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
-
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: testBaseUrl,
 			url: '/v2/custom',
 			method: 'GET',
 			qs: { memberId: 'n8n-credential-test' },
+			headers: { 'x-api-key': '={{$credentials.apiKey}}' },
 			disableFollowRedirect: true,
 		},
 		// Other HTTP errors (a wrong Base URL answering 404) fail the test by their status already.

@@ -75,6 +75,58 @@ async function callSend(
 	});
 }
 
+const CAMPAIGN = { campaignApi: { id: '1', name: 'Campaign API' } };
+const HTTP_TOOL_TYPE = 'n8n-nodes-base.httpRequestTool';
+/** A stand-in for n8n's HTTP Request tool (nodes-base is not loaded here): the guard reads only the saved node. */
+const httpToolType: INodeType = {
+	description: {
+		displayName: 'HTTP Request Tool',
+		name: 'httpRequestTool',
+		group: ['output'],
+		version: [4.2],
+		description: "A stand-in for n8n's HTTP Request tool",
+		defaults: { name: 'HTTP Request' },
+		inputs: [],
+		outputs: ['ai_tool'],
+		credentials: [{ name: 'campaignApi', required: false }],
+		// The parameters the guard may read (n8n-core keeps only a type's declared parameters).
+		properties: ['method', 'url', 'authentication', 'nodeCredentialType'].map((name) => ({
+			displayName: name,
+			name,
+			type: 'string',
+			default: '',
+		})),
+	} as unknown as INodeType['description'],
+	async execute() {
+		return [[]];
+	},
+};
+
+/** n8n's HTTP Request tool (as the editor saves 4.2) with a predefined credential type, a tool of the send's agent. */
+function httpTool(
+	name: string,
+	nodeCredentialType: string,
+	credentials: object,
+	more: Partial<INode> = {},
+) {
+	const tool = nodeOf(name, name, HTTP_TOOL_TYPE, {
+		typeVersion: 4.2,
+		parameters: {
+			method: 'POST',
+			url: fromAI('url'),
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType,
+		},
+		credentials: credentials as INode['credentials'],
+		...more,
+	});
+	return {
+		nodes: [tool],
+		connections: { [name]: toolOf(CALLER) } as IConnections,
+		types: { [HTTP_TOOL_TYPE]: httpToolType },
+	};
+}
+
 const REFUSED = {
 	outcome: 'error',
 	code: 'memberWriteToolBeside',
@@ -116,12 +168,13 @@ describe('a send to a Member ID as a tool, beside a Campaign Members write tool'
 		},
 	);
 
-	it('the refusal names the Members node and says what to do; a Get tool beside is fine', async () => {
+	it('the refusal names the tool and says what to do, never that a Members tool may stay', async () => {
 		const { answers } = await callSend(members('Save customer', UPSERT));
 		const [[answer]] = answers as IDataObject[][];
 		expect(answer.message).toContain('"Save customer"');
 		expect(answer.details).toMatch(/human review/);
-		expect(answer.details).toMatch(/Get tool .* is fine/);
+		expect(answer.details).toMatch(/HTTP Request/);
+		expect(`${answer.details} ${answer.whatToDo}`).not.toMatch(/fine|may stay/);
 	});
 
 	it.each([
@@ -140,9 +193,38 @@ describe('a send to a Member ID as a tool, beside a Campaign Members write tool'
 		expect(answers).toEqual([[REFUSED]]);
 	});
 
-	it('a Members Get tool of the same agent: sent', async () => {
+	it("a Members Get tool of the same agent (it answers the member's number): refused", async () => {
 		const { answers } = await callSend(members('Members', GET));
-		expect(answers).toEqual([[expect.objectContaining({ outcome: 'sent', memberId: 'm-1' })]]);
+		expect(answers).toEqual([[REFUSED]]);
+		expect(sb.requests).toEqual([]);
+		expect(sentTo()).toEqual([]);
+	});
+
+	it.each([
+		['named like a read', 'Campaign Members Get (read only)', 'campaignApi', CAMPAIGN],
+		['selecting the credential by its parameters only', 'HTTP Request', 'campaignApi', {}],
+		['with an expression as its credential type', 'HTTP', '={{ "campaignApi" }}', CAMPAIGN],
+	])(
+		'an HTTP Request tool holding the Campaign credential, %s: refused, nothing read or sent',
+		async (_, name, nodeCredentialType, credentials) => {
+			const { answers } = await callSend(httpTool(name, nodeCredentialType, credentials));
+			expect(answers).toEqual([
+				[expect.objectContaining({ ...REFUSED, message: expect.stringContaining(`"${name}"`) })],
+			]);
+			expect(sb.requests).toEqual([]);
+			expect(sentTo()).toEqual([]);
+		},
+	);
+
+	it('an HTTP Request tool with another credential, or disabled: sent', async () => {
+		const other = httpTool('Other', 'httpHeaderAuth', { httpHeaderAuth: { id: '2', name: 'H' } });
+		const off = httpTool('Off', 'campaignApi', CAMPAIGN, { disabled: true });
+		const { answers } = await callSend({
+			nodes: [...other.nodes, ...off.nodes],
+			connections: { ...other.connections, ...off.connections },
+			types: other.types,
+		});
+		expect(answers).toEqual([[expect.objectContaining({ outcome: 'sent' })]]);
 		expect(sentTo()).toEqual(['821012345678']);
 	});
 

@@ -16,8 +16,8 @@
  *    answer yet (`count` reads the member records `get` reads: none).
  * 5. `README.md` and `README.ko.md`: the operation's row in the Campaign Members table, in both
  *    languages (`test/docs/readme-ko.test.ts` keeps them in step).
- * Nothing else: the send's guard against a Members write tool beside it reads which operations
- * write from their own `kind` (`nodes/CampaignAlimtalk/helpers/beside.ts`), as (e) shows.
+ * Nothing else: the send's guard refuses a send to a member ID beside any Campaign Members tool,
+ * whatever its operation (`nodes/CampaignAlimtalk/helpers/beside.ts`), as (e) shows.
  */
 import type { IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeHelpers, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
@@ -27,7 +27,7 @@ import { phoneNumberField } from '../../nodes/CampaignMembers/helpers/parameters
 import { recordsOf } from '../../nodes/CampaignMembers/helpers/responses';
 import { sendablePhone } from '../../nodes/CampaignMembers/helpers/rows';
 import type { ListedOperation, OperationOption } from '../../nodes/shared/operation';
-import { operationParameter, readOperations } from '../../nodes/shared/operation';
+import { operationParameter } from '../../nodes/shared/operation';
 import { done, errored, type Outcome } from '../../nodes/shared/outcome';
 import { eachItem } from '../../nodes/shared/run';
 import { isBlank, readMemberId, scalarText } from '../../nodes/shared/values';
@@ -87,8 +87,8 @@ const nodeFile = require('../../nodes/CampaignMembers/CampaignMembers.node') as 
 const node = new nodeFile.CampaignMembers();
 // The send's guard, loaded over the same operations.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { memberWritesBeside } = require('../../nodes/CampaignAlimtalk/helpers/beside') as {
-	memberWritesBeside: typeof import('../../nodes/CampaignAlimtalk/helpers/beside').memberWritesBeside;
+const { memberToolsBeside } = require('../../nodes/CampaignAlimtalk/helpers/beside') as {
+	memberToolsBeside: typeof import('../../nodes/CampaignAlimtalk/helpers/beside').memberToolsBeside;
 };
 const properties = node.description.properties;
 const TYPE = 'test.campaignMembersWithCount';
@@ -157,7 +157,7 @@ describe('adding an operation to Campaign Members (count)', () => {
 		]);
 	});
 
-	it("(e) the Alimtalk send's guard knows every read of the node as a read, and no write", () => {
+	it("(e) the Alimtalk send's guard counts every operation of the node, a new read too (a read answers member records)", () => {
 		const at = (name: string, type: string, parameters = {}) =>
 			({ id: name, name, type, parameters }) as unknown as INode;
 		const beside = (operation: string) => {
@@ -166,12 +166,10 @@ describe('adding an operation to Campaign Members (count)', () => {
 			const agent = at('Agent', '@n8n/n8n-nodes-langchain.agent');
 			const toAgent = { ai_tool: [[{ node: 'Agent', type: 'ai_tool' as const, index: 0 }]] };
 			const nodes = { Send: send, Members: members, Agent: agent };
-			return memberWritesBeside({ nodes, connections: { Send: toAgent, Members: toAgent } }, send);
+			return memberToolsBeside({ nodes, connections: { Send: toAgent, Members: toAgent } }, send);
 		};
-		const withCount = { ...OPERATIONS, count };
-		for (const operation of Object.keys(withCount)) {
-			const read = readOperations(withCount).includes(operation);
-			expect([operation, beside(operation)]).toEqual([operation, read ? [] : ['Members']]);
+		for (const operation of Object.keys({ ...OPERATIONS, count })) {
+			expect([operation, beside(operation)]).toEqual([operation, ['Members']]);
 		}
 	});
 });

@@ -6,9 +6,13 @@
  * send tool without a Deduplication Key is refused, and so is a send to a member ID beside the
  * Members Delete tool. A second trigger serves a Members Create or Update tool beside the
  * recommended send by member: the client saves a member of its choosing, and the send to it is
- * refused. Workflows: test/e2e/support/agent.ts and guardrails.ts; the client: support/mcp.ts.
+ * refused. A third serves n8n's HTTP Request tool with the Campaign credential beside the same send
+ * (issue 58, findings 1 and 6): its requests carry no API key, to the service or to another host
+ * on 127.0.0.1, and the send is refused. Workflows: test/e2e/support/agent.ts and guardrails.ts;
+ * the client: support/mcp.ts.
  */
 import * as rt from '../../scripts/runtime';
+import { startScripted, type ScriptedServer } from '../support/scripted-server';
 import * as e2e from './support';
 
 e2e.setupN8n('mcp');
@@ -17,6 +21,9 @@ const WORKFLOW_ID = 'e2eMcpServer';
 /** The second trigger: Save Member (Create or Update) beside the recommended send by member. */
 const RELAY_ID = 'e2eMcpRelay';
 const RELAY_PATH = 'campaign-relay';
+/** The third: n8n's HTTP Request tool with the Campaign credential beside the same send. */
+const HTTP_ID = 'e2eMcpHttp';
+const HTTP_PATH = 'campaign-http';
 // A fresh bearer token for each run: the trigger's credential and the client share it.
 const BEARER = `e2e-${crypto.randomUUID()}`;
 /**
@@ -54,16 +61,17 @@ beforeAll(
 			{ ...e2e.MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: BEARER } },
 		]);
 		const relay = [e2e.SAVE_MEMBER_TOOL, e2e.guardedTool('Send Member')];
+		const http = [e2e.HTTP_CAMPAIGN_TOOL, e2e.guardedTool('Send Member')];
 		await e2e.importWorkflows([
 			e2e.mcpWorkflow(WORKFLOW_ID, MCP_TOOLS),
 			e2e.mcpWorkflow(RELAY_ID, relay, RELAY_PATH, 1),
+			e2e.mcpWorkflow(HTTP_ID, http, HTTP_PATH, 2),
 		]);
 		n8n = await e2e.startN8n();
 		const { cookie } = await rt.setupOwner(n8n.url, n8n.ownerPassword);
-		const paths = [e2e.MCP_PATH, RELAY_PATH];
-		expect(await e2e.publishWithMcp(n8n.url, cookie, [WORKFLOW_ID, RELAY_ID], paths)).toEqual([
-			200, 200,
-		]);
+		const paths = [e2e.MCP_PATH, RELAY_PATH, HTTP_PATH];
+		const ids = [WORKFLOW_ID, RELAY_ID, HTTP_ID];
+		expect(await e2e.publishWithMcp(n8n.url, cookie, ids, paths)).toEqual([200, 200, 200]);
 	},
 	10 * 60 * 1000,
 );
@@ -244,6 +252,68 @@ describe('a Members Create or Update tool beside the send to a member ID (the se
 		// Refused before the member was read: no request at all, and the sent list unchanged.
 		expect(e2e.sb.requests.length).toBe(requests);
 		expect(e2e.sb.state.sent).toEqual(sent);
+	});
+});
+
+describe("n8n's HTTP Request tool with the Campaign credential beside the send to a member ID (the third trigger)", () => {
+	let client: e2e.Client;
+	let elsewhere: ScriptedServer | undefined;
+
+	beforeAll(async () => {
+		e2e.resetSandbox();
+		client = await e2e.connectMcp(n8n.url, BEARER, { path: HTTP_PATH });
+	});
+
+	afterAll(async () => {
+		await client?.close();
+		await elsewhere?.close();
+	});
+
+	const member = { memberId: 'http-1', phoneNumber: '010-5555-0202', isReceive: true };
+
+	test('the client writes a member with its own number through the HTTP Request tool: the request reaches the service without the key, and nothing is saved', async () => {
+		const before = e2e.sb.requests.length;
+		const saved = await e2e.callMcp(client, 'Call_Service', {
+			url: `${e2e.sb.baseUrl}/v2/users/sms`,
+			body: JSON.stringify([member]),
+		});
+		expect(saved.isError).toBe(false);
+		expect(
+			e2e.sb.requests.slice(before).map((r) => [r.method, r.path, r.headers['x-api-key']]),
+		).toEqual([['POST', '/v2/users/sms', undefined]]);
+		expect(saved.text).toContain('-1000');
+		expect(e2e.sb.state.membersV2.has('01055550202')).toBe(false);
+	});
+
+	test('with that member on record all the same, the send to it is refused (memberWriteToolBeside): no message reaches the number', async () => {
+		const { tools } = await client.listTools();
+		expect(tools.map((t) => t.name).sort()).toEqual(['Call_Service', 'Send_Member']);
+		e2e.seedMembers(e2e.sb, [{ memberId: 'http-1', stored: member.phoneNumber, sendForm: '' }]);
+		const requests = e2e.sb.requests.length;
+		const send = await e2e.callMcp(client, 'Send_Member', { memberId: 'http-1' });
+		expect(send.isError).toBe(false);
+		expect(send.answer).toEqual([
+			expect.objectContaining({
+				outcome: 'error',
+				code: 'memberWriteToolBeside',
+				message: expect.stringContaining('"Call Service"'),
+				details: expect.stringContaining('HTTP Request'),
+			}),
+		]);
+		expect(e2e.sb.requests.length).toBe(requests);
+		expect(e2e.sb.state.sent.map((m) => m.phoneNumber)).not.toContain('821055550202');
+	});
+
+	test('the HTTP Request tool pointed at another 127.0.0.1 port: the request arrives there without the key', async () => {
+		elsewhere = await startScripted(() => ({ body: { ok: true } }));
+		const call = await e2e.callMcp(client, 'Call_Service', {
+			url: `${elsewhere.baseUrl}/collect`,
+			body: '{"note":"hello"}',
+		});
+		expect(call.isError).toBe(false);
+		expect(elsewhere.seen.map((r) => [r.method, r.url])).toEqual([['POST', '/collect']]);
+		expect(elsewhere.seen[0].headers).not.toHaveProperty('x-api-key');
+		expect(JSON.stringify(elsewhere.seen[0])).not.toContain(e2e.sb.apiKey);
 	});
 });
 

@@ -45,10 +45,11 @@ export const ADVICE: AdviceTable = {
 	},
 	// As a tool (beside.ts)
 	memberWriteToolBeside: {
-		problem: 'a Campaign Members write tool serves the same AI agent as this send to a member ID',
+		problem:
+			'a Campaign Members tool, or another tool holding the Campaign credential, serves the same AI agent as this send to a member ID',
 		change:
-			'move the Members Create or Update and Delete tools to a separate workflow, or put each behind human review; a Members Get tool may stay.',
-		model: `No message can be sent to a member while this workflow also gives you a tool that saves or deletes members. ${ASK_OWNER}`,
+			'move every Campaign Members tool and any HTTP Request or other tool holding the Campaign credential to a separate workflow, or put each behind human review.',
+		model: `No message can be sent to a member while this workflow also gives you a tool that reads or changes member records. ${ASK_OWNER}`,
 	},
 	[LIMIT_CODE]: LIMIT_ADVICE,
 };

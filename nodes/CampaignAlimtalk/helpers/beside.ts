@@ -1,14 +1,14 @@
 /**
- * As a tool, a send to a Member ID is refused beside a Members write tool of the same model, which
- * could save a member with a number of its choosing and then send to it (docs/ai-agents.md, "No
- * member write beside a send to a member", also for what counts as the same model).
+ * As a tool, a send to a Member ID is refused beside a tool of the same model that could save a
+ * member with a number of its choosing, or read a member's number: any Campaign Members tool, any
+ * other node holding the Campaign credential but the package's own reads and sends
+ * (docs/ai-agents.md, "No member tool beside a send to a member", also for the same model).
  */
 import type { IConnections, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { withServiceCode } from '../../shared/codes';
-import { readOperations } from '../../shared/operation';
 import { baseType } from '../../shared/tool';
-import { OPERATIONS as MEMBER_OPERATIONS } from '../../CampaignMembers/operations';
+import { CREDENTIAL_TYPE } from '../../shared/transport/credentials';
 import { MEMBER_WRITE_BESIDE_CODE, SEND_CODES } from './send-codes';
 
 /** A workflow's nodes by name and its connections by source node. */
@@ -17,9 +17,9 @@ export interface ToolGraph {
 	connections: IConnections;
 }
 
-/** Read-only Members operations, by their own `kind`; any other counts as a write. */
-const MEMBER_READS = readOperations(MEMBER_OPERATIONS);
-// n8n's human-review tool nodes: a person approves each call of a write behind one.
+/** The package's nodes that use the credential only to read data or send, never on a member. */
+const OWN_SAFE = ['campaignCustomData', 'campaignLegacyData', 'campaignAlimtalk'];
+// n8n's human-review tool nodes: a person approves each call of a tool behind one.
 const isReview = (node: INode): boolean => node.type.endsWith('HitlTool');
 
 /** The enabled nodes `name` is a tool of (its `ai_tool` outputs). */
@@ -45,20 +45,27 @@ function callersOf(graph: ToolGraph, start: string, stop: (node: INode) => boole
 	return reached;
 }
 
-/** The names of the Campaign Members write tools that serve the model `send` serves. */
-export function memberWritesBeside(graph: ToolGraph, send: INode): string[] {
+/** It holds the Campaign credential, or its parameters (the HTTP Request node) select it or may. */
+function holdsCredential(node: INode): boolean {
+	const selected = String(node.parameters?.nodeCredentialType ?? '');
+	if (selected.trim() === CREDENTIAL_TYPE || selected.startsWith('=')) return true;
+	return CREDENTIAL_TYPE in (node.credentials ?? {});
+}
+
+/** The tools serving the model `send` serves that can write a member or read its number. */
+export function memberToolsBeside(graph: ToolGraph, send: INode): string[] {
 	const callers = callersOf(graph, send.name, () => false);
 	if (callers.size === 0) return [];
-	// The Members node of the send's own package, never another package's.
-	const members = `${send.type.slice(0, send.type.lastIndexOf('.') + 1)}campaignMembers`;
-	const writes = (node: INode | undefined): node is INode =>
-		node !== undefined &&
-		node.disabled !== true &&
-		node.name !== send.name &&
-		baseType(node.type) === members &&
-		!MEMBER_READS.includes(String(node.parameters?.operation));
+	// The send's own package, never another package's node of the same name.
+	const own = send.type.slice(0, send.type.lastIndexOf('.') + 1);
+	const reaches = (node: INode | undefined): node is INode => {
+		if (node === undefined || node.disabled === true || node.name === send.name) return false;
+		const type = baseType(node.type);
+		if (type === `${own}campaignMembers`) return true;
+		return holdsCredential(node) && !OWN_SAFE.some((name) => type === `${own}${name}`);
+	};
 	return Object.values(graph.nodes)
-		.filter(writes)
+		.filter(reaches)
 		.filter((node) => [...callersOf(graph, node.name, isReview)].some((n) => callers.has(n)))
 		.map((node) => node.name);
 }
@@ -74,15 +81,15 @@ function graphOf(ctx: IExecuteFunctions): ToolGraph | undefined {
 }
 
 /** A Recipient given by an expression may be a Member ID, so it counts as one. */
-export function refuseMemberWriteBeside(ctx: IExecuteFunctions): void {
+export function refuseMemberToolBeside(ctx: IExecuteFunctions): void {
 	const send = ctx.getNode();
 	const recipient = send.parameters?.recipient;
 	if (recipient === undefined || recipient === 'phoneNumber') return;
 	const graph = graphOf(ctx);
-	const [write] = graph ? memberWritesBeside(graph, send) : [];
-	if (write === undefined) return;
+	const [tool] = graph ? memberToolsBeside(graph, send) : [];
+	if (tool === undefined) return;
 	const { message, hint } = SEND_CODES[MEMBER_WRITE_BESIDE_CODE];
-	const named = `${message}. "${write}" is a Campaign Members write tool of the same AI agent or MCP Server Trigger.`;
+	const named = `${message}. "${tool}" is such a tool of the same AI agent or MCP Server Trigger.`;
 	const error = new NodeOperationError(send, named, { description: hint });
 	throw withServiceCode(error, MEMBER_WRITE_BESIDE_CODE);
 }

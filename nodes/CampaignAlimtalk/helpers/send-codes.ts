@@ -10,7 +10,7 @@ export { LIMIT_CODE } from '../limit/limit-options';
 /** A keyless send refused as a tool (guard.ts). */
 export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
 
-/** A send to a Member ID refused as a tool beside a Members write tool (beside.ts). */
+/** A send to a Member ID refused as a tool beside a tool that can write a member or read its number (beside.ts). */
 export const MEMBER_WRITE_BESIDE_CODE = 'memberWriteToolBeside';
 
 /** Recipient: Member ID, when the lookup gives no one number to send to (recipients.ts). */
@@ -57,10 +57,10 @@ export const SEND_CODES: Readonly<Record<string, CodeInfo>> = {
 		'As an AI-agent tool, Campaign Alimtalk Send needs a Deduplication Key: nothing was sent',
 		SET_KEY.phoneNumber,
 	),
-	// docs/ai-agents.md, "No member write beside a send to a member"
+	// docs/ai-agents.md, "No member tool beside a send to a member"
 	[MEMBER_WRITE_BESIDE_CODE]: rejected(
-		'As an AI-agent tool, Campaign Alimtalk Send to a Member ID does not run beside a Campaign Members tool that writes (the model could save a member with a number of its choosing and then send to it): nothing was sent',
-		"Move the Campaign Members Create or Update and Delete tools to a separate workflow, or put each behind human review (a review tool node between it and the agent: n8n's human-in-the-loop tool approval). A Campaign Members Get tool beside the send is fine.",
+		'As an AI-agent tool, Campaign Alimtalk Send to a Member ID does not run beside a tool that can save a member or read its number, a Campaign Members tool or any other holding the Campaign credential, such as an HTTP Request tool (the model could save a member with a number of its choosing and then send to it): nothing was sent',
+		"Move every Campaign Members tool, and any HTTP Request or other tool holding the Campaign credential, to a separate workflow, or put each behind human review (a review tool node between it and the agent: n8n's human-in-the-loop tool approval).",
 	),
 	[LIMIT_CODE]: LIMIT_INFO,
 };

@@ -6,7 +6,7 @@ import type { Outcome } from '../../shared/outcome';
 import { isToolCall } from '../../shared/tool';
 import { CampaignClient } from '../../shared/transport';
 import { DedupSession } from '../session/session';
-import { refuseMemberWriteBeside } from '../helpers/beside';
+import { refuseMemberToolBeside } from '../helpers/beside';
 import { refuseKeylessTool } from '../helpers/guard';
 import type { SendOptions } from '../helpers/send-options';
 import { readSendOptions, sendOptions } from '../helpers/send-options';
@@ -164,7 +164,7 @@ export async function execute(
 ): Promise<Outcome[]> {
 	const asTool = isToolCall(this);
 	if (asTool) refuseKeylessTool(this);
-	if (asTool) refuseMemberWriteBeside(this);
+	if (asTool) refuseMemberToolBeside(this);
 	const options = readSendOptions(this);
 	const read = prepareAll(this, items.length, options.convert);
 	const client = await CampaignClient.create(this, options.transport);

@@ -63,17 +63,22 @@ export interface Redactor {
 	body(parsed: unknown, rawText: string | undefined): unknown;
 }
 
-/** The options of n8n's request helper for `call` (`timeoutMs` bounds the headers). */
+/**
+ * The options of n8n's request helper for `call` (`timeoutMs` bounds the headers). The one place
+ * the API key is put on a request, and only on a URL built here from the Base URL: the credential
+ * has no `authenticate`, so n8n adds the key to nothing (README, "Credentials").
+ */
 export function requestOptions(
 	call: ApiCall,
 	baseUrl: string,
+	apiKey: string,
 	timeoutMs: number,
 ): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: call.method,
 		url: `${baseUrl}${call.path}`,
 		qs: call.qs as IDataObject | undefined,
-		headers: { Accept: 'application/json' },
+		headers: { Accept: 'application/json', 'x-api-key': apiKey },
 		// A stream, read here up to MAX_RESPONSE_BYTES (body.ts): never an unbounded buffer.
 		encoding: 'stream',
 		json: false,

@@ -222,7 +222,7 @@ export class CampaignClient implements Redactor {
 	/** One attempt of `call`: its request sent, its answer read within its bounds. */
 	private async once(call: ApiCall): Promise<RawOutcome | typeof STOPPED> {
 		this.refuseBrokenQuery(call);
-		const options = requestOptions(call, this.baseUrl, this.settings.timeoutMs);
+		const options = requestOptions(call, this.baseUrl, this.secret, this.settings.timeoutMs);
 		// One deadline for the whole answer: n8n's request helper times the headers only.
 		const bounds = { deadline: monotonicNow() + this.settings.timeoutMs, signal: this.signal };
 		try {

@@ -6,8 +6,8 @@
  */
 import type { IConnections, IExecuteFunctions, INode } from 'n8n-workflow';
 import {
-	memberWritesBeside,
-	refuseMemberWriteBeside,
+	memberToolsBeside,
+	refuseMemberToolBeside,
 } from '../../../nodes/CampaignAlimtalk/helpers/beside';
 import { serviceCodeOf } from '../../../nodes/shared/codes';
 
@@ -42,6 +42,20 @@ function graph(nodes: INode[], edges: string[]) {
 }
 
 const [agent, review] = [node('Agent', AGENT), node('Review', REVIEW)];
+const CAMPAIGN = { campaignApi: { id: '1', name: 'Campaign API' } };
+/** n8n's HTTP Request tool with a predefined credential type (`campaignApi` unless named). */
+const http = (name: string, more: Partial<INode> = {}, type = 'campaignApi') =>
+	node(
+		name,
+		'n8n-nodes-base.httpRequestTool',
+		{
+			method: 'POST',
+			url: "={{ $fromAI('url') }}",
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: type,
+		},
+		{ credentials: CAMPAIGN, ...more },
+	);
 
 describe('the Members write tools beside a send', () => {
 	it.each<[string, INode[], string[], string[]]>([
@@ -88,16 +102,88 @@ describe('the Members write tools beside a send', () => {
 			['Members'],
 		],
 		[
-			"by type, whatever the name: the base type counts; another package's node, a Get, a disabled node do not",
+			"by type, whatever the name: the base type counts; another package's node without the Campaign credential, a disabled node do not",
 			[
 				agent,
 				upsert('Send 2', `${PKG}.campaignMembers`),
 				upsert('Theirs', 'other-package.campaignMembersTool'),
-				node('Read', MEMBERS_TOOL, { operation: 'get' }),
 				upsert('Off', MEMBERS_TOOL, { disabled: true }),
 			],
-			['Send>Agent', 'Send 2>Agent', 'Theirs>Agent', 'Read>Agent', 'Off>Agent'],
+			['Send>Agent', 'Send 2>Agent', 'Theirs>Agent', 'Off>Agent'],
 			['Send 2'],
+		],
+		[
+			"a Members Get tool: found (it answers the member's phone number)",
+			[agent, node('Read', MEMBERS_TOOL, { operation: 'get' })],
+			['Send>Agent', 'Read>Agent'],
+			['Read'],
+		],
+		[
+			'an HTTP Request tool holding the Campaign credential: found, whatever it is named',
+			[agent, http('Tool ', { credentials: CAMPAIGN }), http('Саmpaign Members Get\u200b')],
+			['Send>Agent', 'Tool >Agent', 'Саmpaign Members Get\u200b>Agent'],
+			['Tool ', 'Саmpaign Members Get\u200b'],
+		],
+		[
+			'a node selecting the Campaign credential by its parameters only, or by an expression: found',
+			[
+				agent,
+				http('Selected', { credentials: {} }),
+				http('Expression', { credentials: {} }, '={{ "campaign" + "Api" }}'),
+				http('Padded', { credentials: {} }, ' campaignApi\n'),
+			],
+			['Send>Agent', 'Selected>Agent', 'Expression>Agent', 'Padded>Agent'],
+			['Selected', 'Expression', 'Padded'],
+		],
+		[
+			"another package's node (a look-alike type name) holding the Campaign credential: found",
+			[agent, upsert('Theirs', 'other-package.campaignCustomDataTool', { credentials: CAMPAIGN })],
+			['Send>Agent', 'Theirs>Agent'],
+			['Theirs'],
+		],
+		[
+			"an HTTP Request tool with another credential, a disabled one, one behind a review node, the package's reads and sends: none",
+			[
+				agent,
+				review,
+				http(
+					'Header',
+					{ credentials: { httpHeaderAuth: { id: '2', name: 'Other' } } },
+					'httpHeaderAuth',
+				),
+				http('Off', { disabled: true }),
+				http('Reviewed'),
+				node(
+					'Data',
+					`${PKG}.campaignCustomDataTool`,
+					{ operation: 'get' },
+					{ credentials: CAMPAIGN },
+				),
+				node(
+					'Legacy',
+					`${PKG}.campaignLegacyDataTool`,
+					{ operation: 'get' },
+					{ credentials: CAMPAIGN },
+				),
+				node('Send 2', SEND_TYPE, {}, { credentials: CAMPAIGN }),
+			],
+			[
+				'Send>Agent',
+				'Header>Agent',
+				'Off>Agent',
+				'Reviewed>Review',
+				'Review>Agent',
+				'Data>Agent',
+				'Legacy>Agent',
+				'Send 2>Agent',
+			],
+			[],
+		],
+		[
+			'an HTTP Request tool on a second MCP Server Trigger: none (another model, docs/ai-agents.md)',
+			[node('MCP 1', MCP), node('MCP 2', MCP), http('HTTP')],
+			['Send>MCP 1', 'HTTP>MCP 2'],
+			[],
 		],
 		[
 			'a connection to a node the workflow does not hold, or to a disabled agent: leads nowhere',
@@ -106,11 +192,11 @@ describe('the Members write tools beside a send', () => {
 			[],
 		],
 	])('%s', (_, nodes, edges, found) => {
-		expect(memberWritesBeside(graph([SEND, ...nodes], edges), SEND)).toEqual(found);
+		expect(memberToolsBeside(graph([SEND, ...nodes], edges), SEND)).toEqual(found);
 	});
 });
 
-describe('refuseMemberWriteBeside', () => {
+describe('refuseMemberToolBeside', () => {
 	const ctx = (send: INode, workflow?: unknown) =>
 		({ getNode: () => send, workflow }) as unknown as IExecuteFunctions;
 	const sameAgent = graph([SEND, agent, upsert()], ['Send>Agent', 'Members>Agent']);
@@ -130,7 +216,7 @@ describe('refuseMemberWriteBeside', () => {
 	it('throws memberWriteToolBeside for a send to a member ID, or a Recipient given by an expression', () => {
 		for (const recipient of ['memberId', "={{ 'memberId' }}"]) {
 			const send = { ...SEND, parameters: { recipient } };
-			expect(codeOf(() => refuseMemberWriteBeside(ctx(send, workflowOf(sameAgent))))).toBe(
+			expect(codeOf(() => refuseMemberToolBeside(ctx(send, workflowOf(sameAgent))))).toBe(
 				'memberWriteToolBeside',
 			);
 		}
@@ -138,11 +224,11 @@ describe('refuseMemberWriteBeside', () => {
 
 	it('lets a send to a phone number through', () => {
 		const send = { ...SEND, parameters: { recipient: 'phoneNumber' } };
-		expect(() => refuseMemberWriteBeside(ctx(send, workflowOf(sameAgent)))).not.toThrow();
+		expect(() => refuseMemberToolBeside(ctx(send, workflowOf(sameAgent)))).not.toThrow();
 	});
 
 	it('refuses only on what it can see: a context without its workflow, or without connections, lets it through', () => {
-		expect(() => refuseMemberWriteBeside(ctx(SEND))).not.toThrow();
-		expect(() => refuseMemberWriteBeside(ctx(SEND, { nodes: sameAgent.nodes }))).not.toThrow();
+		expect(() => refuseMemberToolBeside(ctx(SEND))).not.toThrow();
+		expect(() => refuseMemberToolBeside(ctx(SEND, { nodes: sameAgent.nodes }))).not.toThrow();
 	});
 });

@@ -16,7 +16,7 @@ const SANDBOX = { id: rt.SANDBOX_CREDENTIAL.id, name: rt.SANDBOX_CREDENTIAL.name
 
 export interface ToolNode {
 	name: string;
-	/** The package's node type without prefix, e.g. `campaignAlimtalk`. */
+	/** The package's node type without prefix, e.g. `campaignAlimtalk`; a full type (with a `.`) as given. */
 	type: string;
 	parameters: Json;
 	credential?: { id: string; name: string };
@@ -118,7 +118,7 @@ export function toolNode(tool: ToolNode, i: number): Json {
 		parameters: tool.parameters,
 		id: uuid(10 + i),
 		name: tool.name,
-		type: `${TYPE_PREFIX}${tool.type}Tool`,
+		type: tool.type.includes('.') ? tool.type : `${TYPE_PREFIX}${tool.type}Tool`,
 		typeVersion: tool.typeVersion ?? 1,
 		position: [400 + 150 * i, 250],
 		credentials: { campaignApi: tool.credential ?? SANDBOX },

@@ -4,8 +4,9 @@
  * and day and a send limit of 2 per hour; the same send without a key (refused as a tool); the
  * send docs/agent-tools.md recommends (a key of the day, Deduplicate per Recipient, Only Members
  * Who Accept Messages, 20 a day), by member and by phone number; a Campaign Members Create or
- * Update tool (version 2, the resource mapper); a Legacy Data Get of one item per member. And the
- * members they send to, seeded in the sandbox (member API v2).
+ * Update tool (version 2, the resource mapper); a Legacy Data Get of one item per member; n8n's
+ * HTTP Request tool with the Campaign credential. And the members they send to, seeded in the
+ * sandbox (member API v2).
  */
 import type { Sandbox } from '../../../sandbox/server';
 import type { ToolNode } from './agent';
@@ -123,6 +124,27 @@ export const SAVE_MEMBER_TOOL: ToolNode = {
 			attemptToConvertTypes: false,
 			convertFieldsToString: false,
 		},
+		options: {},
+	},
+};
+
+/**
+ * n8n's HTTP Request tool (4.2, as the editor saves it) with the Campaign credential as its
+ * predefined credential type: a POST of the JSON body the model gives to the URL the model gives.
+ */
+export const HTTP_CAMPAIGN_TOOL: ToolNode = {
+	name: 'Call Service',
+	type: 'n8n-nodes-base.httpRequestTool',
+	typeVersion: 4.2,
+	parameters: {
+		toolDescription: 'Calls the campaign service',
+		method: 'POST',
+		url: "={{ $fromAI('url', 'The URL to call', 'string') }}",
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: 'campaignApi',
+		sendBody: true,
+		specifyBody: 'json',
+		jsonBody: "={{ $fromAI('body', 'The JSON body to send', 'string') }}",
 		options: {},
 	},
 };
