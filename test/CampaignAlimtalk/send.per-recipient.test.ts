@@ -45,7 +45,7 @@ describe('Deduplicate per Recipient', () => {
 		expect(outcomes(answers)).toEqual(['sent', ...Array(5).fill('duplicate'), 'sent']);
 	});
 
-	it('padding of every kind around the number, Convert Phone Numbers off: one message', async () => {
+	it('padding of every kind around the number, Convert Phone Numbers off: one message; a second number one more', async () => {
 		const padded = [
 			'821012345678',
 			' 821012345678',
@@ -58,13 +58,59 @@ describe('Deduplicate per Recipient', () => {
 			type: 'campaignAlimtalk',
 			parameters: phoneTool({ deduplicationPerRecipient: true }),
 			credentials: credential(),
-			calls: padded.map((phoneNumber) => ({ phoneNumber })),
+			calls: [...padded, '821023456789'].map((phoneNumber) => ({ phoneNumber })),
 		});
-		expect(sentTo()).toEqual(['821012345678']);
-		expect(outcomes(answers)).toEqual(['sent', ...Array(5).fill('duplicate')]);
+		expect(sentTo()).toEqual(['821012345678', '821023456789']);
+		expect(outcomes(answers)).toEqual(['sent', ...Array(5).fill('duplicate'), 'sent']);
 	});
 
-	it('two member records that hold one number, a key of the day: one message', async () => {
+	it('Convert Phone Numbers off: the key holds the digits, so separators and spaces never make a second message', async () => {
+		const spellings = ['821012345678', '010-12345678', '0101-2345678', '010 12345678'];
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: phoneTool({ deduplicationPerRecipient: true }),
+			credentials: credential(),
+			calls: [...spellings, '821023456789'].map((phoneNumber) => ({ phoneNumber })),
+		});
+		// Each spelling has 12 characters: the first is sent as typed, the others are its duplicates.
+		expect(sentTo()).toEqual(['821012345678', '821023456789']);
+		expect(outcomes(answers)).toEqual(['sent', ...Array(3).fill('duplicate'), 'sent']);
+	});
+
+	it.each([
+		['off', false],
+		['on', true],
+	])(
+		'Convert Phone Numbers %s: an invisible or bidi character inside the number is refused (7012) naming it, nothing sent',
+		async (_, convertPhoneNumbers) => {
+			const hidden = [
+				'010\u200B12345678',
+				'01012345678\u200F',
+				'\uFE0F01012345678',
+				'0101234\u20665678',
+			];
+			const { answers } = await runAsTool({
+				type: 'campaignAlimtalk',
+				parameters: phoneTool({ deduplicationPerRecipient: true, convertPhoneNumbers }),
+				credentials: credential(),
+				calls: hidden.map((phoneNumber) => ({ phoneNumber })),
+			});
+			expect(sentTo()).toEqual([]);
+			expect(answers).toEqual(
+				['U+200B', 'U+200F', 'U+FE0F', 'U+2066'].map((char) => [
+					expect.objectContaining({
+						outcome: 'refused',
+						code: '7012',
+						message: expect.stringMatching(
+							new RegExp(`^Phone Number .*invisible.*${char.replace('+', '\\+')}`),
+						),
+					}),
+				]),
+			);
+		},
+	);
+
+	it('two member records that hold one number, a key of the day: one message; another member one more', async () => {
 		for (const memberId of ['m-kim', 'm-kim-2'])
 			sb.state.membersV2.set('01012345678', {
 				memberId,
@@ -81,6 +127,11 @@ describe('Deduplicate per Recipient', () => {
 			phoneNumber: '01012345678',
 			isReceive: true,
 		});
+		sb.state.membersV1.set('m-lee', {
+			memberId: 'm-lee',
+			phoneNumber: '010-2345-6789',
+			isReceive: true,
+		});
 		const { answers } = await runAsTool({
 			type: 'campaignAlimtalk',
 			parameters: {
@@ -88,10 +139,10 @@ describe('Deduplicate per Recipient', () => {
 				options: { deduplicationKey: dayKey(), deduplicationPerRecipient: true },
 			},
 			credentials: { ...credential(), memberApiVersion: 'v1' },
-			calls: [{ memberId: 'm-kim' }, { memberId: 'm-kim-2' }],
+			calls: [{ memberId: 'm-kim' }, { memberId: 'm-kim-2' }, { memberId: 'm-lee' }],
 		});
-		expect(sentTo()).toEqual(['821012345678']);
-		expect(outcomes(answers)).toEqual(['sent', 'duplicate']);
+		expect(sentTo()).toEqual(['821012345678', '821023456789']);
+		expect(outcomes(answers)).toEqual(['sent', 'duplicate', 'sent']);
 	});
 
 	it('off, the same key of the day sends once in all: the recipient is not part of the key', async () => {

@@ -166,7 +166,7 @@ export async function execute(
 	if (asTool) refuseKeylessTool(this);
 	if (asTool) refuseMemberWriteBeside(this);
 	const options = readSendOptions(this);
-	const read = prepareAll(this, items.length, options.convert);
+	const read = prepareAll(this, items.length, options);
 	const client = await CampaignClient.create(this, options.transport);
 	// Before the first send, so a failure of the whole lookup call stops the node with nothing sent.
 	const prepared = await lookupMembers(this, client, read, options);
