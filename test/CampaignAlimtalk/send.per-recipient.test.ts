@@ -5,6 +5,7 @@
  * engine, as an AI-agent tool (test/support/tools.ts), against the sandbox and the faithful store.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { agentExampleSend } from '../support/agent-example';
 import { installStore } from '../support/dedup-store';
 import {
 	SPELLINGS_OF_ONE_NUMBER,
@@ -154,5 +155,25 @@ describe('Deduplicate per Recipient', () => {
 		});
 		expect(sentTo()).toEqual(['821012345678']);
 		expect(outcomes(answers)).toEqual(['sent', 'duplicate']);
+	});
+
+	it('the shipped example (examples/agent-tools.json): a member ID, again, and a second ID that holds the same number: one message; another member one more', async () => {
+		sb.addCampaign('DEMO-WELCOME', { requiredVariables: ['name', 'coupon'] });
+		for (const [memberId, phoneNumber] of [
+			['member-01', '010-1234-5678'],
+			['member-01b', '01012345678'],
+			['member-02', '010-2345-6789'],
+		])
+			sb.state.membersV1.set(memberId, { memberId, phoneNumber, isReceive: true });
+		const { answers } = await runAsTool({
+			type: 'campaignAlimtalk',
+			parameters: agentExampleSend(),
+			credentials: { ...credential(), memberApiVersion: 'v1' },
+			calls: ['member-01', 'member-01', 'member-01b', 'member-02'].map((memberId) => ({
+				memberId,
+			})),
+		});
+		expect(sentTo()).toEqual(['821012345678', '821023456789']);
+		expect(outcomes(answers)).toEqual(['sent', 'duplicate', 'duplicate', 'sent']);
 	});
 });
