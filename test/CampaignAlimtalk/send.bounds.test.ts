@@ -7,24 +7,18 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { installStore } from '../support/dedup-store';
-import { TOOL_SEND, runAsTool } from '../support/tools';
+import { TOOL_SEND, TOOL_SEND_TO_MEMBER, runAsTool } from '../support/tools';
 import { useSendFixture } from './support';
 
 const { sb } = useSendFixture();
 
-const MEMBER = "$fromAI('memberId', 'The member to notify', 'string')";
 const DAY = "{{ $now.toFormat('yyyy-MM-dd') }}";
-/** A send by member ID, key of member and day, 2 an hour (the issue's tool). */
+/** A send by member ID, key of member and day (its `$fromAI()` the Member ID's), 2 an hour. */
 const BY_MEMBER = {
-	operation: 'send',
-	campaignKey: 'WELCOME',
-	recipient: 'memberId',
-	memberId: `={{ ${MEMBER} }}`,
-	variablesInput: 'json',
-	propertiesJson: '={"name":"Kim"}',
+	...TOOL_SEND_TO_MEMBER,
 	options: {
 		maxRetries: 0,
-		deduplicationKey: `=notice-{{ ${MEMBER} }}-${DAY}`,
+		deduplicationKey: `=notice-${TOOL_SEND_TO_MEMBER.memberId.slice(1)}-${DAY}`,
 		sendLimit: 2,
 		sendLimitPeriod: 'hour',
 	},

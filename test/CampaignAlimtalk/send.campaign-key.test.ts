@@ -39,18 +39,17 @@ describe('a campaign key the model picks', () => {
 			calls: [...spellings, 'campaign-ok'].map((campaignKey) => ({ campaignKey })),
 		});
 		expect(sb.state.sent.map((m) => m.campaignKey)).toEqual(['campaign-ok']);
-		const [first, ...rest] = answers as IDataObject[][];
-		expect(first).toEqual([expect.objectContaining({ outcome: 'sent' })]);
-		expect(rest.pop()).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
-		for (const answer of rest) {
-			expect(answer).toEqual([
+		const [first, ...rest] = (answers as IDataObject[][]).map(([answer]) => answer);
+		expect([first.outcome, rest.pop()?.outcome]).toEqual(['sent', 'duplicate']);
+		expect(rest).toEqual(
+			spellings.slice(1).map(() =>
 				expect.objectContaining({
 					outcome: 'refused',
 					code: '7011',
 					message: expect.stringMatching(/^Campaign Key .*space.*Deduplication Key/),
 				}),
-			]);
-		}
+			),
+		);
 	});
 });
 

@@ -31,19 +31,24 @@ function phoneTool(options: IDataObject): IDataObject {
 const outcomes = (answers: unknown[]) =>
 	(answers as IDataObject[][]).map(([answer]) => answer.outcome);
 
+/** `spellings` of 821012345678, then 821023456789: the first and the last sent, the others duplicates. */
+async function twoMessages(spellings: string[], options: IDataObject) {
+	const { answers } = await runAsTool({
+		type: 'campaignAlimtalk',
+		parameters: phoneTool({ deduplicationPerRecipient: true, ...options }),
+		credentials: credential(),
+		calls: [...spellings, '821023456789'].map((phoneNumber) => ({ phoneNumber })),
+	});
+	expect(sentTo()).toEqual(['821012345678', '821023456789']);
+	const repeats = Array(spellings.length - 1).fill('duplicate');
+	expect(outcomes(answers)).toEqual(['sent', ...repeats, 'sent']);
+}
+
 describe('Deduplicate per Recipient', () => {
 	beforeEach(async () => (await installStore()).reset());
 
 	it('one number spelled six ways with Convert Phone Numbers: one message; a second number one more', async () => {
-		const spellings = SPELLINGS_OF_ONE_NUMBER;
-		const { answers } = await runAsTool({
-			type: 'campaignAlimtalk',
-			parameters: phoneTool({ deduplicationPerRecipient: true, convertPhoneNumbers: true }),
-			credentials: credential(),
-			calls: [...spellings, '010-2345-6789'].map((phoneNumber) => ({ phoneNumber })),
-		});
-		expect(sentTo()).toEqual(['821012345678', '821023456789']);
-		expect(outcomes(answers)).toEqual(['sent', ...Array(5).fill('duplicate'), 'sent']);
+		await twoMessages(SPELLINGS_OF_ONE_NUMBER, { convertPhoneNumbers: true });
 	});
 
 	it('padding of every kind around the number, Convert Phone Numbers off: one message; a second number one more', async () => {
@@ -55,27 +60,12 @@ describe('Deduplicate per Recipient', () => {
 			'\uFEFF821012345678',
 			'\u00A0821012345678\t',
 		];
-		const { answers } = await runAsTool({
-			type: 'campaignAlimtalk',
-			parameters: phoneTool({ deduplicationPerRecipient: true }),
-			credentials: credential(),
-			calls: [...padded, '821023456789'].map((phoneNumber) => ({ phoneNumber })),
-		});
-		expect(sentTo()).toEqual(['821012345678', '821023456789']);
-		expect(outcomes(answers)).toEqual(['sent', ...Array(5).fill('duplicate'), 'sent']);
+		await twoMessages(padded, {});
 	});
 
 	it('Convert Phone Numbers off: the key holds the digits, so separators and spaces never make a second message', async () => {
-		const spellings = ['821012345678', '010-12345678', '0101-2345678', '010 12345678'];
-		const { answers } = await runAsTool({
-			type: 'campaignAlimtalk',
-			parameters: phoneTool({ deduplicationPerRecipient: true }),
-			credentials: credential(),
-			calls: [...spellings, '821023456789'].map((phoneNumber) => ({ phoneNumber })),
-		});
-		// Each spelling has 12 characters: the first is sent as typed, the others are its duplicates.
-		expect(sentTo()).toEqual(['821012345678', '821023456789']);
-		expect(outcomes(answers)).toEqual(['sent', ...Array(3).fill('duplicate'), 'sent']);
+		// Each has 12 characters: the first is sent as typed, the others are its duplicates.
+		await twoMessages(['821012345678', '010-12345678', '0101-2345678', '010 12345678'], {});
 	});
 
 	it.each([
