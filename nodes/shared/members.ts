@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { listIn } from './answers';
 import type { Checked } from './values';
-import { codePointOf, firstUnseen } from './unicode';
+import { paddingRule, unseenRule } from './unicode';
 import { isBlank, isObject, readMemberId, typeName } from './values';
 
 export type ApiVersion = 'v1' | 'v2';
@@ -32,19 +32,8 @@ export const versionOf = (credentialVersion: 'any' | ApiVersion): ApiVersion =>
 export function readRecipientId(value: unknown): Checked<string> {
 	const id = readMemberId(value);
 	if (!id.ok || typeof value !== 'string') return id;
-	if (value !== value.trim()) {
-		const end = value === value.trimStart() ? value.slice(-1) : value[0];
-		return {
-			ok: false,
-			reason: `must not start or end with a space (${codePointOf(end)}): it is not trimmed`,
-		};
-	}
-	const unseen = firstUnseen(value);
-	if (unseen === undefined) return id;
-	return {
-		ok: false,
-		reason: `must not hold an invisible character or a space other than the plain space (${codePointOf(unseen)})`,
-	};
+	const reason = paddingRule(value) ?? unseenRule(value);
+	return reason === undefined ? id : { ok: false, reason };
 }
 
 /**

@@ -34,3 +34,12 @@ export function internationalMobile(input: unknown): string | undefined {
 export function isHyphenatedMobile(input: string): boolean {
 	return /^01[016789]-\d{3,4}-\d{4}$/.test(input);
 }
+
+/**
+ * The digits that name a number, however it was written (separators, spaces, full-width digits):
+ * the 12-digit international form when they make a Korean mobile number, else the digits alone.
+ */
+export function numberDigits(input: string): string {
+	const digits = input.normalize('NFKC').replace(/\D/g, '');
+	return internationalMobile(digits) ?? digits;
+}

@@ -2,7 +2,8 @@
  * The one rule for characters a reader does not see, and for names that read alike. By Unicode
  * property, not by list: a list of invisible characters always misses one. Every check that asks
  * "does this text hold something nobody sees" or "does this name read as that one" uses it (the
- * member id of a send, in members.ts; the names of a tool answer, in tool.ts).
+ * member id, phone number and campaign key of a send, through `paddingRule` and `unseenRule`; the names of a tool
+ * answer, in tool.ts).
  */
 
 /**
@@ -34,6 +35,23 @@ export function firstUnseen(text: string): string | undefined {
 		if (found !== undefined) return found;
 	}
 	return undefined;
+}
+
+/**
+ * Why a value that names one thing (a send's member ID, phone number or campaign key) is refused as
+ * given, in words, or undefined: spaces around it (`paddingRule`: it is not trimmed) or a
+ * character nobody sees inside it (`unseenRule`, by `firstUnseen`).
+ */
+export function paddingRule(text: string): string | undefined {
+	if (text === text.trim()) return undefined;
+	const end = text === text.trimStart() ? text.slice(-1) : text[0];
+	return `must not start or end with a space (${codePointOf(end)}): it is not trimmed`;
+}
+
+export function unseenRule(text: string): string | undefined {
+	const unseen = firstUnseen(text);
+	if (unseen === undefined) return undefined;
+	return `must not hold an invisible character or a space other than the plain space (${codePointOf(unseen)})`;
 }
 
 /**

@@ -164,23 +164,6 @@ describe('no lookup oracle (issue "Guard rails, round two", finding 7)', () => {
 		expect(others).toEqual([first, first, first]);
 		expect(sb.state.sent).toEqual([]);
 	});
-
-	it('refused lookups count against the Send Limit per hour: once it is used up, a member on record and one not on record are answered alike', async () => {
-		v2Member('m-1', '010-1000-0001');
-		const { answers } = await runAsTool({
-			type: 'campaignAlimtalk',
-			parameters: { ...NOTICE, options: { ...NOTICE.options, sendLimit: 2 } },
-			credentials: credentials(),
-			calls: callsOf('m-nobody', 'm-nobody-2', 'm-1', 'm-nobody-3'),
-		});
-		expect((answers as IDataObject[][]).map(([answer]) => answer.code)).toEqual([
-			'memberNotAvailable',
-			'memberNotAvailable',
-			'sendLimitReached',
-			'sendLimitReached',
-		]);
-		expect(sb.state.sent).toEqual([]);
-	});
 });
 
 describe("the member's number never reaches the model", () => {
@@ -246,17 +229,13 @@ describe('the advice a model is given names no way around a guard rail', () => {
 			calls: callsOf('no', 'm-1', 'm-2', 'm-3', 'm-4', 'm-5', 'm-6'),
 		});
 		const refused = (answers as IDataObject[][]).map(([a]) => a).filter((a) => a.code !== '0');
-		// The refused lookup took a place of the 5 (as a tool): four sent, two limited.
-		expect(refused.map((a) => a.code)).toEqual([
-			'memberNotAvailable',
-			'sendLimitReached',
-			'sendLimitReached',
-		]);
+		// The refused lookup took a place of its own bound, not one of the 5: five sent, one limited.
+		expect(refused.map((a) => a.code)).toEqual(['memberNotAvailable', 'sendLimitReached']);
 		for (const answer of refused) {
 			expect(answer.whatToDo).toMatch(/owner/);
 			expect(answer.whatToDo).not.toMatch(/Options|turn off|raise|instead|Phone Number/i);
 		}
-		expect(sentTo()).toHaveLength(4);
+		expect(sentTo()).toHaveLength(5);
 	});
 });
 

@@ -12,6 +12,9 @@
  *   Recipient: one number spelled six ways through a Phone Number send with Convert Phone
  *   Numbers; member IDs that only look like one on record (the braille blank U+2800), and a record
  *   stored under such an ID, through a send by member.
+ * - issue 58 (findings 2, 3, 4): refused lookups bounded on their own, a used-up limit answering
+ *   alike; a Phone Number send without Convert Phone Numbers keyed on the digits, an invisible
+ *   character refused; a campaign key the model picks, read as sent.
  * The same send under AI Agent 3.1 and 2.2: guardrails-agent.e2e.ts. Each call's outcome is logged
  * and kept in test-artifacts/e2e/guardrails/calls.json. Tools: support/guardrails.ts; the client:
  * support/mcp.ts.
@@ -26,6 +29,8 @@ e2e.setupN8n('guardrails', { demo: false });
 const MCP_ID = 'e2eGuardrailsMcp';
 const BEARER = `e2e-${crypto.randomUUID()}`;
 const [A, B, C] = ['member-a', 'member-b', 'member-c'].map((id, i) => e2e.member(id, i + 1));
+/** The fixed number of the send whose campaign key the model picks. */
+const CAMPAIGN_TO = '821055550001';
 
 let n8n: rt.StartedN8n;
 
@@ -41,6 +46,9 @@ beforeAll(
 			e2e.LEGACY_GET_TOOL,
 			e2e.numberTool('Send by number'),
 			e2e.guardedTool('Send guarded'),
+			e2e.noticeTool('Send bounded'),
+			e2e.numberTool('Send as typed', false),
+			e2e.campaignTool('Send campaign', CAMPAIGN_TO),
 		];
 		await e2e.importWorkflows([e2e.mcpWorkflow(MCP_ID, tools)]);
 		n8n = await e2e.startN8n();
@@ -68,11 +76,26 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 	test('the tools list: the send asks for a member ID only; a send says billed', async () => {
 		const { tools } = await client().listTools();
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-		const sends = ['Send_by_number', 'Send_checked', 'Send_guarded', 'Send_keyless', 'Send_notice'];
+		const sends = [
+			'Send_as_typed',
+			'Send_bounded',
+			'Send_by_number',
+			'Send_campaign',
+			'Send_checked',
+			'Send_guarded',
+			'Send_keyless',
+			'Send_notice',
+		];
 		expect(Object.keys(byName).sort()).toEqual(['Member_data', ...sends]);
 		const inputs = (name: string) => Object.keys(byName[name].inputSchema.properties ?? {});
 		// A key of the day has no $fromAI(): the model fills the recipient and nothing else.
-		expect(sends.map(inputs)).toEqual([['phoneNumber'], ...Array(4).fill(['memberId'])]);
+		expect(sends.map(inputs)).toEqual([
+			['phoneNumber'],
+			['memberId'],
+			['phoneNumber'],
+			['campaignKey'],
+			...Array(4).fill(['memberId']),
+		]);
 		for (const name of sends) expect(byName[name].description).toMatch(/billed/i);
 	});
 
@@ -114,8 +137,8 @@ describe('MCP Server Trigger: send by member, key of member and day, 2 per hour;
 		]);
 	});
 
-	// A refused lookup takes a place of the limit (docs/agent-tools.md): asked before B, it would
-	// have used B's. Once the places are used up, it is answered as member C, who is on record.
+	// Once the limit is used up, every call is answered alike before any lookup (docs/agent-tools.md):
+	// an unknown member as member C, who is on record.
 	test('an unknown member once the limit is used up: answered as member C (sendLimitReached), not sent', async () => {
 		expect((await call('send unknown member', 'Send_notice', 'member-nobody')).answer).toEqual([
 			expect.objectContaining({ outcome: 'refused', code: 'sendLimitReached' }),
@@ -287,5 +310,74 @@ describe('MCP Server Trigger: member IDs that only look like one on record (U+28
 		// The service did answer the record (matched, then read into the answer).
 		expect(reads).toBeGreaterThanOrEqual(2);
 		expect(sentTo()).toEqual([KIM.sendForm]);
+	});
+});
+
+describe('MCP Server Trigger: issue 58, refused lookups bounded on their own, numbers keyed on their digits, a campaign key read as sent', () => {
+	const [KIM, LEE, PARK] = ['m-kim', 'm-lee', 'm-park'].map((id, i) => e2e.member(id, 41 + i));
+	const memberReads = () => e2e.sb.requests.filter((r) => r.path.startsWith('/v2/users/sms'));
+	const outcomeOf = ({ answer }: { answer: e2e.Json[] }) =>
+		answer[0].outcome === 'refused' ? answer[0].code : answer[0].outcome;
+
+	beforeAll(() => {
+		e2e.resetSandbox();
+		e2e.seedMembers(e2e.sb, [KIM, LEE, PARK]);
+		e2e.sb.addCampaign('campaign-ok');
+	});
+	const { call } = useClient('campaign-e2e-bounds');
+
+	test('2 an hour: m-kim, m-kim again, an unknown member, m-lee give sent, duplicate, refused, sent; m-park is refused by the limit: two messages', async () => {
+		const outcomes = [];
+		for (const id of ['m-kim', 'm-kim', 'm-nobody', 'm-lee', 'm-park'])
+			outcomes.push(outcomeOf(await call(`bounded ${id}`, 'Send_bounded', id)));
+		expect(outcomes).toEqual([
+			'sent',
+			'duplicate',
+			'memberNotAvailable',
+			'sent',
+			'sendLimitReached',
+		]);
+		expect(sentTo()).toEqual([KIM.sendForm, LEE.sendForm]);
+	});
+
+	test('the limit used up: m-kim, messaged this hour, is answered sendLimitReached like m-park, and no member record is read', async () => {
+		const before = memberReads().length;
+		const kim = await call('bounded m-kim, limit used up', 'Send_bounded', KIM.memberId);
+		expect(kim.answer).toEqual([
+			expect.objectContaining({ outcome: 'refused', code: 'sendLimitReached' }),
+		]);
+		expect(memberReads()).toHaveLength(before);
+	});
+
+	test('Convert Phone Numbers off: one number as 12 digits, with a hyphen, a moved hyphen and a space: 1 message; with U+200B inside: refused (7012) naming it', async () => {
+		const outcomes = [];
+		for (const phoneNumber of ['821077770001', '010-77770001', '0107-7770001', '010 77770001'])
+			outcomes.push(
+				outcomeOf(await call(`as typed ${phoneNumber}`, 'Send_as_typed', { phoneNumber })),
+			);
+		expect(outcomes).toEqual(['sent', 'duplicate', 'duplicate', 'duplicate']);
+		const hidden = await call('as typed with U+200B', 'Send_as_typed', {
+			phoneNumber: '010\u200B77770001',
+		});
+		expect(hidden.answer).toEqual([
+			expect.objectContaining({
+				outcome: 'refused',
+				code: '7012',
+				message: expect.stringContaining('U+200B'),
+			}),
+		]);
+		expect(sentTo().filter((to) => to.includes('7777'))).toEqual(['821077770001']);
+	});
+
+	test('a campaign key the model picks, key of campaign and day: "campaign-ok", " campaign-ok" and "campaign-ok" + U+3000 give 1 message, the padded two refused (7011)', async () => {
+		const outcomes = [];
+		for (const campaignKey of ['campaign-ok', ' campaign-ok', 'campaign-ok\u3000'])
+			outcomes.push(
+				outcomeOf(
+					await call(`campaign ${JSON.stringify(campaignKey)}`, 'Send_campaign', { campaignKey }),
+				),
+			);
+		expect(outcomes).toEqual(['sent', '7011', '7011']);
+		expect(e2e.sb.state.sent.filter((m) => m.phoneNumber === CAMPAIGN_TO)).toHaveLength(1);
 	});
 });

@@ -19,7 +19,7 @@ export const SEND_PHONES: Array<{ given: unknown; asIs: string | null; converted
 		{ given: '010-1234-5678', asIs: null, converted: '821012345678' },
 		{ given: '01012345678', asIs: null, converted: '821012345678' },
 		{ given: '+82 10 1234 5678', asIs: null, converted: '821012345678' },
-		{ given: '8210\r\n12345678', asIs: null, converted: '821012345678' },
+		{ given: '8210\r\n12345678', asIs: null, converted: null },
 		{ given: '011-123-4567', asIs: '011-123-4567', converted: null },
 		{ given: '😀😀😀😀😀😀', asIs: '😀😀😀😀😀😀', converted: '😀😀😀😀😀😀' },
 		{ given: 'abcdefghijkl', asIs: 'abcdefghijkl', converted: 'abcdefghijkl' },

@@ -3,11 +3,21 @@
  * the scripted model's plan (send the shipping notice by member ID, send it again), the OpenAI credential the example names pointed at the scripted model, and what the
  * model must have been told.
  */
+import type { IDataObject } from 'n8n-workflow';
 import type { ToolStep } from './model-server';
+import { ROOT, fs, path } from './node';
 
 export const AGENT_EXAMPLE = { file: 'agent-tools.json', id: 'cmExampleAgentTools' };
 
-/** The model names the member only: the send looks the number up and keys on member and day. */
+/** The parameters of the example's send tool, as the file ships them. */
+export function agentExampleSend(): IDataObject {
+	const file = path.join(ROOT, 'examples', AGENT_EXAMPLE.file);
+	const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: IDataObject[] };
+	const send = workflow.nodes.find((node) => String(node.type).endsWith('.campaignAlimtalkTool'));
+	return send?.parameters as IDataObject;
+}
+
+/** The model names the member only: the send looks the number up and keys on the day and that number. */
 const SEND_STEP: ToolStep = { tool: /^Send_shipping_notice$/, args: { memberId: 'member-01' } };
 
 export const AGENT_EXAMPLE_PLAN: ToolStep[] = [SEND_STEP, SEND_STEP];
@@ -41,7 +51,7 @@ export const AGENT_EXAMPLE_ANSWERS = [
 		{
 			outcome: 'duplicate',
 			duplicate: true,
-			deduplicationKey: expect.stringMatching(/^shipped-member-01-\d{4}-\d{2}-\d{2}$/),
+			deduplicationKey: expect.stringMatching(/^shipped-\d{4}-\d{2}-\d{2}$/),
 		},
 	],
 ];

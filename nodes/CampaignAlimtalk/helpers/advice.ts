@@ -39,7 +39,7 @@ export const ADVICE: AdviceTable = {
 	memberNotAvailable: {
 		problem: 'no message can be sent to this member ID (as an AI-agent tool, every refused lookup)',
 		change:
-			'check the member records: the member ID is not on record, has several, a number that cannot be sent to, or does not accept messages.',
+			'check the member records: the member ID is not on record, has several, a number that cannot be sent to, or does not accept messages; or the lookups are paused until sendLimitResetsAt (as many refused as the Send Limit).',
 		model:
 			"No message can be sent to this member ID. Do not try other IDs or spellings: tell the user, or ask the workflow's owner.",
 	},

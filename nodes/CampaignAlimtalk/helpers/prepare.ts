@@ -3,7 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import { internationalMobile } from '../../shared/phone';
 import { readRecipientId } from '../../shared/members';
+import { paddingRule, unseenRule } from '../../shared/unicode';
 import { setField } from '../../shared/values';
+import type { SendOptions } from './send-options';
 
 /** The send's documented length rule (docs/service-rules.md#send, code 7012). */
 export const PHONE_LENGTH = 12;
@@ -72,26 +74,34 @@ function readVariables(ctx: IExecuteFunctions, i: number): IDataObject | string 
 	return variables;
 }
 
-function prepareMember(ctx: IExecuteFunctions, i: number, campaignKey: string): Read {
+function prepareMember(ctx: IExecuteFunctions, i: number, campaignKey: string, bad?: string): Read {
 	const raw = ctx.getNodeParameter('memberId', i, '') as unknown;
 	const id = readRecipientId(raw);
 	const given = typeof raw === 'string' || typeof raw === 'number' ? raw : null;
 	const fields = { campaignKey, memberId: id.ok ? id.value : given, phoneNumber: null };
-	if (campaignKey === '')
-		return rule('7011', 'Campaign Key is empty: set the key of the API-trigger campaign', fields);
+	if (bad) return rule('7011', bad, fields);
 	if (!id.ok) return rule(MEMBER_ID_CODE, `Member ID ${id.reason}`, fields);
 	const variables = readVariables(ctx, i);
 	if (typeof variables === 'string') return rule('1203', variables, fields);
 	return { member: { campaignKey, memberId: id.value, properties: variables } };
 }
 
-export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Read {
-	const rawKey = ctx.getNodeParameter('campaignKey', i, '') as unknown;
-	const campaignKey =
-		typeof rawKey === 'string' || typeof rawKey === 'number' ? String(rawKey).trim() : '';
+/** The Campaign Key as sent, and why it is refused (docs/deduplication.md, "What enters a key"). */
+function readCampaignKey(ctx: IExecuteFunctions, i: number, keyed: boolean) {
+	const raw = ctx.getNodeParameter('campaignKey', i, '') as unknown;
+	const given = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
+	const padded = keyed && given.trim() !== '' ? paddingRule(given) : undefined;
+	if (padded)
+		return { campaignKey: given, bad: `Campaign Key ${padded} (a Deduplication Key is set)` };
+	const empty = 'Campaign Key is empty: set the key of the API-trigger campaign';
+	return { campaignKey: given.trim(), bad: given.trim() === '' ? empty : undefined };
+}
+
+export function prepare(ctx: IExecuteFunctions, i: number, options: SendOptions): Read {
+	const { campaignKey, bad } = readCampaignKey(ctx, i, options.dedup !== undefined);
 	// A workflow saved before Recipient existed has none: it sends to the Phone Number, as then.
 	const recipient = ctx.getNodeParameter('recipient', i, 'phoneNumber') as unknown;
-	if (recipient === 'memberId') return prepareMember(ctx, i, campaignKey);
+	if (recipient === 'memberId') return prepareMember(ctx, i, campaignKey, bad);
 	if (recipient !== 'phoneNumber') {
 		const words = `Recipient must be "phoneNumber" or "memberId" (got ${JSON.stringify(recipient) ?? String(recipient)})`;
 		return rule('1203', words, { campaignKey, phoneNumber: null });
@@ -100,14 +110,15 @@ export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Re
 	const given =
 		typeof rawPhone === 'string' || typeof rawPhone === 'number' ? String(rawPhone).trim() : '';
 	const fields = { campaignKey, phoneNumber: given };
-	if (campaignKey === '')
-		return rule('7011', 'Campaign Key is empty: set the key of the API-trigger campaign', fields);
+	if (bad) return rule('7011', bad, fields);
 	if (given === '') return rule('7012', 'Phone Number is empty', fields);
-	const phoneNumber = convert ? (internationalMobile(given) ?? given) : given;
+	const unseen = unseenRule(given);
+	if (unseen) return rule('7012', `Phone Number ${unseen}`, fields);
+	const phoneNumber = options.convert ? (internationalMobile(given) ?? given) : given;
 	if (phoneNumber.length !== PHONE_LENGTH) {
 		return rule(
 			'7012',
-			`Phone Number must be exactly ${PHONE_LENGTH} characters (got ${phoneNumber.length}: "${phoneNumber}")${convert ? '' : '; turn on the Convert Phone Numbers option for numbers such as 010-1234-5678'}`,
+			`Phone Number must be exactly ${PHONE_LENGTH} characters (got ${phoneNumber.length}: "${phoneNumber}")${options.convert ? '' : '; turn on the Convert Phone Numbers option for numbers such as 010-1234-5678'}`,
 			fields,
 		);
 	}
@@ -117,11 +128,10 @@ export function prepare(ctx: IExecuteFunctions, i: number, convert: boolean): Re
 }
 
 /** All read first, so an expression error cannot stop the node after some messages went out. */
-export function prepareAll(ctx: IExecuteFunctions, count: number, convert: boolean): Read[] {
-	return Array.from({ length: count }, (_, i) => prepare(ctx, i, convert));
+export function prepareAll(ctx: IExecuteFunctions, count: number, options: SendOptions): Read[] {
+	return Array.from({ length: count }, (_, i) => prepare(ctx, i, options));
 }
 
-/** The indexes of the items that passed every check. */
 export function sendable(prepared: readonly Prepared[]): number[] {
 	return prepared.flatMap((entry, i) => ('send' in entry ? [i] : []));
 }

@@ -123,20 +123,12 @@ export function oneMemberAnswer(
 ): Outcome[] {
 	const { message } = SEND_CODES[MEMBER_UNAVAILABLE_CODE];
 	const refused = new Set(refusedLookups(prepared));
-	return outcomes.map((outcome) => {
-		// A refused lookup the Send Limit answered (session/session.ts `countRefused`) stays limited.
-		if (!('failed' in outcome) || !LOOKUP_CODES.has(outcome.failed.code)) return outcome;
-		const inputs = typeof outcome.inputs === 'number' ? [outcome.inputs] : outcome.inputs;
-		if (!inputs.some((i) => refused.has(i))) return outcome;
-		const { campaignKey, memberId, deduplicationKey } = outcome.failed;
-		const failed = {
-			code: MEMBER_UNAVAILABLE_CODE,
-			message: `Not sent: ${message}`,
-			deliveryUnknown: false,
-			...(campaignKey === undefined ? {} : { campaignKey }),
-			memberId,
-			...(deduplicationKey === undefined ? {} : { deduplicationKey }),
-		};
+	// One outcome per item, in input order (report.ts).
+	return outcomes.map((outcome, i) => {
+		if (!('failed' in outcome) || !refused.has(i)) return outcome;
+		const { campaignKey, memberId } = outcome.failed;
+		const words = { code: MEMBER_UNAVAILABLE_CODE, message: `Not sent: ${message}` };
+		const failed = { ...words, deliveryUnknown: false, campaignKey, memberId };
 		return { failed, inputs: outcome.inputs };
 	});
 }

@@ -6,11 +6,10 @@ import type { ApiResult } from '../../shared/transport';
 import { resultWords } from '../../shared/transport';
 import type { Reading } from '../session/ledger';
 import type { DedupSession } from '../session/session';
-import type { Prepared } from './prepare';
+import type { Prepared, Read } from './prepare';
 import type { Sent } from './sending';
 import { serviceCodeOf } from '../../shared/codes';
 
-/** Success fields of an item not sent because its message was sent before. */
 const duplicateFields = (key: string | undefined): IDataObject => ({
 	status: 'skipped',
 	duplicate: true,
@@ -91,13 +90,7 @@ function outcomeOf(
 	sent: Sent,
 	dedup: DedupSession | undefined,
 ): Outcome {
-	if (!('send' in entry)) {
-		// A refused member lookup that found the send limit used up (as a tool: session/session.ts `countRefused`).
-		const state = dedup?.read(i);
-		if (state?.kind !== 'limited') return failed(entry.failure, i, entry.ownMessage);
-		const { campaignKey, memberId } = entry.failure;
-		return failed({ ...state.failure, campaignKey, memberId }, i);
-	}
+	if (!('send' in entry)) return failed(entry.failure, i, entry.ownMessage);
 	const { campaignKey, phoneNumber, memberId } = entry.send;
 	const identity = { campaignKey, phoneNumber, ...(memberId !== undefined ? { memberId } : {}) };
 	const state = dedup?.read(i) ?? OWN;
@@ -124,4 +117,14 @@ export function report(
 	const outcomes: Outcome[] = [];
 	prepared.forEach((entry, i) => outcomes.push(outcomeOf(entry, i, outcomes, sent, dedup)));
 	return outcomes;
+}
+
+/** As a tool once a bound is used up (session/session.ts `usedUp`): every item but a refused one alike. */
+export function usedUpReport(read: readonly Read[], failure: Failure): Outcome[] {
+	return read.map((entry, i) => {
+		if ('failure' in entry) return failed(entry.failure, i, entry.ownMessage);
+		const { campaignKey, memberId } = 'member' in entry ? entry.member : entry.send;
+		const who = 'send' in entry ? { phoneNumber: entry.send.phoneNumber } : { memberId };
+		return failed({ ...failure, campaignKey, ...who }, i);
+	});
 }

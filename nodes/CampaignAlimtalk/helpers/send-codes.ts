@@ -1,11 +1,12 @@
 /**
- * The send's own codes. The service's are in shared/codes.ts, the Send Limit's in
- * limit/limit-options.ts, the Deduplication Key's in key/key-failures.ts; advice in advice.ts.
+ * The send's own codes. The service's are in shared/codes.ts, the Send Limit's (and
+ * `memberNotAvailable`, which its lookups' bound answers too) in limit/limit-options.ts, the
+ * Deduplication Key's in key/key-failures.ts; advice in advice.ts.
  */
 import type { CodeInfo } from '../../shared/codes';
-import { LIMIT_CODE, LIMIT_INFO } from '../limit/limit-options';
+import { LIMIT_CODE, LIMIT_INFO, MEMBER_UNAVAILABLE_CODE } from '../limit/limit-options';
 
-export { LIMIT_CODE } from '../limit/limit-options';
+export { LIMIT_CODE, MEMBER_UNAVAILABLE_CODE } from '../limit/limit-options';
 
 /** A keyless send refused as a tool (guard.ts). */
 export const KEY_REQUIRED_CODE = 'deduplicationKeyRequired';
@@ -17,8 +18,6 @@ export const MEMBER_WRITE_BESIDE_CODE = 'memberWriteToolBeside';
 export const MEMBER_NOT_FOUND_CODE = 'memberNotFound';
 export const SEVERAL_MEMBERS_CODE = 'severalMemberRecords';
 export const MEMBER_REFUSES_CODE = 'memberRefusesMessages';
-/** As a tool, every refused member lookup answers the model this one code (redact.ts `oneMemberAnswer`). */
-export const MEMBER_UNAVAILABLE_CODE = 'memberNotAvailable';
 
 const rejected = (message: string, hint: string): CodeInfo => ({
 	kind: 'rejected',

@@ -14,7 +14,6 @@ export interface Sent {
 	results: Array<ApiResult | NodeApiError | NodeOperationError | undefined>;
 	/** The first failure that stopped the node: the transport's (retries spent) or the store's. */
 	stop?: NodeApiError | NodeOperationError;
-	/** How many messages the service took. */
 	count: number;
 }
 

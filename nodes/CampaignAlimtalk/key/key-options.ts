@@ -2,6 +2,7 @@
 import { createHash } from 'crypto';
 import type { DeduplicationScope, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { HISTORY_OPTION, numberOption, readNumberOption } from '../../shared/options';
+import { numberDigits } from '../../shared/phone';
 
 export const dedupOptions: INodeProperties[] = [
 	{
@@ -19,7 +20,7 @@ export const dedupOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether the recipient is part of the key: the phone number the node resolved (converted, or looked up for a Member ID) is added to the Deduplication Key, so a key of the day alone means one message per number per day, however the number or the member ID was spelled',
+			'Whether the recipient is part of the key: the digits of the phone number the node resolved (looked up for a Member ID, or as given) are added to the Deduplication Key, as 821012345678 when they make a Korean mobile number, so a key of the day alone means one message per number per day, however the number was written (spaces, separators, 010 or 82) or whichever member ID holds it',
 	},
 	{
 		displayName: 'Deduplication Scope',
@@ -73,9 +74,9 @@ export function readKey(ctx: IExecuteFunctions, itemIndex: number): string | und
 	return text.trim() === '' ? undefined : text;
 }
 
-/** Deduplicate per Recipient: the item's key with the number the node resolved, however it was spelled. */
+/** Deduplicate per Recipient: the item's key with the digits of the number the node resolved. */
 export function keyOfRecipient(key: string, phoneNumber: string): string {
-	return `${key}\u0000to:${phoneNumber}`;
+	return `${key}\u0000to:${numberDigits(phoneNumber)}`;
 }
 
 /**

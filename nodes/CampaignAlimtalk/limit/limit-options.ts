@@ -24,6 +24,9 @@ export interface LimitSettings {
 
 export const LIMIT_CODE = 'sendLimitReached';
 
+/** As a tool, every refused member lookup, and every member send once the lookups' bound is used up. */
+export const MEMBER_UNAVAILABLE_CODE = 'memberNotAvailable';
+
 export const LIMIT_INFO: CodeInfo = {
 	kind: 'rejected',
 	message: 'The send limit is used up for this period (not sent)',

@@ -4,9 +4,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Failure } from '../../shared/outcome';
 import { cancelSignalOf } from '../../shared/transport/pause';
 import type { LimitSettings } from './limit-options';
-import { LIMIT_CODE } from './limit-options';
+import { LIMIT_CODE, MEMBER_UNAVAILABLE_CODE } from './limit-options';
 
-export type StoreLimit = LimitSettings & { period: 'hour' | 'day' };
+/** `lookups`: the bound of refused member lookups; `probe`: asks whether a place is left, takes none. */
+export type StoreLimit = LimitSettings & { period: 'hour' | 'day'; lookups?: true; probe?: true };
 
 export function inStore(limit: LimitSettings | undefined): limit is StoreLimit {
 	return limit !== undefined && limit.period !== 'execution';
@@ -25,20 +26,24 @@ export function periodOf(
 	return { startMs: start.toMillis(), endMs: end.toMillis(), resetsAt: end.toISO() ?? '' };
 }
 
-/** The item's key claim was taken back: sendable after the reset. */
+/** The item's key claim was taken back: sendable after the reset (`lookups`: the lookups' bound). */
 export function limitedFailure(
 	limit: LimitSettings,
 	resetsAt: string | undefined,
 	key?: string,
+	lookups = false,
 ): Failure {
 	const when =
 		limit.period === 'execution'
 			? 'it resets with the next execution'
 			: `it resets at ${resetsAt ?? 'the start of the next ' + limit.period}`;
 	const per = limit.period === 'execution' ? 'per execution' : `per ${limit.period}`;
+	const used = lookups
+		? `member lookups are paused, ${limit.limit} member IDs ${per} could not be sent to (as many as the Send Limit)`
+		: `the send limit of ${limit.limit} messages ${per} is used up`;
 	return {
-		code: LIMIT_CODE,
-		message: `Not sent: the send limit of ${limit.limit} messages ${per} is used up; ${when}`,
+		code: lookups ? MEMBER_UNAVAILABLE_CODE : LIMIT_CODE,
+		message: `Not sent: ${used}; ${when}`,
 		deliveryUnknown: false,
 		sendLimit: limit.limit,
 		sendLimitPeriod: limit.period,
@@ -84,9 +89,10 @@ export class ExecutionPlaces {
 
 /**
  * Room kept beyond the History Size per place, so no slot of the current period is forgotten: the
- * other slots (1), a message's claim and markers (at most 8), a late confirmation's `sent` (1).
+ * other slots (1), a message's claim and markers (at most 8), a late confirmation's `sent` (1), a
+ * refused member lookup's place (1, as a tool).
  */
-export const ROOM_PER_PLACE = 10;
+export const ROOM_PER_PLACE = 11;
 
 export function roomFor(limit: LimitSettings | undefined): number {
 	return inStore(limit) ? ROOM_PER_PLACE * limit.limit : 0;

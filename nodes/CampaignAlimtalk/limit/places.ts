@@ -10,11 +10,12 @@ const SPARE = 3;
 /** Record calls of slots beyond a round's first (the last asks about every slot left). */
 export const MAX_CALLS = 3;
 
-export function slotName(period: string, startMs: number, n: number): string {
-	return `limit:${period}:${startMs}:${n}`;
+export function slotName(period: string, startMs: number, n: number, kind = 'limit'): string {
+	return `${kind}:${period}:${startMs}:${n}`;
 }
 
 interface Pool {
+	kind: string;
 	period: 'hour' | 'day';
 	startMs: number;
 	max: number;
@@ -29,7 +30,8 @@ interface Pool {
 }
 
 export class Places {
-	private readonly pools: Pool[] = [];
+	/** By the start of their slots' values (`slotName` without the slot). */
+	private readonly pools = new Map<string, Pool>();
 
 	/** undefined: no limit kept in the store. */
 	private readonly ofAsk: Array<Pool | undefined>;
@@ -44,19 +46,18 @@ export class Places {
 		nowMs: number,
 		private readonly random: () => number = Math.random,
 	) {
-		const byName = new Map<string, Pool>();
 		this.ofAsk = limits.map((limit) => {
 			if (!limit) return undefined;
 			const { startMs, resetsAt } = periodOf(nowMs, limit.period, limit.zone);
-			const name = `${limit.period}:${startMs}`;
-			let pool = byName.get(name);
+			const kind = limit.lookups ? 'lookup' : 'limit';
+			const name = `${kind}:${limit.period}:${startMs}`;
+			let pool = this.pools.get(name);
 			if (!pool) {
 				const before = periodOf(startMs - 1, limit.period, limit.zone).startMs;
 				const twoBeforeMs = periodOf(before - 1, limit.period, limit.zone).startMs;
-				const fields = { period: limit.period, startMs, max: 0, resetsAt, twoBeforeMs };
+				const fields = { kind, period: limit.period, startMs, max: 0, resetsAt, twoBeforeMs };
 				pool = { ...fields, asked: new Set(), free: [], found: 0, fresh: false };
-				byName.set(name, pool);
-				this.pools.push(pool);
+				this.pools.set(name, pool);
 			}
 			pool.max = Math.max(pool.max, limit.limit);
 			return pool;
@@ -71,7 +72,7 @@ export class Places {
 	/** `all`: every slot not asked about yet (a round's last call). */
 	probe(waiting: readonly number[], all = false): string[] {
 		const values: string[] = [];
-		for (const pool of this.pools) {
+		for (const pool of this.pools.values()) {
 			const want = waiting.filter((n) => this.ofAsk[n] === pool).length;
 			if (want === 0) continue;
 			const left = Array.from({ length: pool.max }, (_, i) => i + 1).filter(
@@ -85,7 +86,7 @@ export class Places {
 				picked.push(others.splice(Math.floor(this.random() * others.length), 1)[0]);
 			}
 			picked.forEach((n) => pool.asked.add(n));
-			values.push(...picked.map((n) => slotName(pool.period, pool.startMs, n)));
+			values.push(...picked.map((n) => slotName(pool.period, pool.startMs, n, pool.kind)));
 		}
 		return values;
 	}
@@ -94,27 +95,28 @@ export class Places {
 		for (const value of values) {
 			if (!isNew(value)) continue;
 			this.added.push(value);
-			const parts = value.split(':');
-			const pool = this.pools.find(
-				(p) => p.period === parts[1] && String(p.startMs) === parts[2],
-			) as Pool;
-			const n = Number(parts[3]);
+			const at = value.lastIndexOf(':');
+			const pool = this.pools.get(value.slice(0, at)) as Pool;
+			const n = Number(value.slice(at + 1));
 			pool.found++;
 			pool.free.push(n);
 			if (n === 1) pool.fresh = true;
 		}
-		for (const pool of this.pools) pool.free.sort((x, y) => x - y);
+		for (const pool of this.pools.values()) pool.free.sort((x, y) => x - y);
 	}
 
-	/** The lowest free slot within each ask's limit, in order; returns the asks left without one. */
+	/**
+	 * The lowest free slot within each ask's limit, in order; returns the asks left without one. A
+	 * probe takes none: it learns whether one is left.
+	 */
 	give(waiting: readonly number[]): number[] {
 		return waiting.filter((n) => {
 			const pool = this.ofAsk[n] as Pool;
-			const limit = (this.limits[n] as StoreLimit).limit;
-			const at = pool.free.findIndex((slot) => slot <= limit);
-			if (at === -1) return true;
+			const limit = this.limits[n] as StoreLimit;
+			const at = pool.free.findIndex((slot) => slot <= limit.limit);
+			if (at === -1 || limit.probe) return at === -1;
 			const [slot] = pool.free.splice(at, 1);
-			this.slots[n] = slotName(pool.period, pool.startMs, slot);
+			this.slots[n] = slotName(pool.period, pool.startMs, slot, pool.kind);
 			return false;
 		});
 	}
@@ -128,10 +130,12 @@ export class Places {
 	 * (not the one before: a worker whose clock is behind may still count in it).
 	 */
 	takeBack(): string[] {
-		return this.pools.flatMap((pool) => [
-			...pool.free.map((n) => slotName(pool.period, pool.startMs, n)),
+		return [...this.pools.values()].flatMap((pool) => [
+			...pool.free.map((n) => slotName(pool.period, pool.startMs, n, pool.kind)),
 			...(pool.fresh
-				? Array.from({ length: pool.max }, (_, i) => slotName(pool.period, pool.twoBeforeMs, i + 1))
+				? Array.from({ length: pool.max }, (_, i) =>
+						slotName(pool.period, pool.twoBeforeMs, i + 1, pool.kind),
+					)
 				: []),
 		]);
 	}

@@ -20,7 +20,7 @@ import {
 	withoutMemberNumbers,
 	withoutNumbersIn,
 } from '../helpers/redact';
-import { report } from '../helpers/report';
+import { report, usedUpReport } from '../helpers/report';
 import { sendAll } from '../helpers/sending';
 
 export const option: OperationOption = {
@@ -166,14 +166,18 @@ export async function execute(
 	if (asTool) refuseKeylessTool(this);
 	if (asTool) refuseMemberToolBeside(this);
 	const options = readSendOptions(this);
-	const read = prepareAll(this, items.length, options.convert);
+	const read = prepareAll(this, items.length, options);
 	const client = await CampaignClient.create(this, options.transport);
+	const dedup = DedupSession.open(this, options.dedup, options.transport, options.limit);
+	// As a tool, a bound used up answers every item alike: nothing looked up, no key asked.
+	const usedUp = asTool ? await dedup?.usedUp(read.some((entry) => 'member' in entry)) : undefined;
+	if (usedUp) return usedUpReport(read, usedUp);
 	// Before the first send, so a failure of the whole lookup call stops the node with nothing sent.
 	const prepared = await lookupMembers(this, client, read, options);
 	// As a tool, the members' numbers never reach the model, in any text (redact.ts).
 	const numbers = asTool ? memberNumbers(prepared) : [];
 	try {
-		const outcomes = await sendPrepared(this, client, prepared, options, asTool);
+		const outcomes = await sendPrepared(client, prepared, dedup, options, asTool);
 		return asTool ? oneMemberAnswer(withoutMemberNumbers(outcomes, numbers), prepared) : outcomes;
 	} catch (error) {
 		throw withoutNumbersIn(error, numbers);
@@ -181,22 +185,15 @@ export async function execute(
 }
 
 async function sendPrepared(
-	ctx: IExecuteFunctions,
 	client: CampaignClient,
 	prepared: Prepared[],
+	dedup: DedupSession | undefined,
 	options: SendOptions,
 	asTool: boolean,
 ): Promise<Outcome[]> {
-	// undefined without a Deduplication Key or a Send Limit.
-	const dedup = DedupSession.open(
-		ctx,
-		options.dedup,
-		options.transport,
-		sendable(prepared),
-		options.limit,
-		(i) => (prepared[i] as { send: { phoneNumber: string } }).send.phoneNumber,
-	);
-	// Refused lookups take Send Limit places, so a model cannot probe member IDs for free.
+	const numberOf = (i: number) =>
+		(prepared[i] as { send: { phoneNumber: string } }).send.phoneNumber;
+	dedup?.readKeys(sendable(prepared), numberOf);
 	if (asTool) await dedup?.countRefused(refusedLookups(prepared));
 	const sent = await sendAll(client, prepared, dedup, options);
 	// Record the keys' answers not recorded yet, in one round.

@@ -22,7 +22,6 @@ export class StoreAsks {
 
 	constructor(
 		private readonly row: Row,
-		/** The execution's longest send (key/markers.ts `longestSendMs`). */
 		private readonly longestMs: number,
 	) {}
 

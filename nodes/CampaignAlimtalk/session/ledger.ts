@@ -26,7 +26,6 @@ export type Reading =
 	| Exclude<Entry, { kind: 'unclaimed' } | { kind: 'claimed' }>
 	| { kind: 'own'; keyFields: IDataObject };
 
-/** An item the ledger has no entry for: no key, not claimed. */
 const UNCLAIMED: Entry = { kind: 'unclaimed', mayRemain: false };
 
 export class Ledger {
@@ -43,13 +42,11 @@ export class Ledger {
 		this.entries.set(i, entry);
 	}
 
-	/** Item `i`'s Deduplication Key, if it has one. */
 	keyOf(i: number): string | undefined {
 		const entry = this.get(i);
 		return 'key' in entry ? entry.key : undefined;
 	}
 
-	/** What the report reads of item `i`. */
 	read(i: number): Reading {
 		const entry = this.get(i);
 		if (entry.kind !== 'unclaimed' && entry.kind !== 'claimed') return entry;

@@ -3,6 +3,7 @@
  * (and a place) just before each request leaves, each send's end written back (asks.ts).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
+import type { Failure } from '../../shared/outcome';
 import type { TransportSettings } from '../../shared/transport';
 import {
 	cancelSignalOf,
@@ -15,6 +16,7 @@ import { stoppedError } from '../store/store-errors';
 import type { KeyFate } from '../key/fate';
 import { requireStore } from '../store/store-calls';
 import type { LimitSettings } from '../limit/limit-options';
+import type { StoreLimit } from '../limit/limit';
 import { ExecutionPlaces, inStore, limitedFailure, roomFor } from '../limit/limit';
 import type { Asked } from './asks';
 import { StoreAsks } from './asks';
@@ -37,7 +39,6 @@ type Claimed = { at: number | null; toMinute: boolean };
 export class DedupSession {
 	private readonly ledger = new Ledger();
 
-	/** A send limit per execution (limit/limit.ts). */
 	private readonly places: ExecutionPlaces | undefined;
 
 	/** Deduplicate per Recipient: each item's key with its resolved number, as the store records it. */
@@ -47,13 +48,12 @@ export class DedupSession {
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
-		store: DedupSettings,
+		private readonly store: DedupSettings,
 		private readonly transport: TransportSettings,
 		/** A Deduplication Key is set: every item to be sent needs one. */
 		private readonly keyed: boolean,
 		private readonly limit: LimitSettings | undefined,
 	) {
-		// Room beyond the History Size, so that the current period's slots are never forgotten.
 		const historySize = store.historySize + roomFor(limit);
 		this.asks = new StoreAsks({ ctx, scope: store.scope, historySize }, longestSendMs(transport));
 		if (limit?.period === 'execution') this.places = new ExecutionPlaces(ctx, limit.limit);
@@ -64,41 +64,39 @@ export class DedupSession {
 		return this.keyed || inStore(this.limit);
 	}
 
-	/**
-	 * Reads the key of every item to be sent before anything is sent; undefined when neither a key
-	 * nor a send limit is set. `recipientOf`: item `i`'s resolved number (Deduplicate per Recipient).
-	 */
+	/** Undefined when neither a key nor a send limit is set; keys are read later (`readKeys`). */
 	static open(
 		ctx: IExecuteFunctions,
 		settings: DedupSettings | undefined,
 		transport: TransportSettings,
-		sendable: readonly number[],
-		limit?: { settings: LimitSettings | undefined; store: DedupSettings },
-		recipientOf?: (i: number) => string,
+		limit: { settings: LimitSettings | undefined; store: DedupSettings },
 	): DedupSession | undefined {
-		if (!settings && !limit?.settings) return undefined;
-		const store = settings ?? (limit as { store: DedupSettings }).store;
-		const session = new DedupSession(ctx, store, transport, !!settings, limit?.settings);
+		if (!settings && !limit.settings) return undefined;
+		const store = settings ?? limit.store;
+		const session = new DedupSession(ctx, store, transport, !!settings, limit.settings);
 		if (!session.stored) return session;
 		requireStore(ctx, settings ? 'The Deduplication Key option' : 'The Send Limit option');
 		checkLayout(ctx, store.scope);
-		if (!settings) return session;
+		return session;
+	}
+
+	/** Before anything is sent. `recipientOf`: item `i`'s number (Deduplicate per Recipient). */
+	readKeys(sendable: readonly number[], recipientOf: (i: number) => string): void {
+		if (!this.keyed) return;
 		const firstOfKey = new Map<string, number>();
 		for (const i of sendable) {
-			const key = readKey(ctx, i);
-			const number = settings.perRecipient ? recipientOf?.(i) : undefined;
-			const stored = key === undefined || number === undefined ? key : keyOfRecipient(key, number);
-			if (stored !== key) session.recorded.set(i, stored as string);
+			const key = readKey(this.ctx, i);
+			const perRecipient = key !== undefined && this.store.perRecipient;
+			const stored = perRecipient ? keyOfRecipient(key, recipientOf(i)) : key;
+			if (stored !== key) this.recorded.set(i, stored as string);
 			const first = stored === undefined ? undefined : firstOfKey.get(stored);
-			if (key === undefined)
-				session.ledger.set(i, { kind: 'keyless', failure: keyMissingFailure() });
-			else if (first !== undefined) session.ledger.set(i, { kind: 'repeat', key, first });
+			if (key === undefined) this.ledger.set(i, { kind: 'keyless', failure: keyMissingFailure() });
+			else if (first !== undefined) this.ledger.set(i, { kind: 'repeat', key, first });
 			else {
 				firstOfKey.set(stored as string, i);
-				session.ledger.set(i, { kind: 'unclaimed', key, mayRemain: false });
+				this.ledger.set(i, { kind: 'unclaimed', key, mayRemain: false });
 			}
 		}
-		return session;
 	}
 
 	/**
@@ -165,7 +163,6 @@ export class DedupSession {
 		return { error: stoppedError(this.ctx.getNode()), claimMayRemain: false };
 	}
 
-	/** Item `i`'s entry once its ask was answered with `verdict` (not in flight). */
 	private decide(
 		i: number,
 		key: string | undefined,
@@ -184,17 +181,28 @@ export class DedupSession {
 	}
 
 	/**
-	 * As a tool, each refused member lookup takes a place of a Send Limit per hour or day, never given
-	 * back: a model cannot probe member IDs for free (helpers/redact.ts `oneMemberAnswer`).
+	 * As a tool, before any lookup or key: the failure of every item when the Send Limit per hour or
+	 * day, or for a send to members the bound of refused lookups, is used up (a probe takes no place).
 	 */
+	async usedUp(members: boolean): Promise<Failure | undefined> {
+		const limit = this.limit;
+		if (!inStore(limit)) return undefined;
+		const probe = { ...limit, probe: true as const };
+		const answers = await this.askPlaces(members ? [probe, { ...probe, lookups: true }] : [probe]);
+		const used = answers.find((answer) => answer.verdict === 'limited');
+		return used && limitedFailure(limit, used.resetsAt, undefined, used === answers[1]);
+	}
+
+	/** As a tool, each refused member lookup takes a place of its own bound, never a message's. */
 	async countRefused(indexes: readonly number[]): Promise<void> {
 		const limit = this.limit;
-		if (!inStore(limit) || indexes.length === 0) return;
-		const asked = await Promise.all(indexes.map(async () => await this.asks.ask(undefined, limit)));
-		asked.forEach((answer, n) => {
-			if ('error' in answer) throw answer.error;
-			if (answer.answer.verdict === 'limited') this.setLimited(indexes[n], answer.answer.resetsAt);
-		});
+		if (inStore(limit)) await this.askPlaces(indexes.map(() => ({ ...limit, lookups: true })));
+	}
+
+	private async askPlaces(limits: StoreLimit[]): Promise<Answer[]> {
+		const asked = await Promise.all(limits.map(async (l) => await this.asks.ask(undefined, l)));
+		for (const answer of asked) if ('error' in answer) throw answer.error;
+		return asked.map((answer) => (answer as { answer: Answer }).answer);
 	}
 
 	/** Item `i` kept back by the send limit (`resetsAt`: when its period ends). */
@@ -204,7 +212,6 @@ export class DedupSession {
 		this.ledger.set(i, { kind: 'limited', failure });
 	}
 
-	/** What a `send` answer gave item `i`: its claim and its slot of the send limit. */
 	private hold(i: number, answer: { markers?: KeyMarkers; slot?: string }): void {
 		const { markers, slot } = answer;
 		this.ledger.set(i, { kind: 'claimed', key: this.ledger.keyOf(i), markers, slot });
@@ -227,7 +234,6 @@ export class DedupSession {
 		this.ledger.settleError = await this.asks.settled();
 	}
 
-	/** What the report reads of item `i` (ledger.ts). */
 	read(i: number): Reading {
 		return this.ledger.read(i);
 	}

@@ -111,8 +111,31 @@ describe('the slots of a period and their allocation', () => {
 		expect(second).toHaveLength(100 - first.length);
 	});
 
-	it('keeps ten entries of room per place of a limit per hour or day, none per execution', () => {
-		expect(roomFor(limit)).toBe(30);
+	it('a probe takes no place: it learns whether one is left, and the free slot goes back', () => {
+		const places = new Places([{ ...limit, probe: true }, limit], now);
+		const asked = places.probe([0, 1], true);
+		places.note(asked, (v) => v !== slot(1) && v !== slot(2));
+		expect(places.give([0, 1])).toEqual([]);
+		expect(places.slots).toEqual([undefined, slot(3)]);
+		const full = new Places([{ ...limit, probe: true }], now);
+		full.note(full.probe([0], true), () => false);
+		expect(full.give([0])).toEqual([0]);
+	});
+
+	it('the places of refused member lookups are values of their own: they never take a message place', () => {
+		const places = new Places([limit, { ...limit, lookups: true }], now);
+		const asked = places.probe([0, 1], true);
+		expect(asked.sort()).toEqual([
+			...[1, 2, 3].map((n) => slot(n)),
+			...[1, 2, 3].map((n) => slotName('hour', start, n, 'lookup')),
+		]);
+		places.note(asked, (v) => v.startsWith('lookup:'));
+		expect(places.give([0, 1])).toEqual([0]);
+		expect(places.slots).toEqual([undefined, `lookup:hour:${start}:1`]);
+	});
+
+	it('keeps eleven entries of room per place of a limit per hour or day (ten per message, one per refused lookup), none per execution', () => {
+		expect(roomFor(limit)).toBe(33);
 		expect(roomFor({ ...limit, period: 'execution' })).toBe(0);
 		expect(roomFor(undefined)).toBe(0);
 	});

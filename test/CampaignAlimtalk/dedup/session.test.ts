@@ -173,7 +173,7 @@ describe('Deduplication Key on an n8n without the deduplication helpers', () => 
 				ctx,
 				{ scope: 'node', historySize: 10000, perRecipient: false },
 				{ maxRetries: 0, retryDelayMs: 0, timeoutMs: 1000 },
-				[0],
+				{ settings: undefined, store: { scope: 'node', historySize: 10000, perRecipient: false } },
 			),
 		).toThrow(/needs n8n 1\.64\.0 or later/);
 	});

@@ -3,10 +3,11 @@
  * send by member id (the model names a member, never a number) with a Deduplication Key of member
  * and day and a send limit of 2 per hour; the same send without a key (refused as a tool); the
  * send docs/agent-tools.md recommends (a key of the day, Deduplicate per Recipient, Only Members
- * Who Accept Messages, 20 a day), by member and by phone number; a Campaign Members Create or
- * Update tool (version 2, the resource mapper); a Legacy Data Get of one item per member; n8n's
- * HTTP Request tool with the Campaign credential. And the members they send to, seeded in the
- * sandbox (member API v2).
+ * Who Accept Messages, 20 a day), by member and by phone number (with Convert Phone Numbers or
+ * without); a send whose campaign key the model picks; a Campaign Members Create or Update tool
+ * (version 2, the resource mapper); a Legacy Data Get of one item per member; n8n's HTTP Request
+ * tool with the Campaign credential. And the members they send to, seeded in the sandbox (member
+ * API v2).
  */
 import type { Sandbox } from '../../../sandbox/server';
 import type { ToolNode } from './agent';
@@ -68,9 +69,10 @@ export const guardedTool = (name: string) =>
 
 /**
  * A send to the number the model gives (the $fromAI() line of docs/agent-tools.md) with a key of
- * the day, Convert Phone Numbers and Deduplicate per Recipient: one message per number and day.
+ * the day, Convert Phone Numbers (unless `convert` is false) and Deduplicate per Recipient: one
+ * message per number and day.
  */
-export function numberTool(name: string): ToolNode {
+export function numberTool(name: string, convert = true): ToolNode {
 	return {
 		name,
 		type: 'campaignAlimtalk',
@@ -81,7 +83,25 @@ export function numberTool(name: string): ToolNode {
 				"={{ $fromAI('phoneNumber', 'Korean mobile number of the customer, e.g. 821012345678', 'string') }}",
 			variablesInput: 'json',
 			propertiesJson: '={"name":"Customer","coupon":"-"}',
-			options: { ...KEYS.day, convertPhoneNumbers: true, deduplicationPerRecipient: true },
+			options: { ...KEYS.day, convertPhoneNumbers: convert, deduplicationPerRecipient: true },
+		},
+	};
+}
+
+const CAMPAIGN = "$fromAI('campaignKey', 'Key of the API-trigger campaign', 'string')";
+
+/** A send whose campaign key the model picks, to a fixed number, keyed on campaign and day. */
+export function campaignTool(name: string, phoneNumber: string): ToolNode {
+	return {
+		name,
+		type: 'campaignAlimtalk',
+		parameters: {
+			operation: 'send',
+			campaignKey: `={{ ${CAMPAIGN} }}`,
+			phoneNumber,
+			variablesInput: 'json',
+			propertiesJson: '={"name":"Customer","coupon":"-"}',
+			options: { deduplicationKey: `=notice-{{ ${CAMPAIGN} }}-${DAY}` },
 		},
 	};
 }
