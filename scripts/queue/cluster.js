@@ -78,6 +78,20 @@ function queueEnv(postgres, redis) {
 	};
 }
 
+/**
+ * With DEDUP_TRACE_DIR set, every n8n process loads the store-call tracer (dedup-trace.js: one
+ * JSON line per deduplication store call, in that folder) and PostgreSQL logs every statement
+ * (services.js); scripts/queue/dedup-trace-report.js reads both.
+ */
+function traceEnv() {
+	const dir = process.env.DEDUP_TRACE_DIR;
+	if (!dir) return {};
+	return {
+		DEDUP_TRACE_DIR: path.resolve(dir),
+		NODE_OPTIONS: `--require "${path.join(__dirname, 'dedup-trace.js')}"`,
+	};
+}
+
 /** Normalizes the `workers` option: a count, or one `{ install, env }` entry per worker. */
 function workerSpecs(workers) {
 	const list = typeof workers === 'number' ? Array.from({ length: workers }, () => ({})) : workers;
@@ -173,6 +187,7 @@ async function startCluster(options = {}) {
 		});
 		const shared = {
 			...queueEnv(postgres, redis),
+			...traceEnv(),
 			// The n8n user's home, and its .npmrc even under an outer `npm run` or `npx` (which
 			// point npm_config_userconfig elsewhere).
 			...(home ? { HOME: home, npm_config_userconfig: path.join(home, '.npmrc') } : {}),
