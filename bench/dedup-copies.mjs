@@ -88,6 +88,8 @@ try {
 			startedAt: row.startedAt,
 			stoppedAt: row.stoppedAt,
 			eventId: hook?.body?.eventId,
+			error: data?.resultData?.error?.message,
+			errorNode: data?.resultData?.lastNodeExecuted,
 			answer:
 				data?.resultData?.runData?.Answer?.[0]?.data?.main?.[0]?.[0]?.json ??
 				data?.resultData?.runData?.['Order not sent']?.[0]?.data?.main?.[0]?.[0]?.json ??

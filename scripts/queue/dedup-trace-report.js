@@ -22,6 +22,7 @@ const {
 	kindOf,
 	overlapsWithBeats,
 	lostUpdates,
+	staleLockWrites,
 	grownReleases,
 } = require('./dedup-trace-rows.js');
 
@@ -123,6 +124,7 @@ function main() {
 		perKind: perKind(calls, lockRows),
 		beatOverlaps: overlapsWithBeats(calls, lockRows),
 		lostUpdates: lostUpdates(calls),
+		staleLockWrites: staleLockWrites(calls, lockRows),
 		grownReleases: grownReleases(calls, lockRows),
 	};
 	const out = [];
@@ -152,6 +154,11 @@ function main() {
 	for (const l of report.lostUpdates.slice(0, 40)) out.push(`  ${l.text}`);
 	out.push(
 		'',
+		`Lock-row writes that landed on a lock made after their read: ${report.staleLockWrites.length}`,
+	);
+	for (const w of report.staleLockWrites) out.push(`  ${w.text}`);
+	out.push(
+		'',
 		`Releases that found the lock row grown (a round answered late or foreign): ${report.grownReleases.length}`,
 	);
 	const figures = option('figures') && JSON.parse(fs.readFileSync(option('figures'), 'utf8'));
@@ -172,7 +179,7 @@ function main() {
 		);
 		for (const e of figures.unusual ?? [])
 			out.push(
-				`  execution ${e.id} on ${e.worker}, ${e.startedAt} .. ${e.stoppedAt}: ${JSON.stringify(e.answer).slice(0, 300)}`,
+				`  execution ${e.id} on ${e.worker}, ${e.startedAt} .. ${e.stoppedAt}: ${e.status} ${e.error ?? ''} ${JSON.stringify(e.answer ?? null).slice(0, 300)}`,
 			);
 	}
 	console.log(out.join('\n'));

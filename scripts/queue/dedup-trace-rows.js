@@ -135,6 +135,32 @@ function lostUpdates(calls) {
 	return found;
 }
 
+/**
+ * Lock-row writes that landed on a lock created after their read (a lost update over an insert):
+ * the row then holds the entries of the lock they read, not the new holder's copies. Each with
+ * the new lock's copies, what was written, and how long until the row was next deleted (a row
+ * nobody holds stands until a waiter takes it over: lock.ts STALE_LOCK_MS).
+ */
+function staleLockWrites(calls, lockRows) {
+	const found = new Map();
+	for (const lost of lostUpdates(calls)) {
+		const call = calls.find((c) => c.proc === lost.proc && c.seq === lost.seq);
+		if (!lockRows.has(rowKey(call)) || lost.over.q !== 'insert') continue;
+		const created = calls.find((c) => c.proc === lost.over.proc && c.seq === lost.over.seq);
+		const landed = written(call).server.at;
+		const nextDelete = calls
+			.filter((c) => rowKey(c) === rowKey(call) && written(c)?.q === 'delete')
+			.map((c) => written(c).server.at)
+			.filter((at) => at > landed)
+			.sort((a, b) => a - b)[0];
+		found.set(call, {
+			text: `${call.proc} #${call.seq} ${kindOf(call, lockRows)} read ${t(read(call).server.at)} (len ${read(call).len}), landed ${t(landed)} writing ${written(call).len} entries over the lock ${created.proc} #${created.seq} created at ${t(written(created).server.at)} with ${created.n} copies; the row next deleted ${nextDelete === undefined ? 'never' : `${((nextDelete - landed) / 1000).toFixed(1)} s later`}`,
+			stallMs: nextDelete === undefined ? undefined : nextDelete - landed,
+		});
+	}
+	return [...found.values()];
+}
+
 /** Releases that found the lock row holding more than their own (a round answered late or foreign). */
 function grownReleases(calls, lockRows) {
 	return calls
@@ -142,4 +168,12 @@ function grownReleases(calls, lockRows) {
 		.map((c) => ({ proc: c.proc, seq: c.seq, at: c.start, wf: c.wf, ctx: c.ctx }));
 }
 
-module.exports = { matchStatements, rowsOf, kindOf, overlapsWithBeats, lostUpdates, grownReleases };
+module.exports = {
+	matchStatements,
+	rowsOf,
+	kindOf,
+	overlapsWithBeats,
+	lostUpdates,
+	staleLockWrites,
+	grownReleases,
+};
