@@ -16,15 +16,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { readStoreStatements } = require('./statement-log.js');
-const {
-	matchStatements,
-	rowsOf,
-	kindOf,
-	overlapsWithBeats,
-	lostUpdates,
-	staleLockWrites,
-	grownReleases,
-} = require('./dedup-trace-rows.js');
+const rows = require('./dedup-trace-rows.js');
+
+const { kindOf } = rows;
 
 function percentiles(values) {
 	const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -111,8 +105,8 @@ function main() {
 		process.exit(2);
 	}
 	const { calls, statements } = load(dir);
-	const matched = matchStatements(calls, statements);
-	const { lockRows } = rowsOf(calls);
+	const matched = rows.matchStatements(calls, statements);
+	const { lockRows } = rows.rowsOf(calls);
 	const report = {
 		calls: calls.length,
 		processes: [...new Set(calls.map((c) => c.proc))].sort(),
@@ -122,10 +116,10 @@ function main() {
 			unmatched: matched.unmatched,
 		},
 		perKind: perKind(calls, lockRows),
-		beatOverlaps: overlapsWithBeats(calls, lockRows),
-		lostUpdates: lostUpdates(calls),
-		staleLockWrites: staleLockWrites(calls, lockRows),
-		grownReleases: grownReleases(calls, lockRows),
+		beatOverlaps: rows.overlapsWithBeats(calls, lockRows),
+		lostUpdates: rows.lostUpdates(calls),
+		staleLockWrites: rows.staleLockWrites(calls, lockRows),
+		grownReleases: rows.grownReleases(calls, lockRows),
 	};
 	const out = [];
 	out.push(
