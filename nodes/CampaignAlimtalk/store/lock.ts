@@ -199,7 +199,7 @@ export type Released = 'released' | 'foreign' | 'late' | 'left';
 
 /**
  * Gives the lock up: the row is deleted only while the lease holds and the count is the holder's
- * own; with another count only the lock entries go. Anything else leaves the row to the waiters'
+ * own; with more entries only the lock entries go. Anything else leaves the row to the waiters'
  * takeover. Never repeats a delete, never throws.
  */
 export async function release(
@@ -221,12 +221,10 @@ export async function release(
 			await write(env, node, store.clear);
 			return 'released';
 		}
-		// Another count: a create that read an earlier lock wrote it back whole over this one
-		// (window 5). Fewer entries: nobody holds that row, and left it would stall every waiter
-		// until a takeover (rounds.stale-create.test.ts).
-		await write(env, node, async () => await store.remove(holder.lockEntries(MAX_COPIES)));
-		const found = await foreignOrLate(env, node, store);
-		return count > holder.expected || found === 'foreign' ? found : 'released';
+		if (count > holder.expected) {
+			await write(env, node, async () => await store.remove(holder.lockEntries(MAX_COPIES)));
+			return await foreignOrLate(env, node, store);
+		}
 	} catch {
 		// Left for the waiters: a delete that may have run is never repeated.
 	}
