@@ -97,7 +97,7 @@ describe('two keyed send nodes in one workflow, one n8n process', () => {
 			// One n8n process: no other process's write can land late on its lock (window 5).
 			const counts = countTwoNodes(sb, v.campaigns, bodies, withRetries(answers));
 			(figures[v.keys] as Record<string, unknown>).counts = counts.summary;
-			expectTwoNodesKept(verdict, counts.summary, EVENTS);
+			expectTwoNodesKept(verdict, counts, EVENTS);
 			expect(answers.filter((a) => a.status !== 200)).toEqual([]);
 		},
 	);
