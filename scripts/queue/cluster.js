@@ -22,6 +22,7 @@ const { tempDir } = require('./process-groups.js');
 const { startN8nProcess, startWorkerOrWebhook } = require('./n8n-process.js');
 const { openDatabase } = require('./database.js');
 const { clusterApi, fire } = require('./api.js');
+const { traceEnv } = require('./trace-settings.js');
 
 /**
  * The community-node install an operator runs in each n8n process's user folder:
@@ -75,20 +76,6 @@ function queueEnv(postgres, redis) {
 		// Offline machine: no lookups of n8n's MCP registry.
 		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_LOG_LEVEL: 'info',
-	};
-}
-
-/**
- * With DEDUP_TRACE_DIR set, every n8n process loads the store-call tracer (dedup-trace.js: one
- * JSON line per deduplication store call, in that folder) and PostgreSQL logs every statement
- * (services.js); scripts/queue/dedup-trace-report.js reads both.
- */
-function traceEnv() {
-	const dir = process.env.DEDUP_TRACE_DIR;
-	if (!dir) return {};
-	return {
-		DEDUP_TRACE_DIR: path.resolve(dir),
-		NODE_OPTIONS: `--require "${path.join(__dirname, 'dedup-trace.js')}"`,
 	};
 }
 

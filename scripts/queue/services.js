@@ -17,7 +17,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { freePort, log, run, formatDuration } = require('../runtime/index.js');
 const { isRoot, runAs, spawnService, tempDir, waitForPort } = require('./process-groups.js');
-const { keepStoreStatements } = require('./statement-log.js');
+const { keepStatementLog, statementLog } = require('./trace-settings.js');
 
 const PG_ROOT = '/usr/lib/postgresql';
 
@@ -213,31 +213,6 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 		error.message += logText ? `\npostgres log:\n${logText.slice(-2000)}` : '';
 		throw error;
 	}
-}
-
-/**
- * With DEDUP_TRACE_DIR set (scripts/queue/dedup-trace.js), every statement is logged with its
- * duration, its end time to the millisecond (%m) and its server process (%p, which the tracer
- * records per statement); bound values are cut at 160 characters.
- */
-function statementLog() {
-	if (!process.env.DEDUP_TRACE_DIR) return [];
-	const settings = [
-		'log_min_duration_statement=0',
-		'log_line_prefix=%m [%p] ',
-		'log_parameter_max_length=160',
-		'log_error_verbosity=terse',
-	];
-	return settings.flatMap((setting) => ['-c', setting]);
-}
-
-/** The statement log's store statements (statement-log.js), into DEDUP_TRACE_DIR before the folder goes. */
-async function keepStatementLog(file) {
-	const dir = process.env.DEDUP_TRACE_DIR;
-	if (!dir || !fs.existsSync(file)) return;
-	fs.mkdirSync(dir, { recursive: true });
-	const dest = path.join(dir, `postgres-${path.basename(path.dirname(file))}.log`);
-	await keepStoreStatements(file, dest).catch((error) => log(`statement log: ${error.message}`));
 }
 
 /**

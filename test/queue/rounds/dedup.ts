@@ -41,6 +41,8 @@ import {
 	summaryOf,
 	withRetries,
 	expectCleanOrStalled,
+	lateRounds,
+	recordsOf,
 	type Counts,
 	webhookReady,
 	type Json,
@@ -76,24 +78,6 @@ async function deliver(name: string, id: string, bodies: unknown[], already: num
 		count: already + bodies.length,
 		timeoutMs: 10 * 60 * 1000,
 	});
-}
-
-/** Each execution of `rows` with its stored run data. */
-async function recordsOf(rows: Array<{ id: number; status: string }>) {
-	const records = [];
-	for (const r of rows)
-		records.push({ id: r.id, status: r.status, data: await c.db.runData(r.id) });
-	return records;
-}
-
-/**
- * The executions of `workflowId` that failed because a round's lock row was rewritten by another
- * process's late write (docs/deduplication.md, window 5): the one store failure a fault-free run
- * can still meet (bench/dedup-copies.mjs traces it).
- */
-async function lateRounds(workflowId: string) {
-	const failed = await unsuccessful(c, await c.db.executions({ workflowId }));
-	return failed.filter((f) => /landed late/.test(String(f.error?.message)));
 }
 
 /** The store failure a send reports before sending anything. */
@@ -158,7 +142,7 @@ export function dedupRounds(): void {
 			const result = tally(c.sandbox, 'DEDUP-REDELIVERY', bodies);
 			const failedFirst = first.failedFirst + second.failedFirst;
 			const kept = result.missing.length;
-			const counts = countExecutions(await recordsOf(rows), result);
+			const counts = countExecutions(await recordsOf(c, rows), result);
 			figures.redelivery = {
 				...roundFigures(bodies.length, rows.length, result),
 				failedFirst,
@@ -176,7 +160,7 @@ export function dedupRounds(): void {
 			const bodies = events('copy');
 			const copies = await deliverAsTold('DEDUP-COPIES', id, pairs(bodies));
 			const result = tally(c.sandbox, 'DEDUP-COPIES', bodies);
-			const counts = countExecutions(await recordsOf(copies.rows), result);
+			const counts = countExecutions(await recordsOf(c, copies.rows), result);
 			figures.concurrentCopies = {
 				...roundFigures(bodies.length, copies.rows.length, result),
 				failedFirst: copies.failedFirst,
@@ -219,7 +203,7 @@ export function dedupRounds(): void {
 					const failedFirst = await deliverNotSentAgain(c.webhookUrl(path), answers, IN_FLIGHT);
 					const verdict = twoNodeVerdict(c.sandbox, campaigns, bodies, answers);
 					const counts = countTwoNodes(c.sandbox, campaigns, bodies, withRetries(answers));
-					const late = await lateRounds(id);
+					const late = await lateRounds(c, id);
 					figures[`twoNodes-${keys}`] = {
 						...verdict,
 						failedFirst,

@@ -7,8 +7,9 @@
  * 1,000 events.
  */
 import type { Sandbox } from '../../../sandbox/server';
-import type { Json } from './cluster';
+import type { Json, QueueCluster } from './cluster';
 import { sendAnswers, tally, type ExecutionRecord } from './dedup';
+import { unsuccessful } from './index';
 
 /** One answer for one event and one send node: the item the node put out (null: not reached). */
 export interface CopyAnswer {
@@ -187,4 +188,25 @@ export function withRetries<R, A extends { request: R; status: number; body: str
 	answers: Array<A & { retry?: { status: number; body: string } }>,
 ): Array<{ request: R; status: number; body: string }> {
 	return answers.flatMap((a) => (a.retry ? [a, { ...a.retry, request: a.request }] : [a]));
+}
+
+/** Each execution of `rows` with its stored run data. */
+export async function recordsOf(
+	c: QueueCluster,
+	rows: Array<{ id: number; status: string }>,
+): Promise<ExecutionRecord[]> {
+	const records = [];
+	for (const r of rows)
+		records.push({ id: r.id, status: r.status, data: await c.db.runData(r.id) });
+	return records;
+}
+
+/**
+ * The executions of `workflowId` that failed because a round's lock row was rewritten by another
+ * process's late write (docs/deduplication.md, window 5): the one store failure a fault-free run
+ * can still meet (bench/dedup-copies.mjs traces it).
+ */
+export async function lateRounds(c: QueueCluster, workflowId: string) {
+	const failed = await unsuccessful(c, await c.db.executions({ workflowId }));
+	return failed.filter((f) => /landed late/.test(String(f.error?.message)));
 }
