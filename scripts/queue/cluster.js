@@ -22,6 +22,7 @@ const { tempDir } = require('./process-groups.js');
 const { startN8nProcess, startWorkerOrWebhook } = require('./n8n-process.js');
 const { openDatabase } = require('./database.js');
 const { clusterApi, fire } = require('./api.js');
+const { traceEnv } = require('./trace-settings.js');
 
 /**
  * The community-node install an operator runs in each n8n process's user folder:
@@ -173,6 +174,7 @@ async function startCluster(options = {}) {
 		});
 		const shared = {
 			...queueEnv(postgres, redis),
+			...traceEnv(),
 			// The n8n user's home, and its .npmrc even under an outer `npm run` or `npx` (which
 			// point npm_config_userconfig elsewhere).
 			...(home ? { HOME: home, npm_config_userconfig: path.join(home, '.npmrc') } : {}),

@@ -58,7 +58,8 @@ async function startN8nProcess(
 	const [command, argv] = withHostname(paths, args, `campaign-${name}`);
 	const service = spawnService(command, argv, {
 		cwd: userFolder,
-		env: rt.n8nEnv(userFolder, env),
+		// The tracer's file name (dedup-trace.js), when it is loaded.
+		env: rt.n8nEnv(userFolder, { ...env, DEDUP_TRACE_NAME: name }),
 		logFile,
 		graceMs: 20000,
 	});

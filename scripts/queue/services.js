@@ -17,6 +17,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { freePort, log, run, formatDuration } = require('../runtime/index.js');
 const { isRoot, runAs, spawnService, tempDir, waitForPort } = require('./process-groups.js');
+const { keepStatementLog, statementLog } = require('./trace-settings.js');
 
 const PG_ROOT = '/usr/lib/postgresql';
 
@@ -153,6 +154,7 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 			'full_page_writes=off',
 			'-c',
 			'max_connections=200',
+			...statementLog(),
 		];
 		const probe = async () =>
 			runAs(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], { env }).then(
@@ -198,6 +200,7 @@ async function startPostgres({ database = 'n8n', user = 'n8n' } = {}) {
 			},
 			stop: async () => {
 				await service.stop();
+				await keepStatementLog(path.join(tmp.dir, 'postgres.log'));
 				tmp.remove();
 			},
 		};

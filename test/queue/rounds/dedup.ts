@@ -35,6 +35,15 @@ import {
 	twoNodeVerdict,
 	expectTwoNodesKept,
 	twoNodeWorkflow,
+	countExecutions,
+	countTwoNodes,
+	reportCounts,
+	summaryOf,
+	withRetries,
+	expectCleanOrStalled,
+	lateRounds,
+	recordsOf,
+	type Counts,
 	webhookReady,
 	type Json,
 } from '../support';
@@ -105,10 +114,16 @@ async function deliverAsTold(
 
 /**
  * The promise of a round: no event sent twice, every event sent once but those a failed round
- * kept (`failedEvents`: their first execution failed with nothing sent), which may be missing.
+ * kept (`failedEvents`: their first execution failed with nothing sent), which may be missing;
+ * with no failed round, no answer but sent, duplicate and the stall's (`expectCleanOrStalled`).
  */
-function expectOnceOrKept(result: ReturnType<typeof tally>, failedEvents: string[]) {
+function expectOnceOrKept(
+	result: ReturnType<typeof tally>,
+	counts: Counts,
+	failedEvents: string[],
+) {
 	expect(result.doubled).toEqual([]);
+	if (failedEvents.length === 0) expectCleanOrStalled(summaryOf(counts), counts.unusual);
 	expect(result.missing.filter((eventId) => !failedEvents.includes(eventId))).toEqual([]);
 }
 
@@ -127,12 +142,14 @@ export function dedupRounds(): void {
 			const result = tally(c.sandbox, 'DEDUP-REDELIVERY', bodies);
 			const failedFirst = first.failedFirst + second.failedFirst;
 			const kept = result.missing.length;
+			const counts = countExecutions(await recordsOf(c, rows), result);
 			figures.redelivery = {
 				...roundFigures(bodies.length, rows.length, result),
 				failedFirst,
 				kept,
+				...reportCounts('redelivery', summaryOf(counts), counts.unusual),
 			};
-			expectOnceOrKept(result, [...first.failedEvents, ...second.failedEvents]);
+			expectOnceOrKept(result, counts, [...first.failedEvents, ...second.failedEvents]);
 			expect(result.sent).toBe(ROUND_EVENTS - kept);
 			const workers = new Set(rows.map((r) => c.workerOf(r.id)));
 			expect([...workers].sort()).toEqual(['worker-1', 'worker-2']);
@@ -143,12 +160,14 @@ export function dedupRounds(): void {
 			const bodies = events('copy');
 			const copies = await deliverAsTold('DEDUP-COPIES', id, pairs(bodies));
 			const result = tally(c.sandbox, 'DEDUP-COPIES', bodies);
+			const counts = countExecutions(await recordsOf(c, copies.rows), result);
 			figures.concurrentCopies = {
 				...roundFigures(bodies.length, copies.rows.length, result),
 				failedFirst: copies.failedFirst,
 				kept: result.missing.length,
+				...reportCounts('concurrent copies', summaryOf(counts), counts.unusual),
 			};
-			expectOnceOrKept(result, copies.failedEvents);
+			expectOnceOrKept(result, counts, copies.failedEvents);
 		});
 
 		test('send limit 2 per hour: 40 events at once across the two workers, exactly 2 messages', async () => {
@@ -183,8 +202,18 @@ export function dedupRounds(): void {
 					const answers = await postAll(c.webhookUrl(path), pairs(bodies), IN_FLIGHT);
 					const failedFirst = await deliverNotSentAgain(c.webhookUrl(path), answers, IN_FLIGHT);
 					const verdict = twoNodeVerdict(c.sandbox, campaigns, bodies, answers);
-					figures[`twoNodes-${keys}`] = { ...verdict, failedFirst };
-					expectTwoNodesKept(verdict, 40);
+					const counts = countTwoNodes(c.sandbox, campaigns, bodies, withRetries(answers));
+					const late = await lateRounds(c, id);
+					figures[`twoNodes-${keys}`] = {
+						...verdict,
+						failedFirst,
+						lateRounds: late,
+						...reportCounts(`two keyed nodes, keys ${keys}`, counts.summary, [
+							...counts.unusual,
+							...late,
+						]),
+					};
+					expectTwoNodesKept(verdict, counts, 40, late.length);
 					expect(answers.filter((a) => a.status !== 200)).toEqual([]);
 				} finally {
 					c.sandbox.configure({ latencyMs: 20 });

@@ -16,6 +16,7 @@ import type { Json } from './cluster';
 
 export * from './cluster';
 export * from './dedup';
+export * from './dedup-counts';
 export * from './faults';
 export * from './retry';
 export * from './two-nodes';
