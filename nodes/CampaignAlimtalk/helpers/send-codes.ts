@@ -19,11 +19,7 @@ export const MEMBER_NOT_FOUND_CODE = 'memberNotFound';
 export const SEVERAL_MEMBERS_CODE = 'severalMemberRecords';
 export const MEMBER_REFUSES_CODE = 'memberRefusesMessages';
 
-const rejected = (message: string, hint: string): CodeInfo => ({
-	kind: 'rejected',
-	message,
-	hint,
-});
+const rejected = (message: string, hint: string): CodeInfo => ({ kind: 'rejected', message, hint });
 
 /** By Recipient; never a key the model fills (docs/ai-agents.md, "No keyless send as a tool"). */
 export const SET_KEY = {

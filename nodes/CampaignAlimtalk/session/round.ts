@@ -129,7 +129,6 @@ async function work(
 		entry.key === undefined ? undefined : markersOf(entry.key, now),
 	);
 	const probes = markers.flatMap((entry) => (entry ? claimed(entry) : []));
-	// The send limit's places (limit/places.ts): a few slots in the same call.
 	const places = new Places(
 		asks.map((entry) => entry.limit),
 		now,

@@ -26,7 +26,7 @@ export class Holder {
 
 	private beats = 0;
 
-	/** The last heartbeat's write failed and so did the count after it: it may have landed. */
+	/** A beat's write is under way or was not settled: a count one higher is that beat (`counted`). */
 	private mayHaveLanded = false;
 
 	private stopped = false;

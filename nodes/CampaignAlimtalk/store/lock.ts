@@ -82,15 +82,11 @@ async function tryCreate(
 	return 'other';
 }
 
-export interface AcquireOptions {
-	/** Stop waiting after this long. */
-	deadlineMs: number;
-}
-
+/** A waiter stops waiting after this long. */
 export const ACQUIRE_DEADLINE_MS = 120000;
 
 /**
- * Waits for the lock and takes it, for up to `deadlineMs`. A row of other data is this node's own
+ * Waits for the lock and takes it, for up to ACQUIRE_DEADLINE_MS. A row of other data is this node's own
  * old keys under lock scope "node" (cleared) or another node's (a conflict).
  */
 export async function acquire(
@@ -98,7 +94,6 @@ export async function acquire(
 	env: LockEnv,
 	node: INode,
 	lockScope: DeduplicationScope,
-	options: AcquireOptions = { deadlineMs: ACQUIRE_DEADLINE_MS },
 ): Promise<Holder> {
 	const started = env.now();
 	let last = -1;
@@ -116,7 +111,7 @@ export async function acquire(
 		if (count > 0) lastLock = count;
 	};
 	for (;;) {
-		if (env.now() - started >= options.deadlineMs) throw busyError(node, options.deadlineMs);
+		if (env.now() - started >= ACQUIRE_DEADLINE_MS) throw busyError(node, ACQUIRE_DEADLINE_MS);
 		const count = await read(env, node, store.count);
 		seen(count);
 		if (count === 0) {
@@ -192,16 +187,15 @@ async function notLock(
 }
 
 /**
- * What a release found: `released` (row deleted), `foreign` (other data was added), `late` (the
- * row grew by lock entries only: a store fault), `left` (not deleted).
+ * What a release found: `released` (deleted), `foreign` (another node's data in it, kept), `late`
+ * (more lock entries than its own, window 5: deleted), `left` (not deleted).
  */
 export type Released = 'released' | 'foreign' | 'late' | 'left';
 
 /**
- * Gives the lock up: the row is deleted only while the lease holds. Found as the holder left it, at
- * once; rewritten (window 5: a late whole-row write of lock entries, or another node's data), once
- * its lock entries are gone and nothing else is left. Anything else leaves the row to the waiters'
- * takeover. Never repeats a delete, never throws.
+ * Gives the lock up, deleting the row only while the lease holds: found as the holder left it, or
+ * rewritten (window 5) once its lock entries are gone and nothing else is left. Never repeats a
+ * delete, never throws; what it cannot delete is left to the waiters' takeover.
  */
 export async function release(
 	holder: Holder,
@@ -222,9 +216,8 @@ export async function release(
 			await write(env, node, store.clear);
 			return 'released';
 		}
-		// No other process can hold a row rewritten while this lease held (a takeover waits for 30 s
-		// of stillness). One entry of this holder's stays until the delete: an empty row is taken as
-		// a new lock by the next create (lock.rewritten.test.ts).
+		// Nobody else holds a row rewritten under this lease (a takeover waits for 30 s of stillness).
+		// Its keeper stays until the delete: an empty row is the next create's lock (lock.rewritten).
 		await write(env, node, async () => await store.record([holder.keeper]));
 		await write(env, node, async () => await store.remove(holder.lockEntries(MAX_COPIES)));
 		if ((await read(env, node, store.count)) > 1) {

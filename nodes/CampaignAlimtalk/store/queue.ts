@@ -7,7 +7,7 @@
 import type { DeduplicationScope, INode } from 'n8n-workflow';
 import { conflictError, lateWriteError, ownError } from './store-errors';
 import type { Holder, LockEnv } from './lock';
-import { ACQUIRE_DEADLINE_MS, acquire, DEFAULT_ENV, POLL_MAX_MS, release, stillHeld } from './lock';
+import { acquire, DEFAULT_ENV, POLL_MAX_MS, release, stillHeld } from './lock';
 import type { Row } from './lease';
 import { Lease, lockRowId, lockScopeFor, lockStoreOf, rowId } from './lease';
 
@@ -106,7 +106,7 @@ async function runRound(
 	let holder = held;
 	if (!holder) {
 		try {
-			holder = await acquire(store, env, node, lockScope, { deadlineMs: ACQUIRE_DEADLINE_MS });
+			holder = await acquire(store, env, node, lockScope);
 		} catch (error) {
 			for (const group of takeAll(queue)) group.entries.forEach((entry) => entry.settle({ error }));
 			return undefined;
