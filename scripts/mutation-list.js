@@ -253,6 +253,20 @@ const MUTATIONS = [
 		],
 	},
 	{
+		name: "own lock's write-back at a create taken for another's",
+		why: "a create whose count finds the write-back of its process's last lock (landed between its insert and its count: window 5, no fault) takes the row for another process's and waits: held by nobody, the row stands until its takeover 30 s later, sends stalled",
+		test: `${DEDUP}/lock.rewritten.test.ts`,
+		edits: [
+			{
+				file: 'store/lock.ts',
+				from: [
+					'\tif (count === copies || (count === previous && count > 0)) return { held: count };',
+				],
+				to: ['\tif (count === copies) return { held: count };'],
+			},
+		],
+	},
+	{
 		name: 'grown lock row released',
 		why: "a release that finds its row grown by another process's lock entries gives the round's answers: another process may have held the lock during the round (a row deleted and made again under it), and both send",
 		test: `${DEDUP}/lock.races.test.ts`,

@@ -43,10 +43,7 @@ const REMOVE_CHUNK = 250;
 
 export const LEASE_LOST = 'the deduplication lock was lost during the round';
 
-/**
- * The holder's lease, as the work sees it: every store call of the work goes through `call`,
- * which starts none once the lease ran out and trusts no answer that came after it.
- */
+/** The holder's lease as the work sees it: `call` starts no store call after it ran out, trusts no later answer. */
 export class Lease {
 	constructor(private readonly holder: Holder) {}
 

@@ -25,15 +25,16 @@ const POLL_MIN_MS = 10;
 export const POLL_MAX_MS = 50;
 const MAX_COPIES = 32;
 
-/** `suspect`: this call's copies are in the row beside someone else's data. */
-type Created = 'held' | 'busy' | 'notLock' | { suspect: number };
+/** `held`: the row's count, this call's; `suspect`: its copies are in the row beside someone else's data. */
+type Created = { held: number } | 'busy' | 'notLock' | { suspect: number };
 
-/** One try to create the lock row; `held` only when the row is this call's, copy for copy. */
+/** One try to create the lock row; held only when the row is this call's, copy for copy. */
 async function create(
 	store: LockStore,
 	env: LockEnv,
 	node: INode,
 	copies: number,
+	previous: number,
 ): Promise<Created> {
 	const values = Array.from({ length: copies }, () => LOCK_ENTRY);
 	// A unique-key error: another process created the row first.
@@ -51,16 +52,14 @@ async function create(
 	}
 	// An insert and a write to an existing empty row look alike: the count tells.
 	const count = await read(env, node, store.count);
-	if (count === copies) return 'held';
+	// Its own last lock written back over the copies it inserted (window 5): its row all the same.
+	if (count === copies || (count === previous && count > 0)) return { held: count };
 	if (count < copies) return 'busy'; // another process's write replaced this one's
 	// More: another node's data or another process's copies; acquire tells once the row stands still.
 	return { suspect: count };
 }
 
-/**
- * An empty row seen: one try to create the lock, another size than the last lock seen. `other`:
- * the row held other data (cleared when it is this node's own, else a conflict).
- */
+/** An empty row seen: one try to create the lock, sized unlike the last seen; `other`: other data in the row. */
 async function tryCreate(
 	store: LockStore,
 	env: LockEnv,
@@ -72,8 +71,9 @@ async function tryCreate(
 	let copies = 2 + Math.floor(env.random() * (MAX_COPIES - 1));
 	if (copies === lastLock) copies = copies === MAX_COPIES ? 2 : copies + 1;
 	const startedAt = env.now();
-	const created = await create(store, env, node, copies);
-	if (created === 'held') return new Holder(store, env, copies, startedAt, previous);
+	const created = await create(store, env, node, copies, previous);
+	if (typeof created === 'object' && 'held' in created)
+		return new Holder(store, env, created.held, startedAt, previous);
 	if (typeof created === 'object') return { suspect: { count: created.suspect, copies } };
 	if (created === 'busy') return 'busy';
 	if ((await read(env, node, store.count)) === 0)

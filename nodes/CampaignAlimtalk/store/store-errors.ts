@@ -19,10 +19,7 @@ export function storeError(node: INode, error: unknown, description?: string): N
 	);
 }
 
-/**
- * `error` as `node`'s own: a lock round that two keyed nodes share gives its error to both, each
- * naming the node it is given to (queue.ts).
- */
+/** `error` as `node`'s own: a lock round two keyed nodes share gives each its error naming it (queue.ts). */
 export function ownError(error: unknown, node: INode): unknown {
 	if (!(error instanceof NodeOperationError) || error.node.name === node.name) return error;
 	const own = new NodeOperationError(node, error.message, {

@@ -1,7 +1,7 @@
 /**
- * A release that finds its lock row rewritten while its lease held (docs/deduplication.md, window
- * 5: another process's create that read the row before a release and a new lock, landing after
- * them, writes back the old lock's entries), replayed on a fake clock with the race harness. Traced
+ * A lock row rewritten under its holder (docs/deduplication.md, window 5: another process's create
+ * that read the row before a release and a new lock, landing after them, writes back the old
+ * lock's entries), found by the release or by the new lock's create, replayed on a fake clock. Traced
  * in real queue mode (issue 57, finding 3): the row was left to a takeover 30 s later when it held
  * fewer entries than the holder's, and emptied before its delete when it held more, which let
  * another process's create take the empty row as its own lock just before that delete.
@@ -20,7 +20,7 @@ function staleImage(entries: number): void {
 	row.data = Array.from({ length: entries }, () => ProcessedDataStore.hash(LOCK_ENTRY));
 }
 
-describe('a release that finds its lock row rewritten by lock entries while its lease held', () => {
+describe('a lock row rewritten by lock entries under its holder (window 5): found by the release, or by a create', () => {
 	afterEach(() => jest.restoreAllMocks());
 
 	it('with more entries than its own: the row is never left empty before its delete, so no waiter takes it as its lock', async () => {
@@ -86,6 +86,50 @@ describe('a release that finds its lock row rewritten by lock entries while its 
 		);
 		// Before: the release found 32 entries where it wrote 2 and failed the round ("landed late").
 		expect(second.status === 'rejected' ? String(second.reason) : 'fulfilled').toBe('fulfilled');
+		expect(race.overlaps).toEqual([]);
+		expect(lockRow()).toBeUndefined();
+	});
+
+	it("its own last lock written back between its next create and that create's count: the new lock is held at once, not left to a takeover 30 s later", async () => {
+		// The first lock as small as a lock gets (2 copies), the next as large (32).
+		jest.spyOn(Math, 'random').mockImplementation(() => (race.entries.length === 0 ? 0 : 0.999));
+		const worker = processCopy('worker');
+		let land: () => void = () => undefined;
+		const mayLand = new Promise<void>((resolve) => (land = resolve));
+		let stale: Promise<unknown> | undefined;
+		const first = await settle(
+			worker.hold(10, async () => {
+				race.store.beforeWrite = async () => {
+					race.store.beforeWrite = undefined;
+					await mayLand;
+				};
+				const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
+				stale = race.store.checkProcessedAndRecord(copies, 'workflow', CONTEXT, {
+					mode: 'entries',
+				});
+			}),
+		);
+		expect(first.status).toBe('fulfilled');
+		// The stale write lands just after the next create's insert, before its count.
+		const helpers = worker.ctx.helpers;
+		const record = helpers.checkProcessedAndRecord.bind(helpers);
+		Object.assign(helpers, {
+			checkProcessedAndRecord: async (...args: Parameters<typeof record>) => {
+				const result = await record(...args);
+				if (args[1] === 'workflow' && stale) {
+					land();
+					await stale;
+					stale = undefined;
+				}
+				return result;
+			},
+		});
+		let rowInside: number | undefined;
+		const second = await settle(worker.hold(10, async () => void (rowInside = lockRow()?.length)));
+		expect(second.status === 'rejected' ? String(second.reason) : 'fulfilled').toBe('fulfilled');
+		// Before: the create took the 2 entries for another process's write and waited; the row,
+		// held by nobody, stood until its takeover 30 s later, and the worker entered a new row of 32.
+		expect(rowInside).toBe(2);
 		expect(race.overlaps).toEqual([]);
 		expect(lockRow()).toBeUndefined();
 	});
