@@ -29,7 +29,7 @@
  * and concurrency are counted by the sandbox. The Code + HTTP Request comparison needs n8n's
  * task runner, so it runs through the real n8n command line (bench/n8n-execute.cjs).
  *
- * Not in this run (about 14 minutes alone): `node bench/dedup-copies.mjs`, the Deduplication Key's
+ * Not in this run (5 to 14 minutes alone): `node bench/dedup-copies.mjs`, the Deduplication Key's
  * fault-free cost in queue mode, counted and optionally traced (docs/performance.md).
  *
  * Files: workloads.cjs (the one table of workloads and what each is compared with), steps.cjs
