@@ -35,6 +35,8 @@ import { running, trueNow, unstalled } from './sim-clock';
 import { processCopy } from './sim-copies';
 import type { StoreFault } from './sim-store';
 import { SimStore } from './sim-store';
+import type { FaultRates } from './sim-draws';
+import { draw } from './sim-timing';
 
 export interface Process {
 	name: string;
@@ -49,21 +51,6 @@ export interface Process {
 
 /** What the service did with one request. */
 export type ServiceFault = 'ok' | 'refused' | 'droppedAfter' | 'error7999' | 'noAnswer';
-
-export interface FaultRates {
-	/** Chance that a store call is not `ok`; the kind is then drawn evenly. */
-	store: number;
-	storeKinds: StoreFault[];
-	/** Chance that a request is not `ok`; the kind is then drawn evenly. */
-	service: number;
-	serviceKinds: ServiceFault[];
-	/** Milliseconds one database step takes. */
-	latency: { min: number; max: number };
-	/** How long a `slow` call's write is held back. */
-	slowMs: { min: number; max: number };
-	/** When the store fails every call: from the first remove call on a row of keys `at` ms after the start or later. */
-	outage?: { at: number; ms: number };
-}
 
 export interface SentMessage {
 	message: string;
@@ -262,7 +249,8 @@ export class World {
 		const tried = `${execution}|${message}`;
 		if (!this.firstTry.has(tried)) this.firstTry.set(tried, trueNow());
 		const fault = this.draw();
-		await delay(this.between(5, 60));
+		const { serviceMs } = this.rates;
+		await delay(serviceMs ? draw(serviceMs, this.chance()) : this.between(5, 60));
 		const answer: ServiceAnswer = { message, execution, fault, delivered: false };
 		this.answers.push(answer);
 		if (fault === 'refused') return await this.answer(proc, answer, 7002, 400);
