@@ -65,7 +65,10 @@ function lateWrites(calls) {
 	for (const c of calls) {
 		if (c.read === undefined || c.write === undefined || c.created) continue;
 		const id = c.row === 'lock' ? 'lock' : 'keys';
-		if (creates.some((d) => d !== c && d.row === c.row && d.write > c.read && d.write < c.write))
+		// 1 ms of margin: PostgreSQL's log times are truncated to the millisecond.
+		if (
+			creates.some((d) => d !== c && d.row === c.row && d.write > c.read + 1 && d.write < c.write)
+		)
 			late[id]++;
 	}
 	const counts = calls

@@ -33,6 +33,8 @@ export const INVARIANTS = {
 	emptyRow: 'an empty row left in the store',
 	conflict: 'a conflict reported with no other node writing into the lock row',
 	afterForeign: 'a message sent after another node wrote into the lock row',
+	claimAfterForeign:
+		"a message sent whose claim was written after another node's data landed in the lock row",
 	notRefused:
 		'an execution after another node wrote into the lock row that did not refuse with the conflict',
 	afterLock: 'a row of keys written by a process that did not hold the lock',

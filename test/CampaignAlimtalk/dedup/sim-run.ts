@@ -89,9 +89,35 @@ const rowData = (node: string) =>
 		node: { id: node, name: node },
 	}) as unknown as ICheckProcessedContextData;
 
-/** Starts what the schedule does at its times: executions, crashes, another node's write. */
-function start(world: World, s: Schedule, procs: Process[], outcomes: Outcome[]) {
+/** Another node's write into the lock's row at the schedule's time: when it landed, once it did. */
+function startForeign(world: World, s: Schedule) {
 	const foreign: { at?: number } = {};
+	if (s.foreign === undefined) return foreign;
+	const other = { name: 'remove-duplicates', skewMs: 0, dead: false, stallUntil: 0 } as Process;
+	const write = async () =>
+		await world.sim.foreignWrite(other, rowData('remove-duplicates'), FOREIGN_VALUES);
+	const land = async () => {
+		// A write that lost the race to create the row (a unique-key error) is made again, as the
+		// other node's next execution would.
+		while (foreign.at === undefined)
+			foreign.at = await write().catch(async () => {
+				await delay(10);
+				return undefined;
+			});
+		// From here the store is healthy: every execution must refuse with the conflict.
+		world.sim.faulty = false;
+		world.faultsLater = false;
+	};
+	// At its time, or at the first record call on a row of keys after it (a round under way).
+	void delay(s.foreign).then(() => {
+		if (s.foreignInRound) world.sim.onKeysRecord = () => void land();
+		else void land();
+	});
+	return foreign;
+}
+
+/** Starts what the schedule does at its times: executions, crashes. */
+function start(world: World, s: Schedule, procs: Process[], outcomes: Outcome[]) {
 	for (const spec of s.executions) {
 		void delay(spec.at).then(() => {
 			if (procs[spec.proc].dead) return;
@@ -114,17 +140,6 @@ function start(world: World, s: Schedule, procs: Process[], outcomes: Outcome[])
 		world.sim.faulty = false;
 		world.faultsLater = false;
 	});
-	if (s.foreign !== undefined) {
-		const other = { name: 'remove-duplicates', skewMs: 0, dead: false, stallUntil: 0 } as Process;
-		void delay(s.foreign).then(async () => {
-			await world.sim.foreignWrite(other, rowData('remove-duplicates'), FOREIGN_VALUES);
-			foreign.at = trueNow();
-			// From here the store is healthy: every execution must refuse with the conflict.
-			world.sim.faulty = false;
-			world.faultsLater = false;
-		});
-	}
-	return foreign;
 }
 
 /** Plays the schedule of `seed` on the fake clock, then waits out the window and runs the probe. */
@@ -152,7 +167,8 @@ export async function play(seed: number): Promise<Played> {
 		});
 	const outcomes: Outcome[] = [];
 	const answered = s.queue ? startQueue(world, s, procs, outcomes) : undefined;
-	const foreign = answered ? {} : start(world, s, procs, outcomes);
+	if (!answered) start(world, s, procs, outcomes);
+	const foreign = startForeign(world, s);
 	const started = () => outcomes.length + s.executions.filter((e) => procs[e.proc].dead).length;
 	const allStarted = () => (answered ? answered() : started() >= s.executions.length);
 	const live = () => outcomes.filter((o) => !o.done && !o.crashed);

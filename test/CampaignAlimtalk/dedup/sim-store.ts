@@ -81,8 +81,14 @@ export class SimStore {
 	/** `<process>|<row>|<claim value>` of every claim a record call of that process found standing. */
 	readonly claimsFound = new Set<string>();
 
+	/** Per process, row and claim value: when its last record call that found it new wrote it. */
+	readonly claimsWritten = new Map<string, number>();
+
 	/** Per process, row and claim value: the period start of the slots its last record call of that claim asked about. */
 	readonly claimPeriods = new Map<string, number>();
+
+	/** Called once, at the next record call on a row of keys (another node's write during a round). */
+	onKeysRecord: (() => void) | undefined;
 
 	/** Set to false to heal every fault (the probe after a schedule). */
 	faulty = false;
@@ -189,6 +195,9 @@ export class SimStore {
 		if (proc.dead) return await never<T>();
 		const startedAt = trueNow();
 		await unstalled(proc);
+		const during = kind === 'record' && row === 'keys' ? this.onKeysRecord : undefined;
+		this.onKeysRecord = during ? undefined : this.onKeysRecord;
+		during?.();
 		const fault = this.draw(proc.name, kind, row, items);
 		this.faults.set(fault, (this.faults.get(fault) ?? 0) + 1);
 		if (kind === 'remove' && row === 'lock' && isBeat(items)) {
@@ -262,6 +271,14 @@ export class SimStore {
 			if (/^claim:[^:]+$/.test(item)) this.claimPeriods.set(`${proc.name}|${row}|${item}`, start);
 	}
 
+	/** Notes when a record call on a row of keys wrote the claims it found new (called within the call). */
+	noteWritten(proc: Process, row: string, fresh: readonly unknown[]): void {
+		const at = callOf.getStore()?.wroteAt;
+		for (const item of fresh)
+			if (typeof item === 'string' && /^claim:[^:]+$/.test(item) && at !== undefined)
+				this.claimsWritten.set(`${proc.name}|${row}|${item}`, at);
+	}
+
 	/** Notes the claims a record call on a row of keys found standing (not new). */
 	noteFound(proc: Process, row: string, processed: readonly unknown[]): void {
 		for (const item of processed)
@@ -269,8 +286,8 @@ export class SimStore {
 				this.claimsFound.add(`${proc.name}|${row}|${item}`);
 	}
 
-	/** Another node's write of its own data into the workflow's shared row (n8n's Remove Duplicates, scope Workflow): a healthy call. */
-	async foreignWrite(proc: Process, data: StoreContext, values: string[]): Promise<void> {
+	/** Another node's write of its own data into the workflow's shared row (n8n's Remove Duplicates, scope Workflow): a healthy call. When it landed. */
+	async foreignWrite(proc: Process, data: StoreContext, values: string[]): Promise<number> {
 		const scope: DeduplicationScope = 'workflow';
 		this.trace?.push(
 			`${trueNow()} ${proc.name} records ${JSON.stringify(values)} into the workflow's shared row`,
@@ -279,5 +296,6 @@ export class SimStore {
 		await callOf.run(info, async () => {
 			await this.store.checkProcessedAndRecord(values, scope, data, { mode: 'entries' });
 		});
+		return info.wroteAt ?? trueNow();
 	}
 }

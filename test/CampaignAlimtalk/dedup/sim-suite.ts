@@ -21,7 +21,7 @@ import { env, fs } from '../../support/node';
 import type { Played } from './sim-run';
 import { endPlay, play } from './sim-run';
 import { findingsOf, judge } from './sim-check';
-import { LATE_COUNT_SEEDS, QUEUE_SEEDS } from './sim-shapes';
+import { FOREIGN_SEEDS, LATE_COUNT_SEEDS, QUEUE_SEEDS } from './sim-shapes';
 
 /**
  * The seeds known to break an invariant on today's engine, each with what it shows (the
@@ -30,8 +30,9 @@ import { LATE_COUNT_SEEDS, QUEUE_SEEDS } from './sim-shapes';
  * hold every invariant, and a seed is taken off this list by the fix that makes it pass.
  */
 const OPEN_SEEDS: Record<number, string> = {
-	// Empty: seeds 65 and 126 (a lock round two keyed nodes share gave both the first node's
-	// error) pass since errors.ts `ownError` (rounds.two-nodes.test.ts).
+	// Seeds 65 and 126 (a lock round two keyed nodes share gave both the first node's error) pass
+	// since errors.ts `ownError` (rounds.two-nodes.test.ts).
+	1051: "the queue shape, no fault: window 5 left the lock's row to a takeover, and both workers took it over within one delete (window 2): both held the lock and wrote rows of keys",
 };
 
 const FIRST = Number(env.SIM_FIRST ?? 1);
@@ -41,14 +42,16 @@ const ONE = env.SIM_SEED === undefined ? undefined : Number(env.SIM_SEED);
 const PARTS = 3;
 
 /**
- * The seeds of real queue mode's shapes (sim-shapes.ts) a default run adds, two to a part: the
- * queue shape with no fault, and the queue shape on a slow lock row (late counts; the three catch
- * finding 2 of issue 57 on the code before its fix). More: SIM_FIRST=1001 or 2001 SIM_SCHEDULES=n.
+ * The seeds of the shapes of real queue mode (sim-shapes.ts) a default run adds, two to a part:
+ * the queue shape with no fault (20 and 40 in flight); one worker on a slow lock row (late counts:
+ * both catch `Holder.counted` forgetting a beat, issue 57's finding 2, on the code before its
+ * fix); one worker beside another node writing into the lock's row (both catch a `stillHeld` that
+ * keeps the lock without counting its row). More: SIM_FIRST=1001, 2001 or 3001, SIM_SCHEDULES=n.
  */
 const SHAPED_SEEDS = [
 	[QUEUE_SEEDS, LATE_COUNT_SEEDS],
-	[QUEUE_SEEDS + 1, LATE_COUNT_SEEDS + 2],
-	[QUEUE_SEEDS + 2, LATE_COUNT_SEEDS + 3],
+	[LATE_COUNT_SEEDS + 2, FOREIGN_SEEDS],
+	[FOREIGN_SEEDS + 2, QUEUE_SEEDS + 1],
 ];
 const DEFAULT_RUN = env.SIM_FIRST === undefined && env.SIM_SCHEDULES === undefined;
 

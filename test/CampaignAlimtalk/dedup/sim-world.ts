@@ -62,6 +62,8 @@ export interface SentMessage {
 	firstTry: number;
 	/** The period start of the slots the round of its claim asked about (a Send Limit), on that process's clock. */
 	periodStart?: number;
+	/** When its claim was written (true time): the record call of that process that found it new. */
+	claimAt?: number;
 }
 
 /** One answer of the service: `delivered` when the process was alive to hear it. */
@@ -172,7 +174,11 @@ export class World {
 					row(scope),
 					items,
 					name('record', scope, items),
-					async () => await store.checkProcessedAndRecord(items, scope, data(), o),
+					async () => {
+						const result = await store.checkProcessedAndRecord(items, scope, data(), o);
+						if (scope === 'node') sim.noteWritten(proc, keys, result.new);
+						return result;
+					},
 					(landed) => this.noteLost(ctx.getNode().name, landed.new.map(String)),
 				);
 				if (scope === 'node') sim.noteFound(proc, keys, result.processed);
@@ -262,6 +268,7 @@ export class World {
 			execution,
 			firstTry: this.firstTry.get(tried) as number,
 			periodStart: this.sim.claimPeriods.get(`${proc.name}|${this.rowOf(campaignKey)}|${claim}`),
+			claimAt: this.sim.claimsWritten.get(`${proc.name}|${this.rowOf(campaignKey)}|${claim}`),
 		});
 		// The faults begin once a first message was accepted: every schedule sends something.
 		if (this.sent.length === 1 && this.faultsLater) this.sim.faulty = true;
