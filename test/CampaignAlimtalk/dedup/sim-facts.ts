@@ -43,6 +43,7 @@ export const INVARIANTS = {
 	miscounted:
 		"a round failed as 'a write that landed late' with nothing but its holder's own writes in the lock's row",
 	failedClean: 'a round failed with no fault of any kind',
+	takeoverClean: 'a lock row left to a takeover with no fault of any kind',
 	keptClean: 'a claim kept with no fault of any kind',
 	uncleanAnswer: 'a copy answered neither sent nor duplicate with no fault of any kind',
 } as const;
@@ -65,6 +66,7 @@ export const WINDOW_ONE: ReadonlyArray<string> = [
  */
 export const WINDOW_FIVE: ReadonlyArray<string> = [
 	INVARIANTS.failedClean,
+	INVARIANTS.takeoverClean,
 	INVARIANTS.keptClean,
 	INVARIANTS.uncleanAnswer,
 ];

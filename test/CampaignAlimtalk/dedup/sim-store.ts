@@ -69,8 +69,8 @@ export class SimStore {
 	/** How many store calls met each fault. */
 	readonly faults = new Map<StoreFault, number>();
 
-	/** Releases that found the lock's row grown: remove calls of its lock entries, beats included (lock.ts `release`). */
-	releasesGrown = 0;
+	/** Releases that found the lock's row rewritten: remove calls of its lock entries, beats included (lock.ts `release`). */
+	releasesRewritten = 0;
 
 	/**
 	 * Every store call and its answer, by true time, when SIM_TRACE names a file to write it to
@@ -200,8 +200,9 @@ export class SimStore {
 		during?.();
 		const fault = this.draw(proc.name, kind, row, items);
 		this.faults.set(fault, (this.faults.get(fault) ?? 0) + 1);
-		if (kind === 'remove' && row === 'lock' && isBeat(items)) {
-			this.releasesGrown++;
+		// More than one value: not the keeper alone (holder.ts `keeper`), taken back from a foreign row.
+		if (kind === 'remove' && row === 'lock' && isBeat(items) && items.length > 1) {
+			this.releasesRewritten++;
 			this.watch.releaseFoundGrown(proc.name);
 		}
 		const info: CallInfo = { proc, kind, items, startedAt };

@@ -7,6 +7,7 @@
  */
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { AsyncLocalStorage } from '../../support/node';
+import { STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { STORE_CALL_MS } from '../../../nodes/CampaignAlimtalk/store/store-calls';
 import { trueNow } from './sim-clock';
 import type { Process } from './sim-world';
@@ -51,6 +52,9 @@ export interface RemovedTwice {
 
 type Row = { mode: string; data: unknown };
 
+/** A takeover deletes the lock's row after STALE_LOCK_MS of stillness (a few seconds less on a skewed clock); a release right after its own write. */
+const TAKEOVER_MS = STALE_LOCK_MS - 5000;
+
 const hashes = (row: Row | undefined): string[] =>
 	row && Array.isArray(row.data) ? (row.data as string[]) : [];
 
@@ -80,6 +84,17 @@ export class StoreWatch {
 	readonly miscounted: Array<{ proc: string; at: number }> = [];
 
 	readonly lockMade: Array<{ proc: string; at: number }> = [];
+
+	/** Deletes of the lock's row long after its last write (TAKEOVER_MS): rows left to a takeover. */
+	takeovers = 0;
+
+	/**
+	 * Lock creates that read the row standing and wrote it back whole after a lock was made since
+	 * their read (window 5), as scripts/sim-trace-stats.js counts them in a real trace.
+	 */
+	staleCreates = 0;
+
+	private lockWrittenAt = 0;
 
 	readonly late: LateWrite[] = [];
 
@@ -126,6 +141,8 @@ export class StoreWatch {
 			const call = callOf.getStore();
 			if (call) call.wroteAt = trueNow();
 			if (id === this.lockRow && get(id)) this.holder = undefined;
+			if (id === this.lockRow && get(id) && trueNow() - this.lockWrittenAt >= TAKEOVER_MS)
+				this.takeovers++;
 			if (id === this.lockRow) this.made = undefined;
 			return remove(id);
 		};
@@ -146,6 +163,11 @@ export class StoreWatch {
 		const now = trueNow();
 		call.wroteAt = now;
 		if (before === undefined) call.created = true;
+		if (id === this.lockRow) this.lockWrittenAt = now;
+		const { readAt } = call;
+		const stale = readAt !== undefined && this.lockMade.some((m) => m.at > readAt && m.at < now);
+		if (id === this.lockRow && call.kind === 'record' && before !== undefined && stale)
+			this.staleCreates++;
 		const proc = call.proc.name;
 		// A lock made after this call was made (by any process, this one too once it let its lock
 		// go): the write lands in another holder's time.
