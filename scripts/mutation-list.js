@@ -238,6 +238,34 @@ const MUTATIONS = [
 			},
 		],
 	},
+	{
+		name: "own lock's write-back taken for another's",
+		why: "a release that finds its row grown by the write-back of its process's last lock (a create of another process that read that lock, landing on the next: window 5, no fault) fails its round as 'landed late', claims kept, nothing sent",
+		test: `${DEDUP}/lock.rewritten.test.ts`,
+		edits: [
+			{
+				file: 'store/lock.ts',
+				from: [
+					"\t\treturn count > holder.expected && count !== holder.previous ? 'late' : 'released';",
+				],
+				to: ["\t\treturn count > holder.expected ? 'late' : 'released';"],
+			},
+		],
+	},
+	{
+		name: 'grown lock row released',
+		why: "a release that finds its row grown by another process's lock entries gives the round's answers: another process may have held the lock during the round (a row deleted and made again under it), and both send",
+		test: `${DEDUP}/lock.races.test.ts`,
+		edits: [
+			{
+				file: 'store/lock.ts',
+				from: [
+					"\t\treturn count > holder.expected && count !== holder.previous ? 'late' : 'released';",
+				],
+				to: ["\t\treturn 'released';"],
+			},
+		],
+	},
 ];
 
 module.exports = { MUTATIONS };

@@ -103,8 +103,7 @@ export function takeBack(
 /** Per fate: docs/deduplication.md, "The transitions, and the store calls that make them". */
 export function finished(markers: KeyMarkers, fate: 'confirm' | 'keep' | 'release'): string[] {
 	if (fate === 'confirm') return [markers.hour, markers.minute, markers.claim];
-	// A kept claim keeps its own `sent`, older than itself: a later ask's `sent` probe is then never
-	// new, so none can be left beside the claim to outlive it.
+	// A kept claim keeps its own older `sent`: a later ask's `sent` probe is never new, never left.
 	if (fate === 'keep') return [markers.minute];
 	return claimed(markers);
 }

@@ -41,6 +41,8 @@ export class Holder {
 		private readonly env: LockEnv,
 		readonly copies: number,
 		startedAt: number,
+		/** The count of this process's lock released just before (0: none): its write-back is no one's lock. */
+		readonly previous = 0,
 	) {
 		this.expected = copies;
 		this.beatAt = startedAt;

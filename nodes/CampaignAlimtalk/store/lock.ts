@@ -53,8 +53,7 @@ async function create(
 	const count = await read(env, node, store.count);
 	if (count === copies) return 'held';
 	if (count < copies) return 'busy'; // another process's write replaced this one's
-	// More than its own: another node's data, or another process's copies; acquire tells which
-	// once the row stands still.
+	// More: another node's data or another process's copies; acquire tells once the row stands still.
 	return { suspect: count };
 }
 
@@ -68,12 +67,13 @@ async function tryCreate(
 	node: INode,
 	lockScope: DeduplicationScope,
 	lastLock: number,
+	previous: number,
 ): Promise<Holder | { suspect: { count: number; copies: number } } | 'busy' | 'other'> {
 	let copies = 2 + Math.floor(env.random() * (MAX_COPIES - 1));
 	if (copies === lastLock) copies = copies === MAX_COPIES ? 2 : copies + 1;
 	const startedAt = env.now();
 	const created = await create(store, env, node, copies);
-	if (created === 'held') return new Holder(store, env, copies, startedAt);
+	if (created === 'held') return new Holder(store, env, copies, startedAt, previous);
 	if (typeof created === 'object') return { suspect: { count: created.suspect, copies } };
 	if (created === 'busy') return 'busy';
 	if ((await read(env, node, store.count)) === 0)
@@ -94,10 +94,11 @@ export async function acquire(
 	env: LockEnv,
 	node: INode,
 	lockScope: DeduplicationScope,
+	previous = 0, // the count of this process's lock released just before, if any
 ): Promise<Holder> {
 	const started = env.now();
 	let last = -1;
-	let lastLock = 0; // a new lock differs in size from the last seen: everyone sees the change
+	let lastLock = previous; // a new lock differs in size from the last seen: everyone sees the change
 	let changedAt = env.now();
 	let probed = false;
 	let suspect: { count: number; copies: number } | undefined; // this process's copies beside other data
@@ -115,7 +116,7 @@ export async function acquire(
 		const count = await read(env, node, store.count);
 		seen(count);
 		if (count === 0) {
-			const tried = await tryCreate(store, env, node, lockScope, lastLock);
+			const tried = await tryCreate(store, env, node, lockScope, lastLock, previous);
 			if (tried instanceof Holder) return tried;
 			if (typeof tried === 'object') suspect = tried.suspect;
 			if (tried !== 'other') changedAt = env.now(); // a new holder: the lock is alive
@@ -186,10 +187,7 @@ async function notLock(
 	await write(env, node, store.clear);
 }
 
-/**
- * What a release found: `released` (deleted), `foreign` (another node's data in it, kept), `late`
- * (more lock entries than its own, window 5: deleted), `left` (not deleted).
- */
+/** A release: deleted; kept with another node's data; deleted, grown by another lock (window 5); not deleted. */
 export type Released = 'released' | 'foreign' | 'late' | 'left';
 
 /**
@@ -226,7 +224,8 @@ export async function release(
 		}
 		if (!leased()) return 'left';
 		await write(env, node, store.clear);
-		return count > holder.expected ? 'late' : 'released';
+		// Grown: another process's lock, unless it is the write-back of this process's last one.
+		return count > holder.expected && count !== holder.previous ? 'late' : 'released';
 	} catch {
 		// Left for the waiters: a delete that may have run is never repeated.
 	}

@@ -91,7 +91,7 @@ function putBack(queue: Queue, groups: Group[]): void {
 
 /**
  * One round: takes the lock unless `held`, runs every group queued, then keeps the lock for the
- * next round (`keep`, and the round was exclusive) or releases it. Returns the holder it kept.
+ * next round (`keep`, and the round was exclusive) or releases it. Returns the holder, and if kept.
  */
 async function runRound(
 	queue: Queue,
@@ -99,17 +99,18 @@ async function runRound(
 	env: LockEnv,
 	held: Holder | undefined,
 	keep: () => boolean,
-): Promise<Holder | undefined> {
+	previous: number,
+): Promise<{ holder?: Holder; kept: boolean }> {
 	const ctx = queue.groups[0].row.ctx;
 	const node: INode = ctx.getNode();
 	const store = lockStoreOf(ctx, lockScope);
 	let holder = held;
 	if (!holder) {
 		try {
-			holder = await acquire(store, env, node, lockScope);
+			holder = await acquire(store, env, node, lockScope, previous);
 		} catch (error) {
 			for (const group of takeAll(queue)) group.entries.forEach((entry) => entry.settle({ error }));
-			return undefined;
+			return { kept: false };
 		}
 		holder.start();
 	}
@@ -140,7 +141,7 @@ async function runRound(
 			entry.settle(failure === undefined ? values[k] : { error: failure }),
 		),
 	);
-	return kept ? holder : undefined;
+	return { holder, kept };
 }
 
 /** The pause after a streak: longer than a waiter's longest poll, so that a waiter takes the lock first. */
@@ -165,6 +166,7 @@ async function runRounds(
 ): Promise<void> {
 	let streakFrom = env.now();
 	let held: Holder | undefined;
+	let previous = 0; // the count of the lock this queue released last
 	for (;;) {
 		// Work queued within a gap's time continues the streak; none: the queue ends.
 		if (queue.groups.length === 0) await workOrTimeout(queue, env, reacquireGapMs(env.random()));
@@ -176,7 +178,9 @@ async function runRounds(
 		// Kept only while work already waits (never held idle): letting go and taking it again at
 		// once would let a waiter's create land on the new lock (docs/deduplication.md, window 5).
 		const keep = () => queue.groups.length > 0 && !streakOver();
-		held = await runRound(queue, lockScope, env, held, keep);
+		const round = await runRound(queue, lockScope, env, held, keep, previous);
+		held = round.kept ? round.holder : undefined;
+		previous = round.holder && !round.kept ? round.holder.expected : previous;
 		if (held === undefined && streakOver()) {
 			await env.sleep(reacquireGapMs(env.random()));
 			streakFrom = env.now();

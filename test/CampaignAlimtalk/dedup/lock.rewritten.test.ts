@@ -9,7 +9,7 @@
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
-import { LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
+import { CONTEXT, LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
 
 raceFixture();
 
@@ -21,6 +21,8 @@ function staleImage(entries: number): void {
 }
 
 describe('a release that finds its lock row rewritten by lock entries while its lease held', () => {
+	afterEach(() => jest.restoreAllMocks());
+
 	it('with more entries than its own: the row is never left empty before its delete, so no waiter takes it as its lock', async () => {
 		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
 		// A's delete waits until B entered the lock (or 1 s): a busy process between its calls.
@@ -52,5 +54,39 @@ describe('a release that finds its lock row rewritten by lock entries while its 
 		expect(lockRow()).toBeUndefined();
 		expect((await settle(second)).status).toBe('fulfilled');
 		expect(race.overlaps).toEqual([]);
+	});
+
+	it("with more entries, all of them the holder's own previous lock's (the write-back traced in real queue mode): the round is answered, the row deleted", async () => {
+		// The first lock as large as a lock gets (32 copies), the next as small (2).
+		jest.spyOn(Math, 'random').mockImplementation(() => (race.entries.length === 0 ? 0.999 : 0));
+		const worker = processCopy('worker');
+		let land: () => void = () => undefined;
+		const mayLand = new Promise<void>((resolve) => (land = resolve));
+		let stale: Promise<unknown> | undefined;
+		// Another process's create reads the first lock's row; its write (that row, whole) waits.
+		const first = await settle(
+			worker.hold(10, async () => {
+				race.store.beforeWrite = async () => {
+					race.store.beforeWrite = undefined;
+					await mayLand;
+				};
+				const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
+				stale = race.store.checkProcessedAndRecord(copies, 'workflow', CONTEXT, {
+					mode: 'entries',
+				});
+			}),
+		);
+		expect(first.status).toBe('fulfilled');
+		const second = await settle(
+			worker.hold(10, async () => {
+				land();
+				await stale;
+				expect(lockRow()).toHaveLength(32); // the first lock's entries over the second's 2
+			}),
+		);
+		// Before: the release found 32 entries where it wrote 2 and failed the round ("landed late").
+		expect(second.status === 'rejected' ? String(second.reason) : 'fulfilled').toBe('fulfilled');
+		expect(race.overlaps).toEqual([]);
+		expect(lockRow()).toBeUndefined();
 	});
 });
