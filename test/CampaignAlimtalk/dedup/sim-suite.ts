@@ -32,7 +32,7 @@ import { FOREIGN_SEEDS, LATE_COUNT_SEEDS, QUEUE_SEEDS } from './sim-shapes';
 const OPEN_SEEDS: Record<number, string> = {
 	// Seeds 65 and 126 (a lock round two keyed nodes share gave both the first node's error) pass
 	// since errors.ts `ownError` (rounds.two-nodes.test.ts).
-	1051: "the queue shape, no fault: window 5 left the lock's row to a takeover, and both workers took it over within one delete (window 2): both held the lock and wrote rows of keys",
+	1051: "the queue shape, no fault: a stale lock create landed between a new lock's create and its creator's first count (window 5), so nobody held the row and it was left to a takeover; both workers took it over within one delete (window 2): both held the lock and wrote rows of keys",
 };
 
 const FIRST = Number(env.SIM_FIRST ?? 1);
