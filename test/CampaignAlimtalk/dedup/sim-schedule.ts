@@ -11,9 +11,8 @@
  * (sim-world.ts). A schedule with a Send Limit asks more distinct messages than its limit.
  */
 import { mulberry32 } from '../../../sandbox/faults';
-import type { FaultRates } from './sim-draws';
 import { SKEW_MS } from './sim-clock';
-import type { Chance } from './sim-draws';
+import type { Chance, FaultRates } from './sim-draws';
 import { burst, drawer, ratesOf, skewsOf, stallOf, startOf } from './sim-draws';
 import type { QueueShape } from './sim-shapes';
 import {

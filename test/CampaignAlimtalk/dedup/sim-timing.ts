@@ -12,7 +12,7 @@
  * the race write its row back after the winner released it and took it again (window 5).
  */
 import type { StepTimes, StoreCallKind, StoreTiming } from '../../support/dedup-store';
-import { env, fs, path } from '../../support/node';
+import { env, fs, path, ROOT } from '../../support/node';
 
 /** Milliseconds at each of `quantiles` (the same length). */
 type Distribution = number[];
@@ -35,7 +35,10 @@ interface Calibration {
 
 /** The calibration: sim-timing.json, or the file SIM_TIMING names (a model to try against a trace). */
 export const CALIBRATION = JSON.parse(
-	fs.readFileSync(env.SIM_TIMING ?? path.join(__dirname, 'sim-timing.json'), 'utf8'),
+	fs.readFileSync(
+		env.SIM_TIMING ?? path.join(ROOT, 'test/CampaignAlimtalk/dedup/sim-timing.json'),
+		'utf8',
+	),
 ) as Readonly<Calibration>;
 
 /** A draw from `dist` (linear between its quantiles) with `random` in [0, 1). */

@@ -33,7 +33,6 @@ import { delay } from '../../support/node';
 import { mulberry32 } from '../../../sandbox/faults';
 import { running, trueNow, unstalled } from './sim-clock';
 import { processCopy } from './sim-copies';
-import type { StoreFault } from './sim-store';
 import { SimStore } from './sim-store';
 import type { FaultRates } from './sim-draws';
 import { draw } from './sim-timing';
