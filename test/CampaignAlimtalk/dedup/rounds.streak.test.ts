@@ -6,7 +6,16 @@
  */
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { reacquireGapMs } from '../../../nodes/CampaignAlimtalk/store/queue';
-import { CONTEXT, LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
+import {
+	CONTEXT,
+	LOCK_ROW_ID,
+	lockRow,
+	processCopy,
+	race,
+	raceFixture,
+	settle,
+	staleCreate,
+} from './support';
 
 raceFixture();
 
@@ -91,14 +100,7 @@ describe('lock rounds of one process', () => {
 		const first = worker.hold(10, async () => {
 			// Another process's create that read the row now (the lock is this holder's): it finds
 			// the row, so n8n writes back what it read, once its slow statement goes through.
-			race.store.beforeWrite = async () => {
-				race.store.beforeWrite = undefined;
-				await gate;
-			};
-			const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
-			stale = race.store.checkProcessedAndRecord(copies, 'workflow', CONTEXT, {
-				mode: 'entries',
-			});
+			stale = staleCreate(gate);
 		});
 		// Work queued just after the release: the streak takes the lock again at once.
 		const second = first.then(async () => {
