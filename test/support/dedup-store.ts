@@ -3,9 +3,11 @@
  * store (the `n8n` package's DeduplicationHelper over the `processed_data` table):
  * - one row per workflow id and context (`n:<node id>` for scope node, empty for workflow)
  *   holding `{ mode, data }`; in mode `entries` data is the md5 (base64) of each value;
- * - every call is separate database steps (find, then insert or update; delete), each taking
- *   a little time, with no transaction or lock: calls that overlap read the same row and the
- *   last write wins (keys get lost, two calls both see a key as new);
+ * - every call is separate database steps (find, then insert or update; delete), with no
+ *   transaction or lock: calls that overlap read the same row and the last write wins (keys get
+ *   lost, two calls both see a key as new). Each step takes time before it reads or writes (the
+ *   statement on its way, the pool, the database) and, with a `timing`, after it too (the answer
+ *   on its way back, the caller's event loop): a value read early can reach its caller late;
  * - inserting a row that exists fails with the database's unique-constraint error; updating a
  *   row that was deleted meanwhile changes nothing; a value repeated within one call is new
  *   each time; `maxEntries` drops the oldest entries; a row of another mode is an error.
@@ -28,6 +30,21 @@ interface Row {
 	data: DeduplicationItemTypes | DeduplicationItemTypes[];
 }
 
+/** The four calls of n8n's store, and the database steps (statements) they are made of. */
+export type StoreCallKind = 'record' | 'remove' | 'clear' | 'count';
+export type StoreStep = 'find' | 'insert' | 'update' | 'delete';
+
+/** How long one call's database steps wait before their read or write, and after it before the call goes on. */
+export interface StepTimes {
+	before(step: StoreStep): number;
+	after(step: StoreStep): number;
+}
+
+/** The step times of each call on row `id`, drawn per call (a call slow in one step is often slow in the next). */
+export interface StoreTiming {
+	call(kind: StoreCallKind, id: string): StepTimes;
+}
+
 const LATEST = ['latestIncrementalKey', 'latestDate'];
 
 export class ProcessedDataStore implements IDataDeduplicator {
@@ -39,8 +56,11 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	/** Per row id, how many times a call wrote it (an insert or an update: the whole row). */
 	readonly writes = new Map<string, number>();
 
-	/** Milliseconds one database step takes (random in [min, max]). */
+	/** Milliseconds one database step takes before it reads or writes (random in [min, max]). */
 	latency = { min: 0, max: 2 };
+
+	/** When set, each step's time before and after its read or write instead (`latency` unused). */
+	timing: StoreTiming | undefined;
 
 	/**
 	 * Awaited between a call's read and its write (insert or update) of row `id`
@@ -59,6 +79,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		this.writes.clear();
 		this.steps = 0;
 		this.latency = { min: 0, max: 2 };
+		this.timing = undefined;
 		this.beforeWrite = undefined;
 	}
 
@@ -92,10 +113,21 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		return row && Array.isArray(row.data) ? [...row.data] : undefined;
 	}
 
-	private async step(): Promise<void> {
-		this.steps++;
+	/** The step times of one call: `timing`'s, or each step `latency` before and nothing after. */
+	private times(kind: StoreCallKind, id: string): StepTimes {
+		if (this.timing) return this.timing.call(kind, id);
 		const { min, max } = this.latency;
-		await delay(min + Math.random() * (max - min));
+		return { before: () => min + Math.random() * (max - min), after: () => 0 };
+	}
+
+	/** One database step of a call: its wait, then `effect` (its read or write), then its answer's way back. */
+	private async step<T>(times: StepTimes, step: StoreStep, effect: () => T): Promise<T> {
+		this.steps++;
+		await delay(times.before(step));
+		const value = effect();
+		const after = times.after(step);
+		if (after > 0) await delay(after);
+		return value;
 	}
 
 	private id(contextData: ICheckProcessedContextData, context: string): string {
@@ -104,29 +136,34 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		return `${contextData.workflow.id}\u0000${context}`;
 	}
 
-	private async find(id: string): Promise<Row | undefined> {
-		await this.step();
-		const row = this.rows.get(id);
-		return row ? (JSON.parse(JSON.stringify(row)) as Row) : undefined;
+	private async find(times: StepTimes, id: string): Promise<Row | undefined> {
+		return await this.step(times, 'find', () => {
+			const row = this.rows.get(id);
+			return row ? (JSON.parse(JSON.stringify(row)) as Row) : undefined;
+		});
 	}
 
-	private async insert(id: string, row: Row): Promise<void> {
+	private async insert(times: StepTimes, id: string, row: Row): Promise<void> {
 		await this.beforeWrite?.(id);
-		await this.step();
-		if (this.rows.has(id)) {
+		const inserted = await this.step(times, 'insert', () => {
+			if (this.rows.has(id)) return false;
+			this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
+			this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
+			return true;
+		});
+		if (!inserted) {
 			throw new Error(
 				'SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context',
 			);
 		}
-		this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
-		this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
 	}
 
-	private async update(id: string, row: Row): Promise<void> {
+	private async update(times: StepTimes, id: string, row: Row): Promise<void> {
 		await this.beforeWrite?.(id);
-		await this.step();
-		if (this.rows.has(id)) this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
-		this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
+		await this.step(times, 'update', () => {
+			if (this.rows.has(id)) this.rows.set(id, JSON.parse(JSON.stringify(row)) as Row);
+			this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
+		});
 	}
 
 	async checkProcessedAndRecord(
@@ -137,17 +174,18 @@ export class ProcessedDataStore implements IDataDeduplicator {
 	): Promise<IDeduplicationOutput> {
 		const context = ProcessedDataStore.context(scope, contextData);
 		const id = this.id(contextData, context);
-		const row = await this.find(id);
+		const times = this.times('record', id);
+		const row = await this.find(times, id);
 		if (row && row.mode !== options.mode) {
 			throw new Error(
 				'Deduplication Failed: Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.',
 			);
 		}
-		if (LATEST.includes(options.mode)) return await this.latest(id, items, options, row);
+		if (LATEST.includes(options.mode)) return await this.latest(times, id, items, options, row);
 		const hashes = items.map((item) => ProcessedDataStore.hash(item));
 		if (!row) {
 			if (options.maxEntries) hashes.splice(0, hashes.length - options.maxEntries);
-			await this.insert(id, { mode: options.mode, data: hashes });
+			await this.insert(times, id, { mode: options.mode, data: hashes });
 			return { new: items, processed: [] };
 		}
 		const out: IDeduplicationOutput = { new: [], processed: [] };
@@ -162,11 +200,12 @@ export class ProcessedDataStore implements IDataDeduplicator {
 			}
 		});
 		if (options.maxEntries) data.splice(0, data.length - options.maxEntries);
-		await this.update(id, row);
+		await this.update(times, id, row);
 		return out;
 	}
 
 	private async latest(
+		times: StepTimes,
 		id: string,
 		items: DeduplicationItemTypes[],
 		options: ICheckProcessedOptions,
@@ -176,7 +215,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 			options.mode === 'latestDate' ? Date.parse(String(v)) : Number(v);
 		const sorted = [...items].sort((a, b) => value(a) - value(b));
 		if (!row) {
-			await this.insert(id, { mode: options.mode, data: sorted[sorted.length - 1] });
+			await this.insert(times, id, { mode: options.mode, data: sorted[sorted.length - 1] });
 			return { new: items, processed: [] };
 		}
 		const stored = row.data as DeduplicationItemTypes;
@@ -188,7 +227,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 				if (value(item) > value(largest)) largest = item;
 			} else out.processed.push(item);
 		}
-		await this.update(id, { ...row, data: largest });
+		await this.update(times, id, { ...row, data: largest });
 		return out;
 	}
 
@@ -203,14 +242,15 @@ export class ProcessedDataStore implements IDataDeduplicator {
 				'Deduplication Failed: Removing processed data is not possible in mode "latest"',
 			);
 		const id = this.id(contextData, ProcessedDataStore.context(scope, contextData));
-		const row = await this.find(id);
+		const times = this.times('remove', id);
+		const row = await this.find(times, id);
 		if (!row || !Array.isArray(row.data)) return;
 		const data = row.data;
 		for (const hash of items.map((item) => ProcessedDataStore.hash(item))) {
 			const index = data.indexOf(hash);
 			if (index !== -1) data.splice(index, 1);
 		}
-		await this.update(id, row);
+		await this.update(times, id, row);
 	}
 
 	async clearAllProcessedItems(
@@ -218,8 +258,7 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 	): Promise<void> {
 		const id = this.id(contextData, ProcessedDataStore.context(scope, contextData));
-		await this.step();
-		this.rows.delete(id);
+		await this.step(this.times('clear', id), 'delete', () => this.rows.delete(id));
 	}
 
 	async getProcessedDataCount(
@@ -227,9 +266,8 @@ export class ProcessedDataStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<number> {
-		const row = await this.find(
-			this.id(contextData, ProcessedDataStore.context(scope, contextData)),
-		);
+		const id = this.id(contextData, ProcessedDataStore.context(scope, contextData));
+		const row = await this.find(this.times('count', id), id);
 		return options.mode === 'entries' && row && Array.isArray(row.data) ? row.data.length : 0;
 	}
 }

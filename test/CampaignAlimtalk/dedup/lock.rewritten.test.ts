@@ -9,7 +9,15 @@
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { delay } from '../../support/node';
-import { CONTEXT, LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
+import {
+	LOCK_ROW_ID,
+	lockRow,
+	processCopy,
+	race,
+	raceFixture,
+	settle,
+	staleCreate,
+} from './support';
 
 raceFixture();
 
@@ -66,14 +74,7 @@ describe('a lock row rewritten by lock entries under its holder (window 5): foun
 		// Another process's create reads the first lock's row; its write (that row, whole) waits.
 		const first = await settle(
 			worker.hold(10, async () => {
-				race.store.beforeWrite = async () => {
-					race.store.beforeWrite = undefined;
-					await mayLand;
-				};
-				const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
-				stale = race.store.checkProcessedAndRecord(copies, 'workflow', CONTEXT, {
-					mode: 'entries',
-				});
+				stale = staleCreate(mayLand);
 			}),
 		);
 		expect(first.status).toBe('fulfilled');

@@ -6,7 +6,16 @@
  */
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import { reacquireGapMs } from '../../../nodes/CampaignAlimtalk/store/queue';
-import { CONTEXT, LOCK_ROW_ID, lockRow, processCopy, race, raceFixture, settle } from './support';
+import {
+	CONTEXT,
+	LOCK_ROW_ID,
+	lockRow,
+	processCopy,
+	race,
+	raceFixture,
+	settle,
+	staleCreate,
+} from './support';
 
 raceFixture();
 
@@ -75,6 +84,34 @@ describe('lock rounds of one process', () => {
 		expect(result.status).toBe('fulfilled');
 		expect(race.entries).toEqual(['worker', 'worker']);
 		expect(race.overlaps).toEqual([]);
+		expect(lockRow()).toBeUndefined();
+	});
+
+	// Window 5 with no fault (issue 57, traced in real queue mode): a waiter's create that read the
+	// row while this holder had it writes it back whole after the holder let go and, its streak
+	// going on, made the lock again. The release that finds it rewritten cleans and deletes it
+	// (lock.rewritten.test.ts has the same from two processes); before, it was left to a takeover
+	// 30 s later. The simulation's queue shape meets it too (sim-suite.ts, QUEUE_SEEDS).
+	it('a create that lost the race and writes the row back after its holder let go and took the lock again at once (no fault): the next round succeeds and releases the lock', async () => {
+		const worker = processCopy('worker');
+		let landNow: () => void = () => undefined;
+		const gate = new Promise<void>((resolve) => (landNow = resolve));
+		let stale: Promise<unknown> | undefined;
+		const first = worker.hold(10, async () => {
+			// Another process's create that read the row now (the lock is this holder's): it finds
+			// the row, so n8n writes back what it read, once its slow statement goes through.
+			stale = staleCreate(gate);
+		});
+		// Work queued just after the release: the streak takes the lock again at once.
+		const second = first.then(async () => {
+			await worker.hold(50, async () => {
+				landNow();
+				await stale;
+			});
+		});
+		const result = await settle(second);
+		expect(result.status).toBe('fulfilled');
+		expect(race.entries).toEqual(['worker', 'worker']);
 		expect(lockRow()).toBeUndefined();
 	});
 

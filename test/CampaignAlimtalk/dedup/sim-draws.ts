@@ -3,12 +3,37 @@
  * store latency, its clocks, its start (at a period's boundary or not), redelivery bursts and stalls.
  */
 import { periodOf } from '../../../nodes/CampaignAlimtalk/limit/limit';
-import type { FaultRates } from './sim-world';
 import { SKEW_MS } from './sim-clock';
+import type { StoreFault } from './sim-store';
+import type { ServiceFault } from './sim-world';
 import type { ExecutionSpec, Schedule, Stall } from './sim-schedule';
 
 /** The day the schedules run on (a schedule that straddles a boundary starts just before it). */
 const DAY_START = Date.parse('2026-03-10T00:00:00.000Z');
+
+/** What goes wrong in a schedule's store and service, and how long they take. */
+export interface FaultRates {
+	/** Chance that a store call is not `ok`; the kind is then drawn evenly. */
+	store: number;
+	storeKinds: StoreFault[];
+	/** Chance that a request is not `ok`; the kind is then drawn evenly. */
+	service: number;
+	serviceKinds: ServiceFault[];
+	/** Milliseconds one database step takes. */
+	latency: { min: number; max: number };
+	/** How long a `slow` call's write is held back. */
+	slowMs: { min: number; max: number };
+	/** When the store fails every call: from the first remove call on a row of keys `at` ms after the start or later. */
+	outage?: { at: number; ms: number };
+	/** How long the service takes to answer, as measured (sim-timing.ts); default 5 to 60 ms. */
+	serviceMs?: number[];
+	/** The store's steps timed as measured in real queue mode (sim-timing.ts), not by `latency`. */
+	measured?: boolean;
+	/** Chance that a count of the lock's row by its holder is answered late (read on time), and how late. */
+	lateCounts?: { chance: number; min: number; max: number };
+	/** How long every heartbeat's write is held back (a slow lock row). */
+	slowBeats?: { min: number; max: number };
+}
 
 export type Chance = () => number;
 

@@ -30,11 +30,17 @@ export interface Outcome {
 	items: Record<string, { ok: IDataObject[]; failed: IDataObject[] }>;
 	startedAt: number;
 	endedAt?: number;
+	/** Settles once it is done (never when its process crashed first). */
+	ended: Promise<void>;
 }
+
+/** A field of the execution's item: in a chain, the second node reads it from Source (its own input is the first's output). */
+const field = (s: Schedule, name: string) =>
+	`={{ ${s.chain ? "$('Source').item.json" : '$json'}.${name} }}`;
 
 function optionsOf(s: Schedule): IDataObject {
 	return {
-		deduplicationKey: '={{ $json.orderId }}',
+		deduplicationKey: field(s, 'orderId'),
 		retryDelayMs: 200,
 		maxRetries: s.maxRetries,
 		timeoutMs: s.timeoutMs,
@@ -56,12 +62,21 @@ function nodesOf(s: Schedule): INode[] {
 			parameters: {
 				operation: 'send',
 				campaignKey: n.campaign,
-				phoneNumber: '={{ $json.phone }}',
-				properties: { property: [{ key: 'name', value: '={{ $json.name }}' }] },
+				phoneNumber: field(s, 'phone'),
+				properties: { property: [{ key: 'name', value: field(s, 'name') }] },
 				options: optionsOf(s) as INode['parameters'],
 			},
 			credentials: { campaignApi: { id: '1', name: 'Campaign API' } },
 		}),
+	);
+}
+
+/** Source feeds every keyed node; in a chain, Source feeds the first and each the next from its Success. */
+function connectionsOf(s: Schedule, nodes: INode[]) {
+	const to = (n: INode) => ({ node: n.name, type: 'main' as const, index: 0 });
+	if (!s.chain) return { Source: { main: [nodes.map(to)] } };
+	return Object.fromEntries(
+		nodes.map((n, i) => [i === 0 ? 'Source' : nodes[i - 1].name, { main: [[to(n)]] }]),
 	);
 }
 
@@ -86,6 +101,7 @@ export function execute(
 	spec?: ExecutionSpec,
 ): Outcome {
 	const id = executions++;
+	let ended = () => {};
 	const outcome: Outcome = {
 		id,
 		spec,
@@ -96,6 +112,7 @@ export function execute(
 		stopped: false,
 		items: {},
 		startedAt: trueNow(),
+		ended: new Promise<void>((resolve) => (ended = resolve)),
 	};
 	void stop?.then(() => (outcome.stopped = !outcome.done));
 	const nodes = nodesOf(s);
@@ -103,14 +120,13 @@ export function execute(
 	const end = () => {
 		outcome.done = true;
 		outcome.endedAt = trueNow();
+		ended();
 	};
 	void world
 		.as(proc, id, async () => {
 			return await runWorkflow({
 				nodes: [sourceOf(orders.map(orderItem)), ...nodes],
-				connections: {
-					Source: { main: [nodes.map((n) => ({ node: n.name, type: 'main' as const, index: 0 }))] },
-				},
+				connections: connectionsOf(s, nodes),
 				credentials: { campaignApi: { baseUrl: 'http://127.0.0.1:9', apiKey: 'sim-key' } },
 				extraTypes: { [ALIMTALK_TYPE]: proc.type },
 				timezone: s.zone,

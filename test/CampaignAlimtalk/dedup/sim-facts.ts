@@ -33,11 +33,19 @@ export const INVARIANTS = {
 	emptyRow: 'an empty row left in the store',
 	conflict: 'a conflict reported with no other node writing into the lock row',
 	afterForeign: 'a message sent after another node wrote into the lock row',
+	claimAfterForeign:
+		"a message sent whose claim was written after another node's data landed in the lock row",
 	notRefused:
 		'an execution after another node wrote into the lock row that did not refuse with the conflict',
 	afterLock: 'a row of keys written by a process that did not hold the lock',
 	lateWrite: 'a row of keys written after a takeover by a call made 30 s or more before',
 	probeFailed: 'the healthy check after the schedule failed',
+	miscounted:
+		"a round failed as 'a write that landed late' with nothing but its holder's own writes in the lock's row",
+	failedClean: 'a round failed with no fault of any kind',
+	takeoverClean: 'a lock row left to a takeover with no fault of any kind',
+	keptClean: 'a claim kept with no fault of any kind',
+	uncleanAnswer: 'a copy answered neither sent nor duplicate with no fault of any kind',
 } as const;
 
 /** The invariants a write that landed after a takeover may break (docs/deduplication.md, window 1). */
@@ -49,6 +57,18 @@ export const WINDOW_ONE: ReadonlyArray<string> = [
 	INVARIANTS.doubtLost,
 	INVARIANTS.stuckLimit,
 	INVARIANTS.lateWrite,
+];
+
+/**
+ * What a lock-row write that landed after the row was made again (a lock create that lost the
+ * race writing back the row it read: docs/deduplication.md, window 5) may break with no fault:
+ * the round under that lock fails or the row is left to a takeover 30 s later, so copies wait.
+ */
+export const WINDOW_FIVE: ReadonlyArray<string> = [
+	INVARIANTS.failedClean,
+	INVARIANTS.takeoverClean,
+	INVARIANTS.keptClean,
+	INVARIANTS.uncleanAnswer,
 ];
 
 export const messageOf = (campaign: string, item: IDataObject) => {
@@ -97,6 +117,8 @@ export interface Facts {
 	acceptedBy: Set<string>;
 	/** A write landed after the lock was taken over, STALE_LOCK_MS or more after its call was made (window 1). */
 	windowOne: boolean;
+	/** A write of the lock's row landed after the row was made again since its call read it (window 5). */
+	windowFive: boolean;
 	/** Whether the History Size pushed the message's `sent` or claim out of its row before `atMs`. */
 	evicted: (message: string, atMs?: number) => boolean;
 	/** Whether a request for the message reached the service. */
@@ -128,6 +150,7 @@ export function factsOf(played: Played): Facts {
 		answeredSentTo: new Set(sentAnswers.map((a) => `${a.execution}|${a.message}`)),
 		acceptedBy,
 		windowOne: watch.late.some((w) => w.at - w.startedAt >= STALE_LOCK_MS),
+		windowFive: watch.late.some((w) => w.row === `${WF}\u0000`),
 		evicted: (message, atMs = Infinity) => {
 			const [campaign, number] = message.split('|');
 			const sent = storedKey(`order-${orderOfPhone(number)}`);

@@ -40,13 +40,14 @@ function itemViolations(outcome: Outcome, who: string, facts: Facts): string[] {
 	return found;
 }
 
-/** A node's items, when it gave any, are one per input item. */
-function countViolations(outcome: Outcome, orders: number, who: string): string[] {
-	return NODES.flatMap((n) => {
+/** A node's items, when it gave any, are one per input item (in a chain, per Success item of the node before). */
+function countViolations(outcome: Outcome, orders: number, who: string, chain: boolean): string[] {
+	return NODES.flatMap((n, i) => {
 		const items = outcome.items[n.name];
-		if (!items || items.ok.length + items.failed.length === orders) return [];
+		const inputs = chain && i > 0 ? (outcome.items[NODES[i - 1].name]?.ok.length ?? 0) : orders;
+		if (!items || items.ok.length + items.failed.length === inputs) return [];
 		return [
-			`${INVARIANTS.lostItems}: ${who} ${n.name} gave ${items.ok.length} + ${items.failed.length} items for ${orders}`,
+			`${INVARIANTS.lostItems}: ${who} ${n.name} gave ${items.ok.length} + ${items.failed.length} items for ${inputs}`,
 		];
 	});
 }
@@ -104,7 +105,8 @@ export function outcomeViolations(played: Played, facts: Facts): string[] {
 	for (const outcome of [...outcomes, probe].filter((o) => o.done && !o.crashed)) {
 		const who = outcome === probe ? 'the probe' : `execution ${outcome.id} of ${outcome.proc.name}`;
 		found.push(...itemViolations(outcome, who, facts));
-		if (!outcome.stopped) found.push(...countViolations(outcome, outcome.inputs, who));
+		if (!outcome.stopped)
+			found.push(...countViolations(outcome, outcome.inputs, who, played.schedule.chain === true));
 		found.push(...errorViolations(outcome, who, played));
 	}
 	if (probe.done && probe.error === undefined) found.push(...doubtViolations(played, facts));

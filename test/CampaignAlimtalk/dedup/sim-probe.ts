@@ -144,6 +144,13 @@ export function foreignViolations(played: Played, facts: Facts): string[] {
 			found.push(`${INVARIANTS.conflict}: ${who}: ${conflict}`);
 	}
 	if (!foreign?.kept) return found;
+	// A round whose claim was written after the other node's data landed ends with a count that
+	// sees it (stillHeld or the release): it fails with the conflict, nothing of it is sent.
+	const late = (a: Facts['accepted'][number]) => a.claimAt !== undefined && a.claimAt > foreign.at;
+	for (const m of facts.accepted.filter((a) => late(a) && a.execution !== probe.id))
+		found.push(
+			`${INVARIANTS.claimAfterForeign}: ${m.message} by execution ${m.execution}, its claim written at ${m.claimAt}, the data landed at ${foreign.at}`,
+		);
 	const from = foreign.at + REFUSE_MS;
 	for (const m of facts.accepted.filter((a) => a.firstTry > from && a.execution !== probe.id))
 		found.push(

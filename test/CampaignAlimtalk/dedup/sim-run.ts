@@ -17,6 +17,9 @@ import type { Schedule } from './sim-schedule';
 import { FRESH_FROM, NODES, longestSendMs, scheduleOf } from './sim-schedule';
 import type { Outcome } from './sim-execute';
 import { execute, orderOfPhone } from './sim-execute';
+import type { QueueCounts } from './sim-queue';
+import { queueCounts, startQueue } from './sim-queue';
+import { measuredTiming } from './sim-timing';
 
 export type { Outcome } from './sim-execute';
 
@@ -66,6 +69,8 @@ export interface Played {
 	sentBefore: number;
 	/** When another node's data landed in the lock's row, and whether it was still there at the end. */
 	foreign?: { at: number; kept: boolean };
+	/** The queue shape's counts, once its executions ended (sim-queue.ts). */
+	queue?: QueueCounts;
 }
 
 /** How many places of the period of `atMs` node `nodeId`'s row of keys holds (scope "This Node"). */
@@ -84,9 +89,35 @@ const rowData = (node: string) =>
 		node: { id: node, name: node },
 	}) as unknown as ICheckProcessedContextData;
 
-/** Starts what the schedule does at its times: executions, crashes, another node's write. */
-function start(world: World, s: Schedule, procs: Process[], outcomes: Outcome[]) {
+/** Another node's write into the lock's row at the schedule's time: when it landed, once it did. */
+function startForeign(world: World, s: Schedule) {
 	const foreign: { at?: number } = {};
+	if (s.foreign === undefined) return foreign;
+	const other = { name: 'remove-duplicates', skewMs: 0, dead: false, stallUntil: 0 } as Process;
+	const write = async () =>
+		await world.sim.foreignWrite(other, rowData('remove-duplicates'), FOREIGN_VALUES);
+	const land = async () => {
+		// A write that lost the race to create the row (a unique-key error) is made again, as the
+		// other node's next execution would.
+		while (foreign.at === undefined)
+			foreign.at = await write().catch(async () => {
+				await delay(10);
+				return undefined;
+			});
+		// From here the store is healthy: every execution must refuse with the conflict.
+		world.sim.faulty = false;
+		world.faultsLater = false;
+	};
+	// At its time, or at the first record call on a row of keys after it (a round under way).
+	void delay(s.foreign).then(() => {
+		if (s.foreignInRound) world.sim.onKeysRecord = () => void land();
+		else void land();
+	});
+	return foreign;
+}
+
+/** Starts what the schedule does at its times: executions, crashes. */
+function start(world: World, s: Schedule, procs: Process[], outcomes: Outcome[]) {
 	for (const spec of s.executions) {
 		void delay(spec.at).then(() => {
 			if (procs[spec.proc].dead) return;
@@ -109,17 +140,6 @@ function start(world: World, s: Schedule, procs: Process[], outcomes: Outcome[])
 		world.sim.faulty = false;
 		world.faultsLater = false;
 	});
-	if (s.foreign !== undefined) {
-		const other = { name: 'remove-duplicates', skewMs: 0, dead: false, stallUntil: 0 } as Process;
-		void delay(s.foreign).then(async () => {
-			await world.sim.foreignWrite(other, rowData('remove-duplicates'), FOREIGN_VALUES);
-			foreign.at = trueNow();
-			// From here the store is healthy: every execution must refuse with the conflict.
-			world.sim.faulty = false;
-			world.faultsLater = false;
-		});
-	}
-	return foreign;
 }
 
 /** Plays the schedule of `seed` on the fake clock, then waits out the window and runs the probe. */
@@ -137,6 +157,7 @@ export async function play(seed: number): Promise<Played> {
 	const { outage, latency } = s.rates;
 	if (outage) world.sim.outageArmed = { from: s.startMs + outage.at, ms: outage.ms };
 	world.store.latency = { ...latency };
+	if (s.rates.measured) world.store.timing = measuredTiming(mulberry32(seed ^ 0x71e));
 	const procs = s.skews.map((skew, i) => world.process(`p${i}`, skew));
 	if (s.stall)
 		world.sim.stalls.set(`p${s.stall.proc}`, {
@@ -145,11 +166,15 @@ export async function play(seed: number): Promise<Played> {
 			ms: s.stall.ms,
 		});
 	const outcomes: Outcome[] = [];
-	const foreign = start(world, s, procs, outcomes);
+	const answered = s.queue ? startQueue(world, s, procs, outcomes) : undefined;
+	if (!answered) start(world, s, procs, outcomes);
+	const foreign = startForeign(world, s);
 	const started = () => outcomes.length + s.executions.filter((e) => procs[e.proc].dead).length;
+	const allStarted = () => (answered ? answered() : started() >= s.executions.length);
 	const live = () => outcomes.filter((o) => !o.done && !o.crashed);
-	await advanceUntil(() => started() >= s.executions.length && live().length === 0, 30 * 60000);
+	await advanceUntil(() => allStarted() && live().length === 0, 30 * 60000);
 	const hung = live().length;
+	const queue = s.queue ? queueCounts(world, s, outcomes) : undefined;
 	// Nothing in flight any more: heal the faults and wait out the longest send and the window.
 	world.sim.faulty = false;
 	world.faultsLater = false;
@@ -167,12 +192,26 @@ export async function play(seed: number): Promise<Played> {
 		world.store.rows.delete(`${WF}\u0000`);
 	}
 	const sentBefore = world.sent.length;
-	const used = [...new Set(s.executions.flatMap((e) => e.orders))].sort((a, b) => a - b);
+	const orders = s.queue
+		? Array.from({ length: s.queue.events }, (_, i) => i + 1)
+		: s.executions.flatMap((e) => e.orders);
+	const used = [...new Set(orders)].sort((a, b) => a - b);
 	const fresh = Array.from({ length: s.limit ?? 1 }, (_, i) => FRESH_FROM + i);
 	const held = new Map(NODES.map((n) => [n.name, placesHeld(world, s, n.id, trueNow())]));
 	const probe = execute(world, s, world.process('probe'), [...used, ...fresh]);
 	await advanceUntil(() => probe.done, 10 * 60000);
-	return { schedule: s, world, outcomes, hung, probe, fresh, held, sentBefore, foreign: kept };
+	return {
+		schedule: s,
+		world,
+		outcomes,
+		hung,
+		probe,
+		fresh,
+		held,
+		sentBefore,
+		foreign: kept,
+		queue,
+	};
 }
 
 /** Ends a schedule: its timers gone, the real clock and chance back. */

@@ -11,10 +11,18 @@
  * (sim-world.ts). A schedule with a Send Limit asks more distinct messages than its limit.
  */
 import { mulberry32 } from '../../../sandbox/faults';
-import type { FaultRates } from './sim-world';
 import { SKEW_MS } from './sim-clock';
-import type { Chance } from './sim-draws';
+import type { Chance, FaultRates } from './sim-draws';
 import { burst, drawer, ratesOf, skewsOf, stallOf, startOf } from './sim-draws';
+import type { QueueShape } from './sim-shapes';
+import {
+	FOREIGN_SEEDS,
+	foreignSchedule,
+	lateCountsSchedule,
+	LATE_COUNT_SEEDS,
+	queueSchedule,
+	QUEUE_SEEDS,
+} from './sim-shapes';
 
 /** The two keyed nodes a schedule may have, each with its own campaign (its messages). */
 export const NODES = [
@@ -54,9 +62,17 @@ export interface Stall {
 
 export interface Schedule {
 	seed: number;
-	/** `many`: rounds of many keys at once (remove calls over 250 values); `evict`: more keys than the History Size. */
-	tier: 'light' | 'many' | 'evict';
+	/**
+	 * `many`: rounds of many keys at once (remove calls over 250 values); `evict`: more keys than
+	 * the History Size; `queue`: real queue mode's shape, no fault (sim-queue.ts); `lateCounts`:
+	 * one worker with one fault, counts of the lock's row answered seconds after their read;
+	 * `foreign`: one worker and another node writing into the lock's row (sim-shapes.ts).
+	 */
+	tier: 'light' | 'many' | 'evict' | 'queue' | 'lateCounts' | 'foreign';
 	nodes: number;
+	/** The keyed nodes one after the other (the second fed by the first's Success), not side by side. */
+	chain?: boolean;
+	queue?: QueueShape;
 	limit?: number;
 	period: 'hour' | 'day';
 	zone: string;
@@ -76,6 +92,8 @@ export interface Schedule {
 	stall?: Stall;
 	/** When another node (n8n's Remove Duplicates, scope Workflow) writes into the lock's row. */
 	foreign?: number;
+	/** It writes at the first record call on a row of keys from then on: while a round is under way. */
+	foreignInRound?: boolean;
 	/** When the faults end (ms after the start): the executions after it meet a healthy store and service. */
 	healAt: number;
 	rates: FaultRates;
@@ -230,9 +248,15 @@ function heavy(seed: number, chance: Chance, tier: 'many' | 'evict'): Schedule {
 	};
 }
 
-/** The schedule of a seed: one seed in 25 heavy (one in 50 past the History Size), the others light. */
+/**
+ * The schedule of a seed: from QUEUE_SEEDS on those shaped as real queue mode (sim-shapes.ts);
+ * below, one seed in 25 heavy (one in 50 past the History Size), the others light.
+ */
 export function scheduleOf(seed: number): Schedule {
 	const chance = mulberry32(seed * 7919 + 17);
+	if (seed >= FOREIGN_SEEDS) return foreignSchedule(seed, chance);
+	if (seed >= LATE_COUNT_SEEDS) return lateCountsSchedule(seed, chance);
+	if (seed >= QUEUE_SEEDS) return queueSchedule(seed, chance);
 	if (seed % 50 === 0) return heavy(seed, chance, 'evict');
 	if (seed % 25 === 0) return heavy(seed, chance, 'many');
 	return light(seed, chance);

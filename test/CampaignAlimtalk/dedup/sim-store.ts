@@ -15,7 +15,8 @@ import { delay, env } from '../../support/node';
 import { trueNow, unstalled } from './sim-clock';
 import type { CallInfo } from './sim-watch';
 import { callOf, StoreWatch } from './sim-watch';
-import type { FaultRates, Process } from './sim-world';
+import type { FaultRates } from './sim-draws';
+import type { Process } from './sim-world';
 
 /**
  * What happened to one store call: `slow` writes its whole row late (after reading it on time),
@@ -25,7 +26,37 @@ export type StoreFault = 'ok' | 'failBefore' | 'failAfter' | 'hang' | 'slow' | '
 
 const never = <T>() => new Promise<T>(() => undefined);
 
+/** Whether a call's values hold a heartbeat of a holder (holder.ts `entry`). */
+const isBeat = (items: readonly string[]) => items.some((item) => /:beat:\d+$/.test(item));
+
 const lostConnection = () => new Error('Connection terminated unexpectedly');
+
+/**
+ * One call's times as scripts/sim-trace-stats.js reads them (the same fields as a real queue
+ * mode trace): when it was made, when it read and last wrote its row, when its answer came.
+ */
+function timingOf(
+	info: CallInfo,
+	row: 'keys' | 'lock',
+	outcome: { held: boolean; ok: boolean; result?: number },
+): string {
+	const beat = isBeat(info.items);
+	return JSON.stringify({
+		proc: info.proc.name,
+		op: info.kind,
+		row,
+		n: info.items.length,
+		start: info.startedAt,
+		read: info.readAt,
+		write: info.wroteAt,
+		end: trueNow(),
+		ok: outcome.ok,
+		result: outcome.result,
+		...(beat ? { beat } : {}),
+		...(outcome.held ? { held: true } : {}),
+		...(info.created ? { created: true } : {}),
+	});
+}
 
 /** The part of a store call's context the store reads. */
 export type StoreContext = ICheckProcessedContextData;
@@ -38,6 +69,9 @@ export class SimStore {
 	/** How many store calls met each fault. */
 	readonly faults = new Map<StoreFault, number>();
 
+	/** Releases that found the lock's row rewritten: remove calls of its lock entries, beats included (lock.ts `release`). */
+	releasesRewritten = 0;
+
 	/**
 	 * Every store call and its answer, by true time, when SIM_TRACE names a file to write it to
 	 * (sim-suite.ts): what a failing seed did, call by call.
@@ -47,8 +81,14 @@ export class SimStore {
 	/** `<process>|<row>|<claim value>` of every claim a record call of that process found standing. */
 	readonly claimsFound = new Set<string>();
 
+	/** Per process, row and claim value: when its last record call that found it new wrote it. */
+	readonly claimsWritten = new Map<string, number>();
+
 	/** Per process, row and claim value: the period start of the slots its last record call of that claim asked about. */
 	readonly claimPeriods = new Map<string, number>();
+
+	/** Called once, at the next record call on a row of keys (another node's write during a round). */
+	onKeysRecord: (() => void) | undefined;
 
 	/** Set to false to heal every fault (the probe after a schedule). */
 	faulty = false;
@@ -84,7 +124,7 @@ export class SimStore {
 		const stall = this.stalls.get(call.proc.name);
 		const lockRow = id.endsWith('\u0000');
 		const held = this.watch.holder === call.proc.name;
-		const beat = call.items.some((item) => /:beat:\d+$/.test(item));
+		const beat = isBeat(call.items);
 		if (
 			stall &&
 			trueNow() >= stall.from &&
@@ -99,7 +139,12 @@ export class SimStore {
 		await unstalled(call.proc);
 	}
 
-	private draw(kind: CallInfo['kind'], row: 'keys' | 'lock', items: string[]): StoreFault {
+	private draw(
+		proc: string,
+		kind: CallInfo['kind'],
+		row: 'keys' | 'lock',
+		items: string[],
+	): StoreFault {
 		const now = trueNow();
 		if (!this.faulty) return 'ok';
 		const armed = this.outageArmed;
@@ -119,6 +164,17 @@ export class SimStore {
 		}
 		if (this.outage && now >= this.outage.from && now < this.outage.to)
 			return this.chance() < 0.5 ? 'failAfter' : 'failBefore';
+		const { lateCounts, slowBeats } = this.rates;
+		const held = this.watch.holder === proc;
+		if (
+			lateCounts &&
+			kind === 'count' &&
+			row === 'lock' &&
+			held &&
+			this.chance() < lateCounts.chance
+		)
+			return 'lateAnswer';
+		if (slowBeats && kind === 'record' && row === 'lock' && isBeat(items)) return 'slow';
 		if (this.chance() >= this.rates.store) return 'ok';
 		return this.rates.storeKinds[Math.floor(this.chance() * this.rates.storeKinds.length)];
 	}
@@ -139,17 +195,36 @@ export class SimStore {
 		if (proc.dead) return await never<T>();
 		const startedAt = trueNow();
 		await unstalled(proc);
-		const fault = this.draw(kind, row, items);
+		const during = kind === 'record' && row === 'keys' ? this.onKeysRecord : undefined;
+		this.onKeysRecord = during ? undefined : this.onKeysRecord;
+		during?.();
+		const fault = this.draw(proc.name, kind, row, items);
 		this.faults.set(fault, (this.faults.get(fault) ?? 0) + 1);
+		// More than one value: not the keeper alone (holder.ts `keeper`), taken back from a foreign row.
+		if (kind === 'remove' && row === 'lock' && isBeat(items) && items.length > 1) {
+			this.releasesRewritten++;
+			this.watch.releaseFoundGrown(proc.name);
+		}
 		const info: CallInfo = { proc, kind, items, startedAt };
 		const run = async () => await callOf.run(info, work);
 		if (!this.trace) return await this.faulted(info, fault, run, landed);
 		const n = this.trace.length;
-		const note = (end: unknown) =>
+		const held = this.watch.holder === proc.name;
+		const note = (end: unknown, ok: boolean) => {
 			this.trace?.push(`${trueNow()} ${proc.name} #${n} -> ${JSON.stringify(end)}`);
+			const timing = timingOf(info, row, {
+				held,
+				ok,
+				result: typeof end === 'number' ? end : undefined,
+			});
+			this.trace?.push(`${trueNow()} ${proc.name} #${n} timing ${timing}`);
+		};
 		this.trace.push(`${trueNow()} ${proc.name} #${n} ${fault} ${what}`);
 		const outcome = this.faulted(info, fault, run, landed);
-		outcome.then(note, (error: unknown) => note(String(error)));
+		outcome.then(
+			(value) => note(value, true),
+			(error: unknown) => note(String(error), false),
+		);
 		return await outcome;
 	}
 
@@ -167,12 +242,17 @@ export class SimStore {
 			return await never<T>();
 		} else if (fault === 'slow') {
 			// Read now, write the whole row later: stalling the caller, or past its bound on one call.
-			info.slowMs = this.between(this.rates.slowMs.min, this.rates.slowMs.max);
+			const slow = isBeat(info.items) ? this.rates.slowBeats : undefined;
+			const { min, max } = slow ?? this.rates.slowMs;
+			info.slowMs = this.between(min, max);
 			value = await work();
 		} else {
 			value = await work();
 		}
-		if (fault === 'lateAnswer') await delay(this.between(200, 9000));
+		if (fault === 'lateAnswer') {
+			const late = info.kind === 'count' ? this.rates.lateCounts : undefined;
+			await delay(late ? this.between(late.min, late.max) : this.between(200, 9000));
+		}
 		if (fault === 'failAfter') {
 			landed?.(value);
 			await delay(1);
@@ -192,6 +272,14 @@ export class SimStore {
 			if (/^claim:[^:]+$/.test(item)) this.claimPeriods.set(`${proc.name}|${row}|${item}`, start);
 	}
 
+	/** Notes when a record call on a row of keys wrote the claims it found new (called within the call). */
+	noteWritten(proc: Process, row: string, fresh: readonly unknown[]): void {
+		const at = callOf.getStore()?.wroteAt;
+		for (const item of fresh)
+			if (typeof item === 'string' && /^claim:[^:]+$/.test(item) && at !== undefined)
+				this.claimsWritten.set(`${proc.name}|${row}|${item}`, at);
+	}
+
 	/** Notes the claims a record call on a row of keys found standing (not new). */
 	noteFound(proc: Process, row: string, processed: readonly unknown[]): void {
 		for (const item of processed)
@@ -199,8 +287,8 @@ export class SimStore {
 				this.claimsFound.add(`${proc.name}|${row}|${item}`);
 	}
 
-	/** Another node's write of its own data into the workflow's shared row (n8n's Remove Duplicates, scope Workflow): a healthy call. */
-	async foreignWrite(proc: Process, data: StoreContext, values: string[]): Promise<void> {
+	/** Another node's write of its own data into the workflow's shared row (n8n's Remove Duplicates, scope Workflow): a healthy call. When it landed. */
+	async foreignWrite(proc: Process, data: StoreContext, values: string[]): Promise<number> {
 		const scope: DeduplicationScope = 'workflow';
 		this.trace?.push(
 			`${trueNow()} ${proc.name} records ${JSON.stringify(values)} into the workflow's shared row`,
@@ -209,5 +297,6 @@ export class SimStore {
 		await callOf.run(info, async () => {
 			await this.store.checkProcessedAndRecord(values, scope, data, { mode: 'entries' });
 		});
+		return info.wroteAt ?? trueNow();
 	}
 }

@@ -7,6 +7,8 @@
  */
 import { ProcessedDataStore } from '../../support/dedup-store';
 import { AsyncLocalStorage } from '../../support/node';
+import { STALE_LOCK_MS } from '../../../nodes/CampaignAlimtalk/store/lock';
+import { STORE_CALL_MS } from '../../../nodes/CampaignAlimtalk/store/store-calls';
 import { trueNow } from './sim-clock';
 import type { Process } from './sim-world';
 
@@ -20,6 +22,9 @@ export interface CallInfo {
 	/** When its read of the row happened, and the hashes it read. */
 	readAt?: number;
 	snapshot?: string[];
+	/** When its last write (an insert, an update or a delete) landed, and whether it made the row. */
+	wroteAt?: number;
+	created?: boolean;
 	/** How long its write is held back between its read and its write (`slow`). */
 	slowMs?: number;
 }
@@ -47,6 +52,9 @@ export interface RemovedTwice {
 
 type Row = { mode: string; data: unknown };
 
+/** A takeover deletes the lock's row after STALE_LOCK_MS of stillness (a few seconds less on a skewed clock); a release right after its own write. */
+const TAKEOVER_MS = STALE_LOCK_MS - 5000;
+
 const hashes = (row: Row | undefined): string[] =>
 	row && Array.isArray(row.data) ? (row.data as string[]) : [];
 
@@ -65,7 +73,28 @@ export class StoreWatch {
 	/** The process whose write made the lock's row, while it stands. */
 	holder: string | undefined;
 
+	/**
+	 * The lock's row as made last, while it stands: by whom, when, and whether anything but that
+	 * process's own calls made since (written on time) wrote it: another process, another node, a
+	 * late write.
+	 */
+	private made: { proc: string; at: number; othersWrote: boolean } | undefined;
+
+	/** Releases that found the lock's row grown although only their holder wrote it: a holder that lost count of its own entries. */
+	readonly miscounted: Array<{ proc: string; at: number }> = [];
+
 	readonly lockMade: Array<{ proc: string; at: number }> = [];
+
+	/** Deletes of the lock's row long after its last write (TAKEOVER_MS): rows left to a takeover. */
+	takeovers = 0;
+
+	/**
+	 * Lock creates that read the row standing and wrote it back whole after a lock was made since
+	 * their read (window 5), as scripts/sim-trace-stats.js counts them in a real trace.
+	 */
+	staleCreates = 0;
+
+	private lockWrittenAt = 0;
 
 	readonly late: LateWrite[] = [];
 
@@ -109,15 +138,36 @@ export class StoreWatch {
 			return set(id, row);
 		};
 		rows.delete = (id: string) => {
+			const call = callOf.getStore();
+			if (call) call.wroteAt = trueNow();
 			if (id === this.lockRow && get(id)) this.holder = undefined;
+			if (id === this.lockRow && get(id) && trueNow() - this.lockWrittenAt >= TAKEOVER_MS)
+				this.takeovers++;
+			if (id === this.lockRow) this.made = undefined;
 			return remove(id);
 		};
+	}
+
+	/** A release of `proc` found the lock's row grown (lock.ts `release`): only fair when someone else wrote it. */
+	releaseFoundGrown(proc: string): void {
+		if (this.made?.proc !== proc || this.made.othersWrote) return;
+		this.miscounted.push({ proc, at: trueNow() });
+		this.note(
+			`${trueNow()} ${proc} found its lock's row grown, with nothing but its own writes in it`,
+		);
 	}
 
 	private wrote(id: string, before: Row | undefined, after: Row): void {
 		const call = callOf.getStore();
 		if (!call) return;
 		const now = trueNow();
+		call.wroteAt = now;
+		if (before === undefined) call.created = true;
+		if (id === this.lockRow) this.lockWrittenAt = now;
+		const { readAt } = call;
+		const stale = readAt !== undefined && this.lockMade.some((m) => m.at > readAt && m.at < now);
+		if (id === this.lockRow && call.kind === 'record' && before !== undefined && stale)
+			this.staleCreates++;
 		const proc = call.proc.name;
 		// A lock made after this call was made (by any process, this one too once it let its lock
 		// go): the write lands in another holder's time.
@@ -132,6 +182,14 @@ export class StoreWatch {
 		if (id === this.lockRow && hashes(before).length === 0) {
 			this.holder = proc;
 			this.lockMade.push({ proc, at: now });
+			this.made = { proc, at: now, othersWrote: false };
+		} else if (id === this.lockRow && this.made) {
+			// Anything but the holder's own calls made since, written while the holder still waited
+			// for them (store-calls.ts STORE_CALL_MS, less a margin): another process, another node,
+			// a write its holder gave up on.
+			const onTime = now - startedAt < STORE_CALL_MS - 1000;
+			const own = proc === this.made.proc && startedAt >= this.made.at && onTime;
+			if (!own) this.made.othersWrote = true;
 		}
 		if (id === this.lockRow) {
 			// A holder that removes its entries (a release beside other data) lets the lock go.

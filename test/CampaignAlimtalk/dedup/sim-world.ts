@@ -33,8 +33,9 @@ import { delay } from '../../support/node';
 import { mulberry32 } from '../../../sandbox/faults';
 import { running, trueNow, unstalled } from './sim-clock';
 import { processCopy } from './sim-copies';
-import type { StoreFault } from './sim-store';
 import { SimStore } from './sim-store';
+import type { FaultRates } from './sim-draws';
+import { draw } from './sim-timing';
 
 export interface Process {
 	name: string;
@@ -50,21 +51,6 @@ export interface Process {
 /** What the service did with one request. */
 export type ServiceFault = 'ok' | 'refused' | 'droppedAfter' | 'error7999' | 'noAnswer';
 
-export interface FaultRates {
-	/** Chance that a store call is not `ok`; the kind is then drawn evenly. */
-	store: number;
-	storeKinds: StoreFault[];
-	/** Chance that a request is not `ok`; the kind is then drawn evenly. */
-	service: number;
-	serviceKinds: ServiceFault[];
-	/** Milliseconds one database step takes. */
-	latency: { min: number; max: number };
-	/** How long a `slow` call's write is held back. */
-	slowMs: { min: number; max: number };
-	/** When the store fails every call: from the first remove call on a row of keys `at` ms after the start or later. */
-	outage?: { at: number; ms: number };
-}
-
 export interface SentMessage {
 	message: string;
 	at: number;
@@ -75,6 +61,8 @@ export interface SentMessage {
 	firstTry: number;
 	/** The period start of the slots the round of its claim asked about (a Send Limit), on that process's clock. */
 	periodStart?: number;
+	/** When its claim was written (true time): the record call of that process that found it new. */
+	claimAt?: number;
 }
 
 /** One answer of the service: `delivered` when the process was alive to hear it. */
@@ -185,7 +173,11 @@ export class World {
 					row(scope),
 					items,
 					name('record', scope, items),
-					async () => await store.checkProcessedAndRecord(items, scope, data(), o),
+					async () => {
+						const result = await store.checkProcessedAndRecord(items, scope, data(), o);
+						if (scope === 'node') sim.noteWritten(proc, keys, result.new);
+						return result;
+					},
 					(landed) => this.noteLost(ctx.getNode().name, landed.new.map(String)),
 				);
 				if (scope === 'node') sim.noteFound(proc, keys, result.processed);
@@ -262,7 +254,8 @@ export class World {
 		const tried = `${execution}|${message}`;
 		if (!this.firstTry.has(tried)) this.firstTry.set(tried, trueNow());
 		const fault = this.draw();
-		await delay(this.between(5, 60));
+		const { serviceMs } = this.rates;
+		await delay(serviceMs ? draw(serviceMs, this.chance()) : this.between(5, 60));
 		const answer: ServiceAnswer = { message, execution, fault, delivered: false };
 		this.answers.push(answer);
 		if (fault === 'refused') return await this.answer(proc, answer, 7002, 400);
@@ -274,6 +267,7 @@ export class World {
 			execution,
 			firstTry: this.firstTry.get(tried) as number,
 			periodStart: this.sim.claimPeriods.get(`${proc.name}|${this.rowOf(campaignKey)}|${claim}`),
+			claimAt: this.sim.claimsWritten.get(`${proc.name}|${this.rowOf(campaignKey)}|${claim}`),
 		});
 		// The faults begin once a first message was accepted: every schedule sends something.
 		if (this.sent.length === 1 && this.faultsLater) this.sim.faulty = true;

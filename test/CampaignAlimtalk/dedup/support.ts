@@ -26,6 +26,7 @@ import { runOrdered } from '../../../nodes/CampaignAlimtalk/helpers/pool';
 import type { StoreLimit } from '../../../nodes/CampaignAlimtalk/limit/limit';
 import type { Answer } from '../../../nodes/CampaignAlimtalk/key/markers';
 import type { StoreItem } from '../../../nodes/CampaignAlimtalk/session/round';
+import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';
 import type { Lease } from '../../../nodes/CampaignAlimtalk/store/queue';
 import { mulberry32 } from '../../../sandbox/faults';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../sandbox/server';
@@ -362,6 +363,16 @@ export async function settle<T>(
 }
 
 export const lockRow = () => race.store.entries(RACE_WF, '');
+
+/** Another process's lock create that reads the lock's row now; n8n writes back what it read once `land` settles. */
+export function staleCreate(land: Promise<void>): Promise<unknown> {
+	race.store.beforeWrite = async () => {
+		race.store.beforeWrite = undefined;
+		await land;
+	};
+	const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
+	return race.store.checkProcessedAndRecord(copies, 'workflow', CONTEXT, { mode: 'entries' });
+}
 
 /** Installs a fresh race (fake clock, fixed chance, a store of 1 ms steps) around every test. */
 export function raceFixture(): void {
