@@ -29,8 +29,6 @@ function staleImage(entries: number): void {
 }
 
 describe('a lock row rewritten by lock entries under its holder (window 5): found by the release, or by a create', () => {
-	afterEach(() => jest.restoreAllMocks());
-
 	it('with more entries than its own: the row is never left empty before its delete, so no waiter takes it as its lock', async () => {
 		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
 		// A's delete waits until B entered the lock (or 1 s): a busy process between its calls.
@@ -100,14 +98,7 @@ describe('a lock row rewritten by lock entries under its holder (window 5): foun
 		let stale: Promise<unknown> | undefined;
 		const first = await settle(
 			worker.hold(10, async () => {
-				race.store.beforeWrite = async () => {
-					race.store.beforeWrite = undefined;
-					await mayLand;
-				};
-				const copies = Array.from({ length: 3 }, () => LOCK_ENTRY);
-				stale = race.store.checkProcessedAndRecord(copies, 'workflow', CONTEXT, {
-					mode: 'entries',
-				});
+				stale = staleCreate(mayLand);
 			}),
 		);
 		expect(first.status).toBe('fulfilled');

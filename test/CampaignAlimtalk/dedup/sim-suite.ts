@@ -32,7 +32,9 @@ import { FOREIGN_SEEDS, LATE_COUNT_SEEDS, QUEUE_SEEDS } from './sim-shapes';
 const OPEN_SEEDS: Record<number, string> = {
 	// Seeds 65 and 126 (a lock round two keyed nodes share gave both the first node's error) pass
 	// since errors.ts `ownError` (rounds.two-nodes.test.ts).
-	1051: "the queue shape, no fault: a stale lock create landed between a new lock's create and its creator's first count (window 5), so nobody held the row and it was left to a takeover; both workers took it over within one delete (window 2): both held the lock and wrote rows of keys",
+	// Seed 1051 (a stale lock create landed between a new lock's create and its creator's first
+	// count, the row left to a takeover that both workers made: both held the lock) passes since
+	// lock.ts `create` knows the write-back of its process's last lock (lock.rewritten.test.ts).
 };
 
 const FIRST = Number(env.SIM_FIRST ?? 1);
