@@ -28,6 +28,25 @@ function staleImage(entries: number): void {
 	row.data = Array.from({ length: entries }, () => ProcessedDataStore.hash(LOCK_ENTRY));
 }
 
+/**
+ * A worker's first lock of `first` copies (2 or 32, by the chance it draws), its next of the other,
+ * and another process's create that read the first lock's row, its write (the row, whole) held
+ * until `land`.
+ */
+async function afterFirstLock(first: 2 | 32) {
+	const [chanceFirst, chanceNext] = first === 32 ? [0.999, 0] : [0, 0.999];
+	jest
+		.spyOn(Math, 'random')
+		.mockImplementation(() => (race.entries.length === 0 ? chanceFirst : chanceNext));
+	const worker = processCopy('worker');
+	let land: () => void = () => undefined;
+	const mayLand = new Promise<void>((resolve) => (land = resolve));
+	const stale: { write?: Promise<unknown> } = {};
+	const held = await settle(worker.hold(10, async () => void (stale.write = staleCreate(mayLand))));
+	expect(held.status).toBe('fulfilled');
+	return { worker, stale, land };
+}
+
 describe('a lock row rewritten by lock entries under its holder (window 5): found by the release, or by a create', () => {
 	it('with more entries than its own: the row is never left empty before its delete, so no waiter takes it as its lock', async () => {
 		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
@@ -64,22 +83,11 @@ describe('a lock row rewritten by lock entries under its holder (window 5): foun
 
 	it("with more entries, all of them the holder's own previous lock's (the write-back traced in real queue mode): the round is answered, the row deleted", async () => {
 		// The first lock as large as a lock gets (32 copies), the next as small (2).
-		jest.spyOn(Math, 'random').mockImplementation(() => (race.entries.length === 0 ? 0.999 : 0));
-		const worker = processCopy('worker');
-		let land: () => void = () => undefined;
-		const mayLand = new Promise<void>((resolve) => (land = resolve));
-		let stale: Promise<unknown> | undefined;
-		// Another process's create reads the first lock's row; its write (that row, whole) waits.
-		const first = await settle(
-			worker.hold(10, async () => {
-				stale = staleCreate(mayLand);
-			}),
-		);
-		expect(first.status).toBe('fulfilled');
+		const { worker, stale, land } = await afterFirstLock(32);
 		const second = await settle(
 			worker.hold(10, async () => {
 				land();
-				await stale;
+				await stale.write;
 				expect(lockRow()).toHaveLength(32); // the first lock's entries over the second's 2
 			}),
 		);
@@ -91,27 +99,17 @@ describe('a lock row rewritten by lock entries under its holder (window 5): foun
 
 	it("its own last lock written back between its next create and that create's count: the new lock is held at once, not left to a takeover 30 s later", async () => {
 		// The first lock as small as a lock gets (2 copies), the next as large (32).
-		jest.spyOn(Math, 'random').mockImplementation(() => (race.entries.length === 0 ? 0 : 0.999));
-		const worker = processCopy('worker');
-		let land: () => void = () => undefined;
-		const mayLand = new Promise<void>((resolve) => (land = resolve));
-		let stale: Promise<unknown> | undefined;
-		const first = await settle(
-			worker.hold(10, async () => {
-				stale = staleCreate(mayLand);
-			}),
-		);
-		expect(first.status).toBe('fulfilled');
+		const { worker, stale, land } = await afterFirstLock(2);
 		// The stale write lands just after the next create's insert, before its count.
 		const helpers = worker.ctx.helpers;
 		const record = helpers.checkProcessedAndRecord.bind(helpers);
 		Object.assign(helpers, {
 			checkProcessedAndRecord: async (...args: Parameters<typeof record>) => {
 				const result = await record(...args);
-				if (args[1] === 'workflow' && stale) {
+				if (args[1] === 'workflow' && stale.write) {
 					land();
-					await stale;
-					stale = undefined;
+					await stale.write;
+					stale.write = undefined;
 				}
 				return result;
 			},
