@@ -1,5 +1,5 @@
 /**
- * The fault-free cost of the Deduplication Key in real queue mode (issue 57, finding 3): two keyed
+ * The fault-free cost of the Deduplication Key in real queue mode (docs/performance.md, docs/deduplication.md window 5): two keyed
  * send nodes in one workflow (scope This Node; test/queue/support/two-nodes.ts), every event
  * delivered twice at once, 20 in flight, two workers of 10, PostgreSQL and Redis (the project's
  * cluster, scripts/queue/), no fault. Counts what a clean run never answers: store failures,

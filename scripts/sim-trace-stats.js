@@ -10,8 +10,8 @@
  * A trace is read by scripts/sim-trace-read.js (either format). Per row (lock, keys) and call
  * (count, record, remove, clear): how many, and percentiles of its duration, of the time from
  * the call to its read, from its read to its answer and from its write to its answer. Then the
- * holder's counts of the lock row that overlap its own heartbeat's write (the pattern of issue
- * 57's finding 2: a count read before the beat's write landed and answered after it was sent),
+ * holder's counts of the lock row that overlap its own heartbeat's write (the pattern
+ * `Holder.counted` guards against, holder.beat.test.ts: a count read before the beat's write landed and answered after it was sent),
  * and how many calls each process has in flight when it makes one.
  */
 const { readTrace } = require('./sim-trace-read');

@@ -1,5 +1,5 @@
 /**
- * The bounds of a send tool (issue 58, findings 2 and 7; docs/agent-tools.md, "Guard rails"):
+ * The bounds of a send tool (docs/agent-tools.md, "Guard rails"):
  * refused member lookups are counted in a bound of their own (the Send Limit's number and period),
  * never in the Send Limit, which counts messages only; once either bound is used up, every call
  * of the tool is answered alike, before any member record is read or any key is asked. Through
@@ -53,7 +53,7 @@ beforeEach(async () => {
 	v2Member('m-park', '010-1000-0003');
 });
 
-describe('a refused lookup never takes a message place (finding 2)', () => {
+describe('a refused lookup never takes a message place', () => {
 	it('2 an hour: m-kim, m-kim again, an unknown member, m-lee, m-park give sent, duplicate, refused, sent, sendLimitReached: two messages', async () => {
 		const { answers } = await byMember('m-kim', 'm-kim', 'm-nobody', 'm-lee', 'm-park');
 		expect(codes(answers)).toEqual([
@@ -67,7 +67,7 @@ describe('a refused lookup never takes a message place (finding 2)', () => {
 	});
 });
 
-describe('once a bound is used up, one answer and no lookup (finding 7)', () => {
+describe('once a bound is used up, one answer and no lookup', () => {
 	it('the Send Limit used up: a member messaged today, one on record and one not all answer sendLimitReached, and no member record is read', async () => {
 		const { answers } = await byMember('m-kim', 'm-lee', 'm-kim', 'm-park', 'm-nobody');
 		const used = answers.slice(2) as IDataObject[][];

@@ -1,5 +1,5 @@
 /**
- * The Campaign Key read as sent (issue 58, finding 4; docs/deduplication.md, "The Send Limit" and
+ * The Campaign Key read as sent (docs/deduplication.md, "The Send Limit" and
  * the rule named there): with a Deduplication Key, a Campaign Key the node would trim is refused
  * (7011, naming the field and the rule), so a key built from it names the one campaign key sent.
  * Without a Deduplication Key it is trimmed and sent, as before.

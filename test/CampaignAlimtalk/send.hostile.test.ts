@@ -137,7 +137,7 @@ describe('a member ID spelled differently never sends again', () => {
 	});
 });
 
-describe('no lookup oracle (issue "Guard rails, round two", finding 7)', () => {
+describe('no lookup oracle', () => {
 	it('a member not on record, one who declines messages, one with several records and one whose number cannot be sent to are answered alike', async () => {
 		v2Member('m-no', '010-1000-0002', 'false');
 		v2Member('m-old', '011-987-6543');

@@ -1,5 +1,5 @@
 /**
- * Deduplicate per Recipient (issue "Guard rails, round two", findings 2 and 3): the number the
+ * Deduplicate per Recipient (docs/agent-tools.md): the number the
  * node resolved is part of the key, so a key of the day alone means one message per number per
  * day, however a model spelled the number or which member record holds it. Through the real
  * engine, as an AI-agent tool (test/support/tools.ts), against the sandbox and the faithful store.

@@ -1,5 +1,5 @@
 /**
- * No tool that undoes a guard (issue 51, finding 4): a send to a Member ID running as a tool is
+ * No tool that undoes a guard (docs/agent-tools.md): a send to a Member ID running as a tool is
  * refused, before anything is read or sent, when a Campaign Members tool that writes (Create or
  * Update, Delete) is a tool of the same AI Agent or MCP Server Trigger: the model could save a
  * member with a number of its choosing and then send to it (helpers/beside.ts). Through the real

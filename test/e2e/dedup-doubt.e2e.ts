@@ -1,6 +1,6 @@
 /**
- * End-to-end: a doubt keeps its key, whatever the retries say (issue "Deduplication, round
- * four", finding 2), in real n8n (`n8n execute`, SQLite). A keyed send with Retry When Delivery
+ * End-to-end: a doubt keeps its key, whatever the retries say (docs/deduplication.md,
+ * "The transitions"), in real n8n (`n8n execute`, SQLite). A keyed send with Retry When Delivery
  * Is Unknown: attempt 1 reaches the service and its connection drops (the message went out, the
  * node cannot know), then every retry is answered with a refusal (7002, sender profile blocked)
  * or an internal error (7999). A second execution of the same key, the service healthy again,

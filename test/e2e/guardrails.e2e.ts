@@ -8,11 +8,11 @@
  * - a hostile model: a member ID spelled three ways, a member whose number cannot be sent, a
  *   member who refuses messages (a send by member, key of member and day, Only Members Who Accept
  *   Messages, 5 per hour), and a Legacy Data Get on planted data;
- * - the sends docs/agent-tools.md recommends (issue 51), a key of the day with Deduplicate per
+ * - the sends docs/agent-tools.md recommends, a key of the day with Deduplicate per
  *   Recipient: one number spelled six ways through a Phone Number send with Convert Phone
  *   Numbers; member IDs that only look like one on record (the braille blank U+2800), and a record
  *   stored under such an ID, through a send by member.
- * - issue 58 (findings 2, 3, 4): refused lookups bounded on their own, a used-up limit answering
+ * - refused lookups bounded on their own, a used-up limit answering
  *   alike; a Phone Number send without Convert Phone Numbers keyed on the digits, an invisible
  *   character refused; a campaign key the model picks, read as sent.
  * The same send under AI Agent 3.1 and 2.2: guardrails-agent.e2e.ts. Each call's outcome is logged
@@ -313,7 +313,7 @@ describe('MCP Server Trigger: member IDs that only look like one on record (U+28
 	});
 });
 
-describe('MCP Server Trigger: issue 58, refused lookups bounded on their own, numbers keyed on their digits, a campaign key read as sent', () => {
+describe('MCP Server Trigger: refused lookups bounded on their own, numbers keyed on their digits, a campaign key read as sent', () => {
 	const [KIM, LEE, PARK] = ['m-kim', 'm-lee', 'm-park'].map((id, i) => e2e.member(id, 41 + i));
 	const memberReads = () => e2e.sb.requests.filter((r) => r.path.startsWith('/v2/users/sms'));
 	const outcomeOf = ({ answer }: { answer: e2e.Json[] }) =>

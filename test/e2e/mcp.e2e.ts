@@ -7,7 +7,7 @@
  * Members Delete tool. A second trigger serves a Members Create or Update tool beside the
  * recommended send by member: the client saves a member of its choosing, and the send to it is
  * refused. A third serves n8n's HTTP Request tool with the Campaign credential beside the same send
- * (issue 58, findings 1 and 6): its requests carry no API key, to the service or to another host
+ * (README, "Credentials"): its requests carry no API key, to the service or to another host
  * on 127.0.0.1, and the send is refused. Workflows: test/e2e/support/agent.ts and guardrails.ts;
  * the client: support/mcp.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * A heartbeat counted twice (issue "Deduplication, round five", finding 5): a count of the lock
+ * A heartbeat counted twice: a count of the lock
  * row read by the holder (the streak's `stillHeld`, a release) between a heartbeat's write
  * landing and its answer adopts that beat (`Holder.counted`); the beat's own answer must not
  * count it again, or the holder expects one entry more than its row holds, takes the lock as
@@ -52,7 +52,7 @@ describe('a heartbeat whose write landed before a count of the holder', () => {
 	});
 });
 
-describe('a count read before a heartbeat landed and answered during that beat (issue 57, finding 2)', () => {
+describe('a count read before a heartbeat landed and answered during that beat', () => {
 	it('does not make the holder forget its own beat: the release finds the row as the holder left it', async () => {
 		const { rows, store, gate, release: openBeat } = gatedStore();
 		await store.record([LOCK_ENTRY, LOCK_ENTRY, LOCK_ENTRY]);

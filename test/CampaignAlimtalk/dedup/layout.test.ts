@@ -1,7 +1,7 @@
 /**
- * Nodes of one workflow that would share a send's deduplication record (issue "Deduplication,
- * round three", items 8 and 9): refused before anything is sent, naming the other node. Each test
- * failed on the Deduplication Key before that round.
+ * Nodes of one workflow that would share a send's deduplication record
+ * (docs/deduplication.md, "Nodes that share a record"): refused before anything is sent, naming the other node. Each test
+ * failed on the Deduplication Key before this check (CHANGELOG).
  */
 import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { NODE_NAME, loadPackage, runWorkflow, sourceOf } from '../../support/engine';

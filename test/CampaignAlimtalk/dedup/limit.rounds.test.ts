@@ -1,7 +1,6 @@
 /**
- * The Send Limit's places in store rounds that are cut short (issue "Deduplication, round four",
- * finding 3) and asked with different limits in one round (issue "Tool-mode guard rails",
- * finding 7), replayed on a fake clock with the race harness (support.ts): a failed remove call,
+ * The Send Limit's places in store rounds that are cut short and asked with different limits in one
+ * round (docs/deduplication.md, "The Send Limit" and window 4), replayed on a fake clock with the race harness (support.ts): a failed remove call,
  * a process that dies after its record call, two limits in one round.
  */
 import { REMOVE_TRIES } from '../../../nodes/CampaignAlimtalk/store/queue';
@@ -114,7 +113,7 @@ describe('a Send Limit in rounds cut short', () => {
 });
 
 describe('the same key asked twice in one round while the limit is used up', () => {
-	it('both asks are limited: the key stays free, and neither says an earlier send is unconfirmed (finding 4)', async () => {
+	it('both asks are limited: the key stays free, and neither says an earlier send is unconfirmed', async () => {
 		const a = processCopy('A');
 		expect(await verdictOf(a, 'order-0', perDay(1))).toBe('send'); // the one place of the day
 		const both = await settle(

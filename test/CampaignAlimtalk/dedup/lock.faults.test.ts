@@ -1,7 +1,7 @@
 /**
- * The deduplication lock under store faults, clock steps and contention (issue "Deduplication,
- * round three"), replayed exactly on a fake clock (lock-harness.ts). Each test failed on the lock
- * before this round.
+ * The deduplication lock under store faults, clock steps and contention
+ * (docs/deduplication.md, "The states of the lock"), replayed exactly on a fake clock (lock-harness.ts). Each test failed on the lock
+ * before its fix (CHANGELOG).
  */
 import { HEARTBEAT_MS } from '../../../nodes/CampaignAlimtalk/store/holder';
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';

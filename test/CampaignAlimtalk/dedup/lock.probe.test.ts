@@ -1,6 +1,6 @@
 /**
  * A waiter's probe (one write that tells a lock from other data once a count stood still) that
- * runs just after the holder deleted the row (issue "Deduplication, round four", finding 4): it
+ * runs just after the holder deleted the row (docs/deduplication.md, "The states of the lock"): it
  * must leave no empty lock row and raise no conflict. Replayed on a fake clock (support.ts).
  */
 import { LOCK_ENTRY } from '../../../nodes/CampaignAlimtalk/store/lock';

@@ -2,7 +2,7 @@
  * A lock row rewritten under its holder (docs/deduplication.md, window 5: another process's create
  * that read the row before a release and a new lock, landing after them, writes back the old
  * lock's entries), found by the release or by the new lock's create, replayed on a fake clock. Traced
- * in real queue mode (issue 57, finding 3): the row was left to a takeover 30 s later when it held
+ * in real queue mode (docs/performance.md): the row was left to a takeover 30 s later when it held
  * fewer entries than the holder's, and emptied before its delete when it held more, which let
  * another process's create take the empty row as its own lock just before that delete.
  */

@@ -1,6 +1,6 @@
 /**
- * Nothing is written to the row of keys after the lock is gone (issue "Deduplication, round
- * five", findings 1 and 2), replayed on a fake clock with the race harness (support.ts). A round
+ * Nothing is written to the row of keys after the lock is gone (docs/deduplication.md,
+ * invariant 4), replayed on a fake clock with the race harness (support.ts). A round
  * that fails leaves what it may have written in place (a claim reads in flight, then
  * unconfirmed): no write of it is carried to a later round, and none is undone after its release.
  * The first two sent a message twice on the code before that change.
@@ -49,7 +49,7 @@ function afterKeysCall(
 }
 
 describe('a round that fails writes nothing after the lock is gone', () => {
-	it('a release whose remove call committed and then failed on every try is not written again later (finding 1)', async () => {
+	it('a release whose remove call committed and then failed on every try is not written again later', async () => {
 		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
 		const markers = await claim(a, 'order-1');
 		// A's release lands on every try and reports an error each time (a connection dropped after
@@ -71,7 +71,7 @@ describe('a round that fails writes nothing after the lock is gone', () => {
 		expect(await verdictOf(c, 'order-1')).toBe('sent');
 	});
 
-	it('a round judged "landed late" is not undone after its release, nor taken back later (finding 2)', async () => {
+	it('a round judged "landed late" is not undone after its release, nor taken back later', async () => {
 		const [a, b, c] = ['A', 'B', 'C'].map(processCopy);
 		// During A's round, another process's late write rewrites the lock row with lock entries:
 		// the release finds it grown by lock entries only ("landed late").

@@ -1,6 +1,6 @@
 /**
- * A store call the node gave up on may still land (issue "Deduplication, round four", finding
- * 1): the lock is kept, with its heartbeat, until that call settled, so that its late whole-row
+ * A store call the node gave up on may still land (docs/deduplication.md,
+ * "The engine", `LATE_CALL_MS`): the lock is kept, with its heartbeat, until that call settled, so that its late whole-row
  * write cannot erase what the next holder recorded. Replayed on a fake clock with a store whose
  * call is slowed between its read and its write (support.ts, dedup-store.ts `beforeWrite`).
  */

@@ -87,7 +87,7 @@ describe('lock rounds of one process', () => {
 		expect(lockRow()).toBeUndefined();
 	});
 
-	// Window 5 with no fault (issue 57, traced in real queue mode): a waiter's create that read the
+	// Window 5 with no fault (traced in real queue mode, docs/performance.md): a waiter's create that read the
 	// row while this holder had it writes it back whole after the holder let go and, its streak
 	// going on, made the lock again. The release that finds it rewritten cleans and deletes it
 	// (lock.rewritten.test.ts has the same from two processes); before, it was left to a takeover

@@ -1,5 +1,5 @@
 /**
- * A doubt keeps its key, whatever the retries say (issue "Deduplication, round four", finding 2),
+ * A doubt keeps its key, whatever the retries say (docs/deduplication.md, "The transitions"),
  * through the in-process engine, the sandbox and the faithful store. With Retry When Delivery Is
  * Unknown on, attempt 1 reaches the service and its connection drops (the message went out); the
  * retries are then refused (7002, sender profile blocked: nothing sent by them) or answered with

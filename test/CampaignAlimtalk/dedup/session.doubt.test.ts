@@ -1,5 +1,5 @@
 /**
- * Only a certain failure releases a key (issue "Deduplication, round four", finding 2): with
+ * Only a certain failure releases a key (docs/deduplication.md, "The transitions"): with
  * Retry When Delivery Is Unknown on, an attempt that reached the service and lost its answer may
  * have sent the message, whatever the later attempts say. The service is scripted per request:
  * attempt 1 is processed and its connection dropped, the retries are answered with a refusal

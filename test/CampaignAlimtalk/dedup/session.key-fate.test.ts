@@ -1,5 +1,5 @@
 /**
- * The Deduplication Key in the layouts and faults of issue "Deduplication, round three", through
+ * The Deduplication Key in the layouts and faults docs/deduplication.md describes, through
  * the in-process engine and the faithful store: two keyed sends in one workflow, a stray `sent`
  * probe, the longest settings, nodes sharing a record, a failed round carrying another
  * execution's release, clocks that disagree, a store call that stalls. Each test failed on the
@@ -41,7 +41,7 @@ async function claimedInStore(key: string): Promise<void> {
 	throw new Error(`no claim of ${key} in the store`);
 }
 
-describe('the Deduplication Key, round three', () => {
+describe('the Deduplication Key in layouts and faults', () => {
 	it('two keyed sends in one workflow, events delivered twice at once: each node sends each message once', async () => {
 		fx.sb.configure({ latencyMs: 100 });
 		const events = Array.from({ length: 20 }, (_, n) => order(n));

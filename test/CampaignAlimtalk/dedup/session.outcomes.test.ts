@@ -74,7 +74,7 @@ describe('what a redelivered event is answered', () => {
 		expect(fx.store.keys(WF, 'n:node-under-test')).toHaveLength(1 + 2 + 1); // the two claims with their hours, order-2 sent
 	});
 
-	it('a claim made seconds ago by a worker whose clock runs two hours ahead is not said to be more than 48 hours old (issue 57, finding 6)', async () => {
+	it('a claim made seconds ago by a worker whose clock runs two hours ahead is not said to be more than 48 hours old', async () => {
 		// The claimer's minute and hour lie ahead of every start this worker looks for.
 		const markers = markersOf('order-1', Date.now() + 2 * 3600000);
 		const values = [markers.hour, markers.minute, markers.claim];

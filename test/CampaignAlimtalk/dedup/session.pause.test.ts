@@ -1,5 +1,5 @@
 /**
- * A send's end is written at once, not with the execution's next ask (issue 57, finding 1): with
+ * A send's end is written at once, not with the execution's next ask (docs/deduplication.md, "The engine"): with
  * Pause Between Requests, the next ask comes only after the pause, and a redelivery meanwhile
  * found the finished send's claim still there, waited its Timeout and was answered "in progress"
  * for a message the service had already accepted or refused.

@@ -93,7 +93,7 @@ const LOST_WRITES: string[] = [
 
 const LATE = "3 (a stalled or slow write landed after a takeover, over the new holder's)";
 
-/** Which findings of issue 50 a schedule's violations most likely show (for the report: read from the store's watch, sim-watch.ts). */
+/** Which known faults (sim-facts.ts) a schedule's violations most likely show (for the report: read from the store's watch, sim-watch.ts). */
 export function findingsOf(played: Played, lines: string[]): string {
 	const names = new Set(lines.map((l) => l.slice(0, l.indexOf(':'))));
 	const { watch } = played.world.sim;

@@ -1,6 +1,6 @@
 /**
- * The schedules of the simulation shaped as real queue mode runs (issue 57, "A simulation as
- * faithful as real n8n"): the queue shape of CI's two-node round with no fault (sim-queue.ts plays
+ * The schedules of the simulation shaped as real queue mode runs (docs/deduplication.md, "The
+ * simulation"): the queue shape of CI's two-node round with no fault (sim-queue.ts plays
  * its client), and one worker on a slow lock row. Their store timing is real queue mode's
  * (sim-timing.ts), or 1 to 3 ms a step.
  */
@@ -67,7 +67,7 @@ export function queueSchedule(seed: number, chance: Chance): Schedule {
  * One worker streaking (`streakSchedule`) on a slow lock row. Of the counts of the lock's row by its holder, three in ten
  * are answered 1 to 5 s after their read (a connection that stalls on the way back), and every
  * heartbeat's write takes 0.5 to 2 s: a count read before a beat's write landed often reaches its
- * holder while that beat waits for its answer (issue 57, finding 2; real queue mode, whose holders
+ * holder while that beat waits for its answer (holder.beat.test.ts; real queue mode, whose holders
  * never live long enough to beat, never meets it).
  */
 export function lateCountsSchedule(seed: number, chance: Chance): Schedule {

@@ -1,5 +1,5 @@
 /**
- * The deduplication simulation (issue 50, "A simulation that can fail"): many seeded schedules of
+ * The deduplication simulation (docs/deduplication.md, "The simulation"): many seeded schedules of
  * keyed sends over a faulty store and service (sim-schedule.ts, sim-world.ts, sim-store.ts), with
  * processes that crash, stall or are stopped, clocks that disagree, period boundaries and another
  * node writing into the lock's row, each checked against the invariants of sim-check.ts after it
@@ -46,8 +46,8 @@ const PARTS = 3;
 /**
  * The seeds of the shapes of real queue mode (sim-shapes.ts) a default run adds, one to a part (a
  * shaped seed costs about three light ones): the queue shape with no fault at 40 in flight; one
- * worker on a slow lock row (late counts: catches `Holder.counted` forgetting a beat, issue 57's
- * finding 2, on the code before its fix); one worker beside another node writing into the lock's
+ * worker on a slow lock row (late counts: catches `Holder.counted` forgetting a beat,
+ * holder.beat.test.ts, on the code before its fix); one worker beside another node writing into the lock's
  * row (catches a `stillHeld` that keeps the lock without counting its row). More: SIM_FIRST=1001,
  * 2001 or 3001, SIM_SCHEDULES=n.
  */

@@ -1,5 +1,5 @@
 /**
- * The guardrails of issue 32 and 51 as tools, for test/e2e/guardrails.e2e.ts and mcp.e2e.ts: a
+ * The guard rails of docs/agent-tools.md as tools, for test/e2e/guardrails.e2e.ts and mcp.e2e.ts: a
  * send by member id (the model names a member, never a number) with a Deduplication Key of member
  * and day and a send limit of 2 per hour; the same send without a key (refused as a tool); the
  * send docs/agent-tools.md recommends (a key of the day, Deduplicate per Recipient, Only Members

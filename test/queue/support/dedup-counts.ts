@@ -1,5 +1,5 @@
 /**
- * What a fault-free Deduplication Key round never answers, counted (issue 57, finding 3): items
+ * What a fault-free Deduplication Key round never answers, counted (docs/performance.md): items
  * that say `deduplicationStoreFailed`, claims kept (`deduplicationKeyKept: true`), answers of
  * `deliveryUnknown`, messages never sent, messages sent twice, and every copy answered anything
  * but `sent` or `duplicate`. The queue rounds (test/queue/rounds/dedup.ts) print these on every
@@ -149,7 +149,7 @@ export function countTwoNodes(
 
 /**
  * The promise of a round with no store failure: nothing sent twice, nothing unsent, and no answer
- * but `sent` and `duplicate`: a claim kept with no fault fails the round (issue 57, finding 3).
+ * but `sent` and `duplicate`: a claim kept with no fault fails the round.
  * Real queue mode's one fault-free store failure, a round failed "landed late" (window 5 of
  * docs/deduplication.md, `lateRounds`), is counted as a store failure by the callers: its claims
  * stay kept, and its event's other copy may be answered `earlierSendInProgress`. A lock row left

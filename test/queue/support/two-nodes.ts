@@ -225,7 +225,7 @@ export function twoNodeVerdict(
  * "maybe sent", never "sent"). Never a message twice, never one answered sent that was not.
  * Without a store failure (none answered `deduplicationStoreFailed`, and `lateRounds`, the
  * executions that failed "landed late", 0) every copy is answered sent or duplicate
- * (dedup-counts.ts `expectClean`; issue 57, finding 3).
+ * (dedup-counts.ts `expectClean`).
  */
 export function expectTwoNodesKept(
 	verdict: ReturnType<typeof twoNodeVerdict>,
