@@ -15,21 +15,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { readTrace } = require('./sim-trace-read');
+// The sandbox's seeded chance (TypeScript, loaded from source), so the same traces give the same file.
+require('../bench/ts-hook.cjs');
+const { mulberry32: chance } = require('../sandbox/faults.ts');
 
 const FILE = path.join(__dirname, '..', 'test/CampaignAlimtalk/dedup/sim-timing.json');
 const SAMPLE = 300;
-
-/** A fixed sequence of chances (mulberry32), so that the same traces give the same file. */
-function chance(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const round = (ms) => Math.round(Math.max(0, ms) * 10) / 10;
 
