@@ -249,6 +249,9 @@ export function expectTwoNodesKept(
 			doubled: [],
 			inconsistent: [],
 		});
+		// A round that failed "landed late" fails the executions of that one round (2 to 7 of
+		// 2,000 in real queue mode, 3 events): more than a quarter of the events is something else.
+		expect(r.late.length).toBeLessThanOrEqual(events / 4);
 		const judged = events - r.late.length;
 		const missing = r.missing.filter((eventId) => !r.late.includes(eventId));
 		expect(missing.sort()).toEqual([...r.kept].sort());
