@@ -34,7 +34,7 @@ const MUTATIONS_JEST = '.mutations-jest.config.js';
 /** Top-level folders not copied: built or installed, never an input of the tests. */
 const NOT_COPIED = new Set(['.git', 'dist', 'build', 'test-artifacts', 'coverage', '.n8n-runtime']);
 
-const state = { copy: undefined, child: undefined };
+const state = { copy: undefined, child: undefined, options: undefined };
 
 function seconds(ms) {
 	const s = Math.round(ms / 1000);
@@ -159,16 +159,17 @@ async function jest(files, label) {
  */
 function build(mutation) {
 	const ts = require(path.join(state.copy, 'node_modules', 'typescript'));
-	const config = ts.getParsedCommandLineOfConfigFile(
+	// The project's compiler options, read once a run.
+	state.options ??= ts.getParsedCommandLineOfConfigFile(
 		path.join(state.copy, 'tsconfig.json'),
 		{},
 		{ ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
-	);
+	).options;
 	const problems = [];
 	for (const file of new Set(mutation.edits.map((edit) => edit.file))) {
 		const source = path.join(state.copy, ENGINE, file);
 		const out = ts.transpileModule(fs.readFileSync(source, 'utf8'), {
-			compilerOptions: { ...config.options, sourceMap: false, declaration: false },
+			compilerOptions: { ...state.options, sourceMap: false, declaration: false },
 			fileName: source,
 			reportDiagnostics: true,
 		});
